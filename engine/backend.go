@@ -1,0 +1,361 @@
+package engine
+
+import (
+	"context"
+	"image"
+	"time"
+)
+
+// The Backend is everything the engine needs from a desktop. The Linux
+// backend (native/) implements it over Xlib and libatspi; engine/mock
+// implements it in memory. It speaks plain Go values only, every call takes a
+// context whose deadline is the call's bound, and every failure is returned as
+// an *Error with a table code (window_gone, app_not_responding,
+// backend_unavailable, clipboard_unavailable, unsupported, ...), never a panic.
+//
+// The interface is split by concern so that a reader can find a method by
+// what it is for; a backend implements all of them.
+type Backend interface {
+	Describer
+	Desktop
+	TreeReader
+	SemanticActor
+	SyntheticInput
+	Screen
+	Clipboard
+	Person
+}
+
+// Describer reports what the backend can do, for the doctor, health_report
+// and the manifest.
+type Describer interface {
+	// Registry reports the backend entries, capabilities and probes (§6).
+	Registry(ctx context.Context) Registry
+}
+
+// Desktop lists windows and identifies processes.
+type Desktop interface {
+	// Windows lists visible top-level windows, topmost first (Stacking 0 is
+	// the top). The driver's own windows (indicator, consent dialog) are never
+	// listed.
+	Windows(ctx context.Context) ([]Window, error)
+	// Process returns the identity of a live process; a pid that no longer
+	// exists is window_gone.
+	Process(ctx context.Context, pid int) (ProcessIdentity, error)
+}
+
+// TreeReader reads accessibility trees.
+type TreeReader interface {
+	// ReadTree reads a window's whole tree within the budget, in pre-order
+	// (a parent before its children, siblings in order). Nodes[0] is the
+	// window's frame. Truncated is set when the budget cut the read short.
+	ReadTree(ctx context.Context, window WindowID, budget Budget) (*Tree, error)
+	// ReadText returns an element's whole text, at most maxBytes of it.
+	ReadText(ctx context.Context, ref ElementRef, maxBytes int) (text string, truncated bool, err error)
+	// ReadValue reads an element's current value live, re-checking whether it
+	// is secure first; a secure element's value is never read (Secure true,
+	// Value empty).
+	ReadValue(ctx context.Context, ref ElementRef) (Readback, error)
+}
+
+// SemanticActor acts through accessibility interfaces: no pointer, no keys,
+// no focus change, no raise.
+type SemanticActor interface {
+	// DoAction invokes a named accessibility action of the element.
+	DoAction(ctx context.Context, ref ElementRef, action string) error
+	// InsertText inserts text at the element's caret (EditableText).
+	InsertText(ctx context.Context, ref ElementRef, text string) error
+	// SetText replaces the element's whole text (EditableText).
+	SetText(ctx context.Context, ref ElementRef, text string) error
+	// SetNumber sets the element's numeric value (the Value interface).
+	SetNumber(ctx context.Context, ref ElementRef, v float64) error
+}
+
+// SyntheticInput sends XTEST-style input and answers the questions the M0
+// checks ask. The engine calls Send once per event, after its own checks and
+// after logging the event; the backend only sends.
+type SyntheticInput interface {
+	Send(ctx context.Context, ev InputEvent) error
+	// Pointer returns the pointer's position in root coordinates.
+	Pointer(ctx context.Context) (Point, error)
+	// FocusedWindow returns the window holding keyboard focus (0 for none).
+	FocusedWindow(ctx context.Context) (WindowID, error)
+	// TopmostAt returns the topmost window at a root point, skipping the
+	// driver's own indicator windows.
+	TopmostAt(ctx context.Context, p Point) (WindowID, error)
+	// Raise raises and focuses a window (takeover only).
+	Raise(ctx context.Context, w WindowID) error
+	// HasKey reports whether a key name (an X keysym name such as "Return",
+	// "a", "F5") is one the backend can send.
+	HasKey(name string) bool
+}
+
+// Screen captures a window's own contents (never the indicator or other
+// windows above it).
+type Screen interface {
+	Capture(ctx context.Context, w WindowID) (*image.RGBA, error)
+}
+
+// Clipboard reads and owns the CLIPBOARD selection.
+type Clipboard interface {
+	// ClipboardRead returns the clipboard's text; no text, INCR or no owner
+	// answering is clipboard_unavailable.
+	ClipboardRead(ctx context.Context) (string, error)
+	// ClipboardWrite takes ownership of the clipboard with text. The returned
+	// release gives it up; the engine calls it when the session ends.
+	ClipboardWrite(ctx context.Context, text string) (release func(), err error)
+}
+
+// Person is how the engine meets the human: the consent dialog, the
+// takeover indicator and the watcher of their own input.
+type Person interface {
+	// AskConsent shows the consent dialog and waits for a real click (or the
+	// context's end, which is a denial).
+	AskConsent(ctx context.Context, req ConsentRequest) (ConsentAnswer, error)
+	// ShowIndicator puts the takeover indicator on screen. If it cannot be
+	// shown, takeover is not granted.
+	ShowIndicator(ctx context.Context, paused bool) (Indicator, error)
+	// WatchInput starts reporting raw input events (the person's and the
+	// driver's own alike: the engine tells them apart with its send log)
+	// until the context ends. XInput2 raw events on X11.
+	WatchInput(ctx context.Context, sink func(RawInput)) error
+}
+
+// Indicator is a visible takeover indicator on screen.
+type Indicator interface {
+	// SetPaused switches between the active look and the paused look with
+	// its Continue button.
+	SetPaused(paused bool) error
+	// Events reports the person's Continue clicks (only real clicks count)
+	// and the indicator's loss. The channel is closed when Remove is called.
+	Events() <-chan IndicatorEvent
+	// Remove takes the indicator off screen; it is safe to call twice.
+	Remove()
+}
+
+// IndicatorEvent is something that happened to the indicator.
+type IndicatorEvent struct {
+	Kind IndicatorEventKind
+	At   time.Time
+}
+
+// IndicatorEventKind names an indicator event.
+type IndicatorEventKind string
+
+const (
+	IndicatorContinue IndicatorEventKind = "continue" // the person clicked Continue
+	IndicatorLost     IndicatorEventKind = "lost"     // unmapped, destroyed, or its connection failed
+)
+
+// WindowID is an X window id (or the mock's).
+type WindowID uint64
+
+// Rect is a rectangle; X and Y are in the coordinates the field says.
+type Rect struct {
+	X int `json:"x"`
+	Y int `json:"y"`
+	W int `json:"w"`
+	H int `json:"h"`
+}
+
+// Contains reports whether p lies inside r.
+func (r Rect) Contains(p Point) bool {
+	return p.X >= r.X && p.Y >= r.Y && p.X < r.X+r.W && p.Y < r.Y+r.H
+}
+
+// Center is the middle of r.
+func (r Rect) Center() Point { return Point{X: r.X + r.W/2, Y: r.Y + r.H/2} }
+
+// Empty reports whether r has no area.
+func (r Rect) Empty() bool { return r.W <= 0 || r.H <= 0 }
+
+// Point is a position.
+type Point struct{ X, Y int }
+
+// Window is a visible top-level window. Title and App are untrusted app text.
+type Window struct {
+	ID       WindowID
+	Pid      int
+	App      string // the app's name (WM_CLASS or the AT-SPI application name)
+	Title    string
+	Frame    Rect // root coordinates
+	Focused  bool
+	OnScreen bool
+	Stacking int // 0 is the topmost
+}
+
+// ProcessIdentity identifies a process beyond its pid, so a reused pid is
+// not mistaken for an approved app.
+type ProcessIdentity struct {
+	Pid       int
+	StartTime uint64 // clock ticks since boot, from /proc/PID/stat
+	Exe       string // the executable's path
+}
+
+// Budget bounds one tree read (the zoom budget).
+type Budget struct {
+	MaxElements int
+	MaxDepth    int
+}
+
+// ZoomBudget is what every read reads, whatever it returns.
+var ZoomBudget = Budget{MaxElements: 5000, MaxDepth: 200}
+
+// Tree is one whole-window read.
+type Tree struct {
+	Window    WindowID
+	Nodes     []Node
+	Truncated bool
+}
+
+// ElementID is a backend's stable identity of an element (on AT-SPI, the
+// bus name plus the object path).
+type ElementID string
+
+// ElementRef names an element for an act.
+type ElementRef struct {
+	Window WindowID
+	ID     ElementID
+}
+
+// Node is one element of a tree. Name, Description, Value and Text are
+// untrusted app text.
+type Node struct {
+	ID            ElementID
+	Parent        int // index in Tree.Nodes; -1 for the root
+	IndexInParent int
+	Depth         int
+	Role          string // AT-SPI role in snake_case
+	Name          string
+	Description   string
+	// Value is the text or numeric value as text; HasValue says whether the
+	// element has one. Never set for a secure element.
+	Value    string
+	HasValue bool
+	// Numeric holds the range of a Value-interface element.
+	Numeric    *NumericRange
+	States     []string // AT-SPI state names in snake_case
+	Actions    []string
+	ChildCount int
+	Frame      Rect // root coordinates
+	Secure     bool
+	Editable   bool // implements EditableText
+	Text       bool // implements Text (ReadText works)
+}
+
+// NumericRange is a Value-interface element's range.
+type NumericRange struct {
+	Min, Max, Step float64
+}
+
+// HasState reports whether the node carries a state.
+func (n *Node) HasState(s string) bool {
+	for _, x := range n.States {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Readback is a live read of one element's value.
+type Readback struct {
+	Value  string
+	Secure bool
+}
+
+// InputKind is a kind of synthetic or raw input event.
+type InputKind string
+
+const (
+	InputMotion        InputKind = "motion"
+	InputButtonPress   InputKind = "button_press"
+	InputButtonRelease InputKind = "button_release"
+	InputKeyPress      InputKind = "key_press"
+	InputKeyRelease    InputKind = "key_release"
+)
+
+// InputEvent is one synthetic event the engine asks the backend to send.
+type InputEvent struct {
+	Kind   InputKind
+	At     Point  // root coordinates, for motion
+	Button int    // 1 left, 3 right, 4-7 scroll; 2 is never sent
+	Key    string // a keysym name for key events
+	Char   rune   // for typing a character that has no key name
+}
+
+// RawInput is one raw event the watcher saw, the driver's own included.
+type RawInput struct {
+	Kind   InputKind
+	At     Point
+	Button int
+	Key    string
+	Char   rune
+	Time   time.Time
+}
+
+// ConsentRequest is what the consent dialog shows. Host and Purpose are the
+// host's words, shown as text, never as controls.
+type ConsentRequest struct {
+	Host          string
+	Purpose       string
+	Apps          []ConsentApp
+	Takeover      bool // show the "ALSO allow VISIBLE TAKEOVER" line
+	ClipboardRead bool // show the "Allow clipboard reading" line
+}
+
+// ConsentApp is one app line of the dialog.
+type ConsentApp struct {
+	Pid  int
+	Name string
+}
+
+// ConsentAnswer is what the person chose.
+type ConsentAnswer struct {
+	Allowed       bool
+	Pids          []int // the app lines left ticked
+	Takeover      bool
+	ClipboardRead bool
+}
+
+// Registry is the backend part of the doctor report (§6).
+type Registry struct {
+	SessionType  string // x11, wayland, none, mock
+	Backends     []BackendEntry
+	Capabilities []Capability
+	Permissions  []Permission
+	Probes       []Probe
+}
+
+// BackendEntry is one registry entry.
+type BackendEntry struct {
+	ID         string
+	Status     string // available, unavailable, planned
+	Required   bool
+	ReasonCode string
+	Action     string
+}
+
+// Capability is one capability and how it is consented.
+type Capability struct {
+	Name       string
+	Status     string // available, unavailable, unsupported, planned
+	ReasonCode string
+	Action     string
+	Consent    string // session, takeover, separate, host_approval
+}
+
+// Permission is one OS permission the driver needs.
+type Permission struct {
+	Name       string
+	Status     string // granted, missing, not_applicable
+	ReasonCode string
+	Action     string
+}
+
+// Probe is one line of the old doctor's probe list.
+type Probe struct {
+	Label   string
+	Status  string // ok, fail, skip
+	Message string
+}

@@ -1,0 +1,196 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"time"
+
+	"github.com/nish-driver/nish-driver/engine/audit"
+)
+
+// Versions the driver reports in initialize, tools/list, the manifest, the
+// doctor and the daemon's metadata.
+const (
+	ContractVersion        = "0.8.0"
+	ToolsListSchemaVersion = 1
+	DoctorSchemaVersion    = 2
+)
+
+// DriverVersion is set at build time (-ldflags -X).
+var DriverVersion = "0.1.0-dev"
+
+// Options configures a Driver.
+type Options struct {
+	Backend Backend
+	// Host is the control pipe; nil when the driver runs without one.
+	Host HostChannel
+	// Audit receives the audit records; nil writes none.
+	Audit audit.Sink
+	// Clock is the time source; nil is the real clock.
+	Clock Clock
+	// ConsentTimeout bounds the consent dialog (default 120 s).
+	ConsentTimeout time.Duration
+	// CallTimeout bounds one backend call (default 2 s).
+	CallTimeout time.Duration
+	// SettleQuiet and SettleMax shape the settle loop after an act
+	// (defaults 50 ms and 1,000 ms).
+	SettleQuiet, SettleMax time.Duration
+}
+
+// Driver is one driver process's engine: the backend, every session, the
+// row-number registry and the host channel. It is safe for concurrent use.
+type Driver struct {
+	opts    Options
+	backend Backend
+	clock   Clock
+	start   time.Time
+
+	mu       sync.Mutex
+	sessions map[string]*Session
+	conns    map[*Conn]struct{}
+
+	rows *rowRegistry
+}
+
+// New makes a Driver.
+func New(opts Options) *Driver {
+	if opts.Clock == nil {
+		opts.Clock = realClock{}
+	}
+	if opts.ConsentTimeout == 0 {
+		opts.ConsentTimeout = 120 * time.Second
+	}
+	if opts.CallTimeout == 0 {
+		opts.CallTimeout = 2 * time.Second
+	}
+	if opts.SettleQuiet == 0 {
+		opts.SettleQuiet = 50 * time.Millisecond
+	}
+	if opts.SettleMax == 0 {
+		opts.SettleMax = time.Second
+	}
+	return &Driver{
+		opts:     opts,
+		backend:  opts.Backend,
+		clock:    opts.Clock,
+		start:    opts.Clock.Now(),
+		sessions: map[string]*Session{},
+		conns:    map[*Conn]struct{}{},
+		rows:     newRowRegistry(),
+	}
+}
+
+// SetHost attaches the control pipe after the driver is made (the control
+// pipe needs the driver as its HostCommands, and the driver needs the pipe).
+func (d *Driver) SetHost(h HostChannel) {
+	d.mu.Lock()
+	d.opts.Host = h
+	d.mu.Unlock()
+}
+
+func (d *Driver) host() HostChannel {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.opts.Host
+}
+
+// MonotonicMs is the driver's monotonic clock in milliseconds since it started.
+func (d *Driver) MonotonicMs() int64 { return d.clock.Since(d.start).Milliseconds() }
+
+// ClientInfo identifies the MCP client of one connection.
+type ClientInfo struct {
+	Name string // clientInfo.name
+	Pid  int    // the host's process id
+}
+
+// Conn is one MCP connection. It owns at most one session.
+type Conn struct {
+	d      *Driver
+	client ClientInfo
+	id     string
+
+	mu      sync.Mutex
+	session *Session
+	closed  bool
+}
+
+// Connect registers a new MCP connection.
+func (d *Driver) Connect(client ClientInfo) *Conn {
+	c := &Conn{d: d, client: client, id: SessionID(client.Name, client.Pid)}
+	d.mu.Lock()
+	d.conns[c] = struct{}{}
+	d.mu.Unlock()
+	return c
+}
+
+// SetClient updates the client's identity once MCP initialize has named it
+// (the session id is formed from it).
+func (c *Conn) SetClient(client ClientInfo) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.client = client
+	if c.session == nil {
+		c.id = SessionID(client.Name, client.Pid)
+	}
+}
+
+// Close ends the connection's session (removing any indicator) and forgets
+// the connection.
+func (c *Conn) Close() {
+	c.mu.Lock()
+	c.closed = true
+	s := c.session
+	c.mu.Unlock()
+	if s != nil {
+		c.d.endSession(s, "connection_closed")
+	}
+	c.d.mu.Lock()
+	delete(c.d.conns, c)
+	c.d.mu.Unlock()
+}
+
+// ImageBlock is a screenshot to send as an MCP image block.
+type ImageBlock struct {
+	MIMEType string
+	Data     []byte
+}
+
+// Result is the outcome of one tool call, ready for the MCP layer: on
+// success Structured is the tool's result value and Text its text; on
+// failure Err is set, Structured is the envelope and Text the contract's
+// failure text.
+type Result struct {
+	Structured any
+	Text       string
+	Image      *ImageBlock
+	Err        *Error
+}
+
+// Failure builds the Result of a failed call. It is the one place an engine
+// error becomes what the model sees.
+func Failure(err error) Result {
+	e := AsError(err)
+	return Result{Structured: e.Envelope(), Text: e.Text(), Err: e}
+}
+
+type toolHandler func(ctx context.Context, c *Conn, a *Args) Result
+
+// Call runs one tool call. It never panics: a panic in a handler becomes
+// internal, and every failure carries a table code.
+func (c *Conn) Call(ctx context.Context, tool string, raw json.RawMessage) (res Result) {
+	defer func() {
+		if r := recover(); r != nil {
+			res = Failure(Errf(CodeInternal, "tool %s failed unexpectedly", tool))
+		}
+	}()
+	spec, ok := LookupTool(tool)
+	if !ok || spec.handler == nil {
+		return Failure(Errf(CodeInvalidArguments, "unknown tool"))
+	}
+	args, err := ParseArgs(raw)
+	if err != nil {
+		return Failure(err)
+	}
+	return spec.handler(ctx, c, args)
+}

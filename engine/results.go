@@ -1,0 +1,238 @@
+package engine
+
+// The structuredContent of each tool's success. schema/output/*.json
+// describe the same shapes; the contract test validates every result against
+// them, so a field added here without its schema fails the build's tests.
+
+// WindowRow is one list_windows entry. With a session, approved apps carry
+// the window fields; unapproved apps carry only app, pid and approved:false.
+type WindowRow struct {
+	WindowID uint64 `json:"window_id,omitempty"`
+	Pid      int    `json:"pid"`
+	App      string `json:"app"`
+	Title    string `json:"title,omitempty"`
+	Frame    *Rect  `json:"frame,omitempty"`
+	Focused  *bool  `json:"focused,omitempty"`
+	OnScreen *bool  `json:"on_screen,omitempty"`
+	Stacking *int   `json:"stacking,omitempty"`
+	Approved *bool  `json:"approved,omitempty"`
+}
+
+// ListWindowsResult is list_windows' result.
+type ListWindowsResult struct {
+	OK      bool        `json:"ok"`
+	Session bool        `json:"session"`
+	Windows []WindowRow `json:"windows"`
+}
+
+// WindowInfo names the window a read or act is about.
+type WindowInfo struct {
+	WindowID uint64 `json:"window_id"`
+	Pid      int    `json:"pid"`
+	App      string `json:"app"`
+	Title    string `json:"title"`
+	Frame    Rect   `json:"frame"`
+}
+
+// ElementRow is one row of a full or drill-down read. Frame is in window
+// coordinates.
+type ElementRow struct {
+	ElementIndex   int      `json:"element_index"`
+	ElementToken   string   `json:"element_token"`
+	Role           string   `json:"role"`
+	Label          string   `json:"label,omitempty"`
+	Value          *string  `json:"value,omitempty"`
+	ValueTruncated bool     `json:"value_truncated,omitempty"`
+	Secure         bool     `json:"secure,omitempty"`
+	States         []string `json:"states,omitempty"`
+	Actions        []string `json:"actions,omitempty"`
+	ParentIndex    *int     `json:"parent_index"`
+	Depth          int      `json:"depth"`
+	ChildCount     int      `json:"child_count"`
+	Frame          Rect     `json:"frame"`
+}
+
+// SkeletonRow is one row of a skeleton read (contract §3).
+type SkeletonRow struct {
+	ElementIndex    int    `json:"element_index"`
+	ElementToken    string `json:"element_token"`
+	Role            string `json:"role"`
+	Label           string `json:"label,omitempty"`
+	ParentIndex     *int   `json:"parent_index"`
+	Depth           int    `json:"depth"`
+	ChildCount      int    `json:"child_count"`
+	DescendantCount int    `json:"descendant_count"`
+	Frame           Rect   `json:"frame"`
+}
+
+// ImageInfo describes a screenshot sent as an MCP image block.
+type ImageInfo struct {
+	MIMEType string `json:"mime_type"`
+	Width    int    `json:"width"`
+	Height   int    `json:"height"`
+	Bytes    int    `json:"bytes"`
+	// BlackedOut counts the secure-field frames painted black.
+	BlackedOut int `json:"blacked_out"`
+}
+
+// WindowStateResult is get_window_state's result. Elements holds
+// []ElementRow for full and drill-down reads and []SkeletonRow for skeleton
+// reads.
+type WindowStateResult struct {
+	OK               bool        `json:"ok"`
+	SnapshotID       string      `json:"snapshot_id"`
+	Window           WindowInfo  `json:"window"`
+	Skeleton         bool        `json:"skeleton,omitempty"`
+	Root             string      `json:"root,omitempty"`
+	Elements         any         `json:"elements"`
+	ElementCount     int         `json:"element_count"`
+	TreeText         string      `json:"tree_text"`
+	Truncated        bool        `json:"truncated"`
+	Text             *string     `json:"text,omitempty"`
+	TextTruncated    bool        `json:"text_truncated,omitempty"`
+	Screenshot       *ImageInfo  `json:"screenshot,omitempty"`
+	ScreenshotError  *ErrorBody  `json:"screenshot_error,omitempty"`
+}
+
+// TakeoverState is the takeover part of session results.
+type TakeoverState struct {
+	On           bool   `json:"on"`
+	Indicator    bool   `json:"indicator"`
+	Paused       bool   `json:"paused"`
+	PausedReason string `json:"paused_reason,omitempty"`
+	Reason       string `json:"reason,omitempty"`
+}
+
+// LeaseState is the lease part of session results.
+type LeaseState struct {
+	ExpiresAtMs int64 `json:"expires_at_ms"`
+	RemainingS  int64 `json:"remaining_s"`
+}
+
+// AppState is one approved app of a session.
+type AppState struct {
+	Pid int    `json:"pid"`
+	App string `json:"app"`
+}
+
+// ConsentedCapabilities says what the person allowed beyond the apps.
+type ConsentedCapabilities struct {
+	Takeover       bool `json:"takeover"`
+	ClipboardRead  bool `json:"clipboard_read"`
+	ClipboardWrite bool `json:"clipboard_write"`
+}
+
+// SessionResult is the result of start_session and get_session_state.
+type SessionResult struct {
+	OK           bool                  `json:"ok"`
+	Session      string                `json:"session"`
+	Active       bool                  `json:"active"`
+	Input        string                `json:"input"`
+	Takeover     TakeoverState         `json:"takeover"`
+	Apps         []AppState            `json:"apps"`
+	Lease        *LeaseState           `json:"lease,omitempty"`
+	Capabilities ConsentedCapabilities `json:"capabilities"`
+	Dialog       bool                  `json:"dialog,omitempty"` // start_session: the consent dialog was shown
+}
+
+// EndSessionResult is end_session's result.
+type EndSessionResult struct {
+	OK      bool   `json:"ok"`
+	Session string `json:"session"`
+	Ended   bool   `json:"ended"`
+}
+
+// DiffChange is one changed row of a diff. Fields lists what changed; the
+// new label and value ride along (never a secure value).
+type DiffChange struct {
+	ElementIndex int      `json:"element_index"`
+	Fields       []string `json:"fields"`
+	Label        string   `json:"label,omitempty"`
+	Value        *string  `json:"value,omitempty"`
+	States       []string `json:"states,omitempty"`
+}
+
+// DiffRow names an added or removed row.
+type DiffRow struct {
+	ElementIndex int    `json:"element_index"`
+	Role         string `json:"role"`
+	Label        string `json:"label,omitempty"`
+}
+
+// Diff is the change an act made, keyed by element_index, at most 50 entries.
+type Diff struct {
+	Added     []DiffRow    `json:"added"`
+	Removed   []DiffRow    `json:"removed"`
+	Changed   []DiffChange `json:"changed"`
+	Truncated bool         `json:"truncated"`
+}
+
+// Settle says how long the window took to go quiet after an act.
+type Settle struct {
+	Ms      int64 `json:"ms"`
+	Settled bool  `json:"settled"`
+}
+
+// Observation is an act's observe block (contract §7.1).
+type Observation struct {
+	SnapshotID      string      `json:"snapshot_id,omitempty"`
+	Truncated       bool        `json:"truncated"`
+	Elements        []ElementRow `json:"elements,omitempty"`
+	TreeText        string      `json:"tree_text,omitempty"`
+	Screenshot      *ImageInfo  `json:"screenshot,omitempty"`
+	Error           *ErrorBody  `json:"error,omitempty"`
+	ScreenshotError *ErrorBody  `json:"screenshot_error,omitempty"`
+}
+
+// ActResult is the result of every act tool.
+type ActResult struct {
+	OK              bool         `json:"ok"`
+	Effect          string       `json:"effect"` // confirmed, changed, no_change
+	Verified        bool         `json:"verified"`
+	Path            string       `json:"path"` // atspi_action, atspi_text, atspi_value, xtest, clipboard
+	TookCursor      bool         `json:"took_cursor"`
+	Escalation      *Escalation  `json:"escalation,omitempty"`
+	Diff            *Diff        `json:"diff,omitempty"`
+	SnapshotID      string       `json:"snapshot_id,omitempty"`
+	Settle          *Settle      `json:"settle,omitempty"`
+	Readback        string       `json:"readback,omitempty"` // set_value: match, mismatch, unverified
+	TypedCharacters *int         `json:"typed_characters,omitempty"`
+	Action          string       `json:"action,omitempty"` // the accessibility action used
+	Observe         *Observation `json:"observe,omitempty"`
+}
+
+// ClipboardReadResult is clipboard_read's result.
+type ClipboardReadResult struct {
+	OK     bool   `json:"ok"`
+	Text   string `json:"text"`
+	Length int    `json:"length"`
+}
+
+// RegistryEntryOut is a backend entry on the wire.
+type RegistryEntryOut struct {
+	ID         string  `json:"id"`
+	Status     string  `json:"status"`
+	Required   bool    `json:"required"`
+	ReasonCode *string `json:"reason_code"`
+	Action     *string `json:"action"`
+}
+
+// CapabilityOut is a capability on the wire.
+type CapabilityOut struct {
+	Name       string  `json:"name"`
+	Status     string  `json:"status"`
+	ReasonCode *string `json:"reason_code"`
+	Action     *string `json:"action"`
+	Consent    string  `json:"consent"`
+}
+
+// HealthResult is health_report's result.
+type HealthResult struct {
+	OK              bool               `json:"ok"`
+	Ready           bool               `json:"ready"`
+	SessionType     string             `json:"session_type"`
+	DriverVersion   string             `json:"driver_version"`
+	ContractVersion string             `json:"contract_version"`
+	Backends        []RegistryEntryOut `json:"backends"`
+	Capabilities    []CapabilityOut    `json:"capabilities"`
+}

@@ -1,0 +1,168 @@
+package engine
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Element tokens are "<snapshot_id>:<N>". N, the element_index, is stable
+// per element for the life of the driver process: the first time a window's
+// element is seen it gets the window's next unused number, and a removed
+// element's number is never given to another. snapshot_id names one read.
+//
+// A token acts while the window's current structure equals the structure its
+// snapshot saw. Structure is the set of (element, parent, index in parent,
+// role); names, values and states are not structure, so typing into a field
+// keeps every token valid while adding a row does not.
+
+// rowRegistry hands out stable row numbers per window.
+type rowRegistry struct {
+	mu      sync.Mutex
+	windows map[WindowID]*windowRows
+}
+
+type windowRows struct {
+	next  int
+	index map[ElementID]int
+}
+
+func newRowRegistry() *rowRegistry {
+	return &rowRegistry{windows: map[WindowID]*windowRows{}}
+}
+
+// number returns the stable row numbers of a tree's nodes, assigning new
+// numbers to elements never seen before, in tree order.
+func (r *rowRegistry) number(t *Tree) []int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	w := r.windows[t.Window]
+	if w == nil {
+		w = &windowRows{next: 1, index: map[ElementID]int{}}
+		r.windows[t.Window] = w
+	}
+	out := make([]int, len(t.Nodes))
+	for i := range t.Nodes {
+		id := t.Nodes[i].ID
+		n, ok := w.index[id]
+		if !ok {
+			n = w.next
+			w.next++
+			w.index[id] = n
+		}
+		out[i] = n
+	}
+	return out
+}
+
+// Fingerprint is a hash of a tree's structure.
+type Fingerprint [16]byte
+
+// structureOf hashes the structure of a tree: every element's identity,
+// its parent's identity, its index in the parent and its role.
+func structureOf(t *Tree) Fingerprint {
+	h := sha256.New()
+	var buf [8]byte
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		h.Write([]byte(n.ID))
+		h.Write([]byte{0})
+		if n.Parent >= 0 {
+			h.Write([]byte(t.Nodes[n.Parent].ID))
+		}
+		h.Write([]byte{0})
+		binary.LittleEndian.PutUint64(buf[:], uint64(n.IndexInParent))
+		h.Write(buf[:])
+		h.Write([]byte(n.Role))
+		h.Write([]byte{1})
+	}
+	var f Fingerprint
+	copy(f[:], h.Sum(nil))
+	return f
+}
+
+// Token is a parsed element token.
+type Token struct {
+	Snapshot string
+	Index    int
+}
+
+func (t Token) String() string { return t.Snapshot + ":" + strconv.Itoa(t.Index) }
+
+// ParseToken reads "<snapshot_id>:<N>". Anything else is invalid_arguments.
+func ParseToken(s string) (Token, *Error) {
+	i := strings.LastIndexByte(s, ':')
+	if i <= 0 || i == len(s)-1 || len(s) > 64 {
+		return Token{}, Errf(CodeInvalidArguments, "element_token must look like <snapshot_id>:<N>")
+	}
+	snap, num := s[:i], s[i+1:]
+	if !validSnapshotID(snap) {
+		return Token{}, Errf(CodeInvalidArguments, "element_token must look like <snapshot_id>:<N>")
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil || n < 1 || strconv.Itoa(n) != num {
+		return Token{}, Errf(CodeInvalidArguments, "element_token must look like <snapshot_id>:<N>")
+	}
+	return Token{Snapshot: snap, Index: n}, nil
+}
+
+// Snapshot ids are "s" followed by a decimal counter.
+func validSnapshotID(s string) bool {
+	if len(s) < 2 || s[0] != 's' {
+		return false
+	}
+	for _, c := range s[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// snapshot is what the engine remembers of one read: enough to resolve its
+// tokens and to tell whether they are still valid.
+type snapshot struct {
+	id        string
+	window    WindowID
+	structure Fingerprint
+	epoch     uint64              // the session's resume epoch when it was taken
+	elements  map[int]ElementID   // element_index -> element
+	tree      *Tree               // the read itself, for diffs
+	rows      []int               // element_index per node of tree
+}
+
+// snapshotStore keeps a session's recent snapshots, oldest dropped first.
+type snapshotStore struct {
+	mu    sync.Mutex
+	next  int
+	order []string
+	byID  map[string]*snapshot
+}
+
+const maxSnapshots = 64
+
+func newSnapshotStore() *snapshotStore {
+	return &snapshotStore{byID: map[string]*snapshot{}}
+}
+
+func (s *snapshotStore) add(sn *snapshot) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.next++
+	sn.id = "s" + strconv.Itoa(s.next)
+	s.byID[sn.id] = sn
+	s.order = append(s.order, sn.id)
+	if len(s.order) > maxSnapshots {
+		delete(s.byID, s.order[0])
+		s.order = s.order[1:]
+	}
+	return sn.id
+}
+
+func (s *snapshotStore) get(id string) *snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.byID[id]
+}
