@@ -1,0 +1,209 @@
+package doctor
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/nish-driver/nish-driver/engine"
+)
+
+// Facts are what can be learned about the desktop without the native
+// backend: environment variables and whether the display's and the session
+// bus's sockets accept a connection. They let a build without the native
+// backend still tell the person the real first obstacle.
+type Facts struct {
+	// Display is the X display name (DISPLAY or --display); "" when unset.
+	Display string
+	// DisplayLocal: the display is on this machine (no host part).
+	DisplayLocal bool
+	// DisplayAnswers: the display's socket accepted a connection.
+	DisplayAnswers bool
+	// Wayland: the graphical session is a Wayland session.
+	Wayland bool
+	// SessionBus: the D-Bus session bus (where the accessibility bus is
+	// announced) accepted a connection.
+	SessionBus bool
+}
+
+// DialTimeout bounds each socket probe of GatherFacts.
+const DialTimeout = 300 * time.Millisecond
+
+// GatherFacts probes the environment. display overrides DISPLAY when not
+// empty; getenv is os.Getenv outside tests.
+func GatherFacts(display string, getenv func(string) string) Facts {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if display == "" {
+		display = getenv("DISPLAY")
+	}
+	f := Facts{Display: display}
+	f.Wayland = getenv("XDG_SESSION_TYPE") == "wayland" || getenv("WAYLAND_DISPLAY") != ""
+	if display != "" {
+		sockets, local := displaySockets(display)
+		f.DisplayLocal = local
+		for _, s := range sockets {
+			if answers("unix", s) {
+				f.DisplayAnswers = true
+				break
+			}
+		}
+	}
+	for _, s := range sessionBusSockets(getenv) {
+		if answers("unix", s) {
+			f.SessionBus = true
+			break
+		}
+	}
+	return f
+}
+
+// displaySockets returns the unix sockets a local display listens on
+// (filesystem and abstract), and whether the display is local at all.
+func displaySockets(display string) (sockets []string, local bool) {
+	colon := strings.LastIndex(display, ":")
+	if colon < 0 {
+		return nil, false
+	}
+	host, rest := display[:colon], display[colon+1:]
+	if strings.HasPrefix(host, "/") { // a socket path (launchd style)
+		return []string{display[:colon]}, true
+	}
+	if host != "" && host != "unix" {
+		return nil, false
+	}
+	num, _, _ := strings.Cut(rest, ".")
+	if num == "" || strings.Trim(num, "0123456789") != "" {
+		return nil, true
+	}
+	path := "/tmp/.X11-unix/X" + num
+	return []string{path, "@" + path}, true
+}
+
+// sessionBusSockets lists the unix sockets of the session bus addresses.
+func sessionBusSockets(getenv func(string) string) []string {
+	var out []string
+	for _, addr := range strings.Split(getenv("DBUS_SESSION_BUS_ADDRESS"), ";") {
+		transport, params, ok := strings.Cut(addr, ":")
+		if !ok || transport != "unix" {
+			continue
+		}
+		for _, kv := range strings.Split(params, ",") {
+			k, v, _ := strings.Cut(kv, "=")
+			switch k {
+			case "path":
+				out = append(out, v)
+			case "abstract":
+				out = append(out, "@"+v)
+			}
+		}
+	}
+	if rt := getenv("XDG_RUNTIME_DIR"); rt != "" && len(out) == 0 {
+		out = append(out, filepath.Join(rt, "bus"))
+	}
+	return out
+}
+
+func answers(network, addr string) bool {
+	c, err := net.DialTimeout(network, addr, DialTimeout)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}
+
+// NotBuilt is the registry of a binary built without the native Linux
+// backend. Nothing is available; each entry names the first real obstacle
+// the facts show (no display, a remote display, a Wayland session, no
+// session bus) and only then not_built, so the person fixes what they can.
+func NotBuilt(f Facts) engine.Registry {
+	x11Reason := ReasonNotBuilt
+	displayProbe := engine.Probe{Label: "display server", Status: "ok", Message: "X11 " + f.Display + " answers"}
+	switch {
+	case f.Wayland:
+		x11Reason = ReasonWaylandSessionUnsupported
+		displayProbe = engine.Probe{Label: "display server", Status: "fail", Message: "the session is Wayland"}
+	case f.Display == "":
+		x11Reason = ReasonDisplayUnreachable
+		displayProbe = engine.Probe{Label: "display server", Status: "fail", Message: "DISPLAY is not set"}
+	case !f.DisplayLocal:
+		x11Reason = ReasonDisplayNotLocal
+		displayProbe = engine.Probe{Label: "display server", Status: "fail", Message: "the display is not on this machine"}
+	case !f.DisplayAnswers:
+		x11Reason = ReasonDisplayUnreachable
+		displayProbe = engine.Probe{Label: "display server", Status: "fail", Message: "X11 " + f.Display + " does not answer"}
+	}
+	atspiReason := ReasonNotBuilt
+	busProbe := engine.Probe{Label: "session bus", Status: "ok", Message: "the D-Bus session bus answers"}
+	if !f.SessionBus {
+		atspiReason = ReasonAtspiBusUnreachable
+		busProbe = engine.Probe{Label: "session bus", Status: "fail", Message: "no D-Bus session bus answers"}
+	}
+
+	sessionType := "none"
+	switch {
+	case f.Wayland:
+		sessionType = "wayland"
+	case f.Display != "" && f.DisplayLocal && f.DisplayAnswers:
+		sessionType = "x11"
+	}
+
+	reg := engine.Registry{
+		SessionType: sessionType,
+		Backends: []engine.BackendEntry{
+			{ID: "x11", Status: statusUnavailable, Required: true, ReasonCode: x11Reason, Action: Action(x11Reason)},
+			{ID: "atspi", Status: statusUnavailable, Required: true, ReasonCode: atspiReason, Action: Action(atspiReason)},
+			{ID: "xinput2", Status: statusUnavailable, Required: false, ReasonCode: x11Reason, Action: Action(x11Reason)},
+		},
+		Permissions: []engine.Permission{
+			// X11 has no OS-level grant for capture or input.
+			{Name: "screen_capture", Status: "not_applicable"},
+		},
+		Probes: []engine.Probe{
+			displayProbe,
+			busProbe,
+			{Label: "native backend", Status: "fail", Message: "not built into this binary"},
+		},
+	}
+	if !f.SessionBus {
+		// Without a session bus the accessibility bus cannot be found, which
+		// is what a person fixes by turning assistive technologies on.
+		reg.Permissions = append([]engine.Permission{{
+			Name: "accessibility", Status: permMissing, ReasonCode: ReasonAtspiBusUnreachable, Action: Action(ReasonAtspiBusUnreachable),
+		}}, reg.Permissions...)
+	}
+	for _, c := range capabilityPlan {
+		reason := x11Reason
+		status := statusUnavailable
+		switch c.via {
+		case "atspi":
+			reason = atspiReason
+		case "none":
+			reason, status = ReasonNoPlatformAPI, "unsupported"
+		}
+		reg.Capabilities = append(reg.Capabilities, engine.Capability{
+			Name: c.name, Status: status, ReasonCode: reason, Action: Action(reason), Consent: c.consent,
+		})
+	}
+	return reg
+}
+
+// capabilityPlan lists the §6.2 capabilities, what part of the desktop each
+// rests on (x11, atspi, or none: no platform API) and how it is consented.
+var capabilityPlan = []struct{ name, via, consent string }{
+	{"read_tree", "atspi", "session"},
+	{"act_semantic", "atspi", "session"},
+	{"capture_window", "x11", "session"},
+	{"input_takeover", "x11", "takeover"},
+	{"takeover_indicator", "x11", "takeover"},
+	{"takeover_handback", "x11", "takeover"},
+	{"list_notifications", "none", "session"},
+	{"dismiss_notification", "none", "session"},
+	{"invoke_notification_action", "none", "session"},
+	{"clipboard_read", "x11", "separate"},
+	{"clipboard_write", "x11", "session"},
+}

@@ -1,0 +1,234 @@
+// Package doctor builds the readiness report of contract §6.4 from a
+// backend's registry: the JSON a host's first-run wizard reads
+// (`nish-driver doctor --json`) and the short text a person reads
+// (`nish-driver doctor`). It only reshapes what the registry says; it never
+// makes a network call and never reads app content.
+package doctor
+
+import (
+	"github.com/nish-driver/nish-driver/engine"
+)
+
+// Schema names the report's JSON shape.
+const Schema = "nish-driver/doctor"
+
+// Platform is the only platform this driver is built for.
+const Platform = "linux"
+
+// WaylandPortalID is the registry entry the contract reserves for the
+// planned Wayland backend (§10).
+const WaylandPortalID = "wayland-portal"
+
+// Report is the doctor report (contract §6.4). Every key is always present:
+// reason_code and action are JSON null rather than missing when they do not
+// apply, so a reader can rely on the keys.
+type Report struct {
+	Schema          string                    `json:"schema"`
+	SchemaVersion   int                       `json:"schema_version"`
+	DriverVersion   string                    `json:"driver_version"`
+	ContractVersion string                    `json:"contract_version"`
+	Platform        string                    `json:"platform"`
+	SessionType     string                    `json:"session_type"`
+	Ready           bool                      `json:"ready"`
+	Backends        []engine.RegistryEntryOut `json:"backends"`
+	Capabilities    []engine.CapabilityOut    `json:"capabilities"`
+	Permissions     []PermissionOut           `json:"permissions"`
+	NextSteps       []NextStep                `json:"next_steps"`
+	Network         Network                   `json:"network"`
+	// OK repeats Ready for readers of the older (schema 1) report.
+	OK     bool       `json:"ok"`
+	Probes []ProbeOut `json:"probes"`
+}
+
+// PermissionOut is one OS permission on the wire.
+type PermissionOut struct {
+	Name       string  `json:"name"`
+	Status     string  `json:"status"`
+	ReasonCode *string `json:"reason_code"`
+	Action     *string `json:"action"`
+}
+
+// NextStep is one thing the person must do, for one reason code. Backend and
+// Permission name what that reason explains (null when nothing of that kind
+// is involved).
+type NextStep struct {
+	ReasonCode string  `json:"reason_code"`
+	Backend    *string `json:"backend"`
+	Permission *string `json:"permission"`
+	Required   bool    `json:"required"`
+	Action     string  `json:"action"`
+}
+
+// Network states what the driver does on the network: nothing.
+type Network struct {
+	CodePaths   string `json:"code_paths"`
+	Telemetry   bool   `json:"telemetry"`
+	UpdateCheck bool   `json:"update_check"`
+}
+
+// ProbeOut is one line of the older report's probe list.
+type ProbeOut struct {
+	Label   string `json:"label"`
+	Status  string `json:"status"`
+	Message string `json:"message"`
+}
+
+// Registry statuses the report reasons about.
+const (
+	statusAvailable   = "available"
+	statusUnavailable = "unavailable"
+	statusPlanned     = "planned"
+	permMissing       = "missing"
+)
+
+// Build turns a backend's registry into the doctor report. The planned
+// wayland-portal entry is added when the registry does not carry it, so
+// every report shows it as the contract reserves it.
+func Build(reg engine.Registry) Report {
+	backends := withWaylandPortal(reg.Backends)
+	sessionType := reg.SessionType
+	if sessionType == "" {
+		sessionType = "none"
+	}
+	ready := Ready(backends)
+	r := Report{
+		Schema:          Schema,
+		SchemaVersion:   engine.DoctorSchemaVersion,
+		DriverVersion:   engine.DriverVersion,
+		ContractVersion: engine.ContractVersion,
+		Platform:        Platform,
+		SessionType:     sessionType,
+		Ready:           ready,
+		Backends:        make([]engine.RegistryEntryOut, 0, len(backends)),
+		Capabilities:    make([]engine.CapabilityOut, 0, len(reg.Capabilities)),
+		Permissions:     make([]PermissionOut, 0, len(reg.Permissions)),
+		NextSteps:       NextSteps(backends, reg.Permissions),
+		Network:         Network{CodePaths: "none", Telemetry: false, UpdateCheck: false},
+		OK:              ready,
+		Probes:          probes(reg.Probes, backends),
+	}
+	for _, b := range backends {
+		r.Backends = append(r.Backends, BackendOut(b))
+	}
+	for _, c := range reg.Capabilities {
+		r.Capabilities = append(r.Capabilities, CapabilityOut(c))
+	}
+	for _, p := range reg.Permissions {
+		r.Permissions = append(r.Permissions, PermissionOut{
+			Name:       p.Name,
+			Status:     p.Status,
+			ReasonCode: nullable(p.ReasonCode),
+			Action:     nullable(actionFor(p.ReasonCode, p.Action)),
+		})
+	}
+	return r
+}
+
+// Ready reports whether every required backend is available. A registry
+// with no required backend at all is not ready: nothing says the desktop
+// can be reached.
+func Ready(backends []engine.BackendEntry) bool {
+	required := 0
+	for _, b := range backends {
+		if !b.Required {
+			continue
+		}
+		required++
+		if b.Status != statusAvailable {
+			return false
+		}
+	}
+	return required > 0
+}
+
+// BackendOut renders one registry entry, with null reason and action when
+// there are none. An entry that is not available but has no action of its
+// own gets the fixed sentence of its reason.
+func BackendOut(b engine.BackendEntry) engine.RegistryEntryOut {
+	action := b.Action
+	if b.Status != statusAvailable {
+		action = actionFor(b.ReasonCode, action)
+	}
+	return engine.RegistryEntryOut{
+		ID:         b.ID,
+		Status:     b.Status,
+		Required:   b.Required,
+		ReasonCode: nullable(b.ReasonCode),
+		Action:     nullable(action),
+	}
+}
+
+// CapabilityOut renders one capability, with null reason and action when
+// there are none.
+func CapabilityOut(c engine.Capability) engine.CapabilityOut {
+	action := c.Action
+	if c.Status != statusAvailable {
+		action = actionFor(c.ReasonCode, action)
+	}
+	return engine.CapabilityOut{
+		Name:       c.Name,
+		Status:     c.Status,
+		ReasonCode: nullable(c.ReasonCode),
+		Action:     nullable(action),
+		Consent:    c.Consent,
+	}
+}
+
+// withWaylandPortal appends the planned wayland-portal entry unless the
+// registry already has one. It never changes the caller's slice.
+func withWaylandPortal(in []engine.BackendEntry) []engine.BackendEntry {
+	out := append([]engine.BackendEntry(nil), in...)
+	for _, b := range out {
+		if b.ID == WaylandPortalID {
+			return out
+		}
+	}
+	return append(out, engine.BackendEntry{
+		ID:         WaylandPortalID,
+		Status:     statusPlanned,
+		Required:   false,
+		ReasonCode: ReasonWaylandPortalNotBuilt,
+		Action:     Action(ReasonWaylandPortalNotBuilt),
+	})
+}
+
+// probes passes the backend's own probes through; a backend that gives none
+// gets one line per registry entry, so older readers still see something
+// true.
+func probes(in []engine.Probe, backends []engine.BackendEntry) []ProbeOut {
+	out := make([]ProbeOut, 0, len(in)+len(backends))
+	for _, p := range in {
+		out = append(out, ProbeOut{Label: p.Label, Status: p.Status, Message: p.Message})
+	}
+	if len(in) > 0 {
+		return out
+	}
+	for _, b := range backends {
+		p := ProbeOut{Label: b.ID, Status: "fail", Message: b.Status}
+		switch b.Status {
+		case statusAvailable:
+			p.Status = "ok"
+		case statusPlanned:
+			p.Status = "skip"
+		}
+		if b.ReasonCode != "" {
+			p.Message += ": " + b.ReasonCode
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func actionFor(reason, action string) string {
+	if action != "" || reason == "" {
+		return action
+	}
+	return Action(reason)
+}

@@ -1,0 +1,44 @@
+package doctor
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestText(t *testing.T) {
+	tests := []struct {
+		name    string
+		report  Report
+		want    []string
+		notWant []string
+	}{
+		{
+			name:    "ready",
+			report:  Build(readyRegistry()),
+			want:    []string{"doctor: READY", "session x11", "x11", "atspi", "wayland-portal", "available: read_tree", "unsupported: list_notifications"},
+			notWant: []string{"NOT READY", "Next steps"},
+		},
+		{
+			name:   "not ready",
+			report: Build(NotBuilt(Facts{})),
+			want: []string{"doctor: NOT READY", "session none", "display_unreachable", "atspi_bus_unreachable",
+				"Next steps:", "1. " + Action(ReasonDisplayUnreachable) + " (required) [display_unreachable: x11]",
+				"(required) [atspi_bus_unreachable: atspi, accessibility permission]"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := Text(tt.report)
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("text lacks %q:\n%s", w, out)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(out, w) {
+					t.Errorf("text has %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
