@@ -19,9 +19,10 @@ const Platform = "linux"
 // planned Wayland backend (§10).
 const WaylandPortalID = "wayland-portal"
 
-// Report is the doctor report (contract §6.4). Every key is always present:
-// reason_code and action are JSON null rather than missing when they do not
-// apply, so a reader can rely on the keys.
+// Report is the doctor report (contract §6.4). In backends, capabilities
+// and permissions every key is always present: reason_code and action are
+// JSON null rather than missing when they do not apply, so a reader can rely
+// on the keys.
 type Report struct {
 	Schema          string                    `json:"schema"`
 	SchemaVersion   int                       `json:"schema_version"`
@@ -49,12 +50,12 @@ type PermissionOut struct {
 }
 
 // NextStep is one thing the person must do, for one reason code. Backend and
-// Permission name what that reason explains (null when nothing of that kind
-// is involved).
+// Permission name what that reason explains; at least one is set, and the
+// other is left out when nothing of its kind is involved.
 type NextStep struct {
 	ReasonCode string  `json:"reason_code"`
-	Backend    *string `json:"backend"`
-	Permission *string `json:"permission"`
+	Backend    *string `json:"backend,omitempty"`
+	Permission *string `json:"permission,omitempty"`
 	Required   bool    `json:"required"`
 	Action     string  `json:"action"`
 }

@@ -186,7 +186,7 @@ func TestBuildWritesNullsNotMissingKeys(t *testing.T) {
 	}
 }
 
-func TestBuildNullBackendOrPermissionInSteps(t *testing.T) {
+func TestStepsLeaveOutTheAbsentSide(t *testing.T) {
 	reg := engine.Registry{
 		SessionType: "x11",
 		Backends:    []engine.BackendEntry{{ID: "x11", Status: "unavailable", Required: true, ReasonCode: ReasonXTestMissing}},
@@ -202,11 +202,17 @@ func TestBuildNullBackendOrPermissionInSteps(t *testing.T) {
 	if len(doc.NextSteps) != 2 {
 		t.Fatalf("next_steps = %v", doc.NextSteps)
 	}
-	if v, ok := doc.NextSteps[0]["permission"]; !ok || v != nil {
-		t.Errorf("backend-only step: permission = %v (present %v), want null", v, ok)
+	if v, ok := doc.NextSteps[0]["permission"]; ok {
+		t.Errorf("backend-only step carries permission %v", v)
 	}
-	if v, ok := doc.NextSteps[1]["backend"]; !ok || v != nil {
-		t.Errorf("permission-only step: backend = %v (present %v), want null", v, ok)
+	if doc.NextSteps[0]["backend"] != "x11" {
+		t.Errorf("backend-only step: backend = %v", doc.NextSteps[0]["backend"])
+	}
+	if v, ok := doc.NextSteps[1]["backend"]; ok {
+		t.Errorf("permission-only step carries backend %v", v)
+	}
+	if doc.NextSteps[1]["permission"] != "accessibility" {
+		t.Errorf("permission-only step: permission = %v", doc.NextSteps[1]["permission"])
 	}
 }
 
