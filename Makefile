@@ -1,0 +1,82 @@
+# nish-driver's build and test entry points. `make test` is what CI runs
+# (.ci/run) and what the README tells a developer to run; it must fail on any
+# missing tool rather than skip what needs it.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := build
+
+GO     ?= go
+NPM    ?= npm
+NODE   ?= node
+MODULE := github.com/nish-driver/nish-driver
+BIN    := bin/nish-driver
+
+# The version stamped into the binary: `git describe` when this is a git
+# checkout git can read, else engine.DriverVersion's default.
+GIT_VERSION := $(shell git describe --always --dirty 2>/dev/null)
+LDFLAGS     := $(if $(GIT_VERSION),-X $(MODULE)/engine.DriverVersion=$(GIT_VERSION))
+
+TSCLIENT      := e2e/tsclient
+TSCLIENT_DEPS := $(TSCLIENT)/node_modules/.package-lock.json
+
+# Every Go source of the project (NUL-separated), leaving out build outputs,
+# caches and installed packages.
+GO_FILES := find . \( -path ./.git -o -path ./.cache -o -path ./bin -o -name node_modules \) -prune -o -name '*.go' -print0
+
+.PHONY: build test deps vet fmt-check gotest e2e bench demo fmt clean
+
+## build: the driver binary at bin/nish-driver
+build:
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/nish-driver
+
+## test: dependencies, vet, gofmt, Go tests with the race detector, then the
+## outside-client (TypeScript SDK) test against the built binary
+test: deps
+	$(MAKE) --no-print-directory vet
+	$(MAKE) --no-print-directory fmt-check
+	$(MAKE) --no-print-directory gotest
+	$(MAKE) --no-print-directory e2e
+	@echo "make test: all passed"
+
+deps:
+	ci/install-deps.sh
+
+vet:
+	$(GO) vet ./...
+
+fmt-check:
+	@out=$$($(GO_FILES) | xargs -0 -r gofmt -l); \
+	if [ -n "$$out" ]; then echo "gofmt would change these files (run make fmt):"; echo "$$out"; exit 1; fi
+
+gotest:
+	$(GO) test -race -count=1 ./...
+
+# npm ci runs only when the lock file is newer than the last install; the
+# packages go to e2e/tsclient/node_modules (ignored by git).
+$(TSCLIENT_DEPS): $(TSCLIENT)/package.json $(TSCLIENT)/package-lock.json
+	cd $(TSCLIENT) && $(NPM) ci --no-audit --no-fund
+	touch $@
+
+## e2e: a client this project did not write drives the built binary over stdio
+e2e: build $(TSCLIENT_DEPS)
+	cd $(TSCLIENT) && NISH_DRIVER_BIN=$(CURDIR)/$(BIN) $(NPM) test
+
+## bench: Go benchmarks (the native read benchmark arrives with the native backend)
+bench:
+	$(GO) test -run '^$$' -bench . ./...
+	@echo "make bench: only Go micro-benchmarks so far; the native full/skeleton read and"
+	@echo "headless click benchmarks against a pyatspi walk arrive with the native backend."
+
+## demo: a scripted MCP session against the mock backend, step by step with timings
+demo: build $(TSCLIENT_DEPS)
+	cd $(TSCLIENT) && NISH_DRIVER_BIN=$(CURDIR)/$(BIN) $(NODE) demo.mjs
+
+## fmt: gofmt every Go file
+fmt:
+	$(GO_FILES) | xargs -0 -r gofmt -l -w
+
+## clean: remove build outputs and the e2e client's packages
+clean:
+	rm -rf bin $(TSCLIENT)/node_modules
+	$(GO) clean -testcache
