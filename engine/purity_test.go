@@ -1,0 +1,256 @@
+package engine_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"go/parser"
+	"go/token"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The engine is the contract's rules in pure Go: it must build and be tested
+// on any OS without a C compiler, a display or the MCP SDK. These tests keep
+// it that way by failing when any package under engine/ imports, directly or
+// through its dependencies, the native backend, the go-sdk, or cgo. Only the
+// production code counts: _test.go files are not checked.
+
+const modulePath = "github.com/nish-driver/nish-driver"
+
+// forbiddenImport says why an import path may not reach the engine, or ""
+// when it may.
+func forbiddenImport(path string) string {
+	switch {
+	case path == "C":
+		return "cgo"
+	case path == modulePath+"/native" || strings.HasPrefix(path, modulePath+"/native/"):
+		return "the native backend"
+	case path == "github.com/modelcontextprotocol/go-sdk" || strings.HasPrefix(path, "github.com/modelcontextprotocol/go-sdk/"):
+		return "the MCP go-sdk"
+	}
+	return ""
+}
+
+// listedPackage is the part of `go list -json` output the checks read.
+type listedPackage struct {
+	ImportPath string
+	Standard   bool
+	CgoFiles   []string
+	Imports    []string
+}
+
+// depViolations checks the dependency closure of the engine packages: no
+// forbidden package anywhere in it, and no non-standard package built with
+// cgo (the standard library's optional cgo, as in net, is the toolchain's
+// business, not an engine import).
+func depViolations(pkgs []listedPackage) []string {
+	var out []string
+	for _, p := range pkgs {
+		if why := forbiddenImport(p.ImportPath); why != "" {
+			out = append(out, p.ImportPath+" ("+why+") is in the engine's dependencies")
+		}
+		if p.Standard {
+			continue
+		}
+		if len(p.CgoFiles) > 0 {
+			out = append(out, p.ImportPath+" uses cgo ("+strings.Join(p.CgoFiles, ", ")+")")
+		}
+		for _, imp := range p.Imports {
+			if why := forbiddenImport(imp); why != "" {
+				out = append(out, p.ImportPath+" imports "+imp+" ("+why+")")
+			}
+		}
+	}
+	return out
+}
+
+// sourceViolations checks the import lines of Go sources, whatever their
+// build constraints say (a file behind a build tag still counts).
+func sourceViolations(files map[string]string) []string {
+	var out []string
+	fset := token.NewFileSet()
+	for name, src := range files {
+		f, err := parser.ParseFile(fset, name, src, parser.ImportsOnly)
+		if err != nil {
+			out = append(out, name+": cannot parse imports: "+err.Error())
+			continue
+		}
+		for _, spec := range f.Imports {
+			path, err := strconv.Unquote(spec.Path.Value)
+			if err != nil {
+				continue
+			}
+			if why := forbiddenImport(path); why != "" {
+				out = append(out, name+" imports "+path+" ("+why+")")
+			}
+		}
+	}
+	return out
+}
+
+func TestPurityCheckersCatchForbiddenImports(t *testing.T) {
+	depCases := []struct {
+		name string
+		pkgs []listedPackage
+		want int
+	}{
+		{"pure engine", []listedPackage{
+			{ImportPath: modulePath + "/engine", Imports: []string{"context", modulePath + "/engine/audit"}},
+			{ImportPath: "net", Standard: true, CgoFiles: []string{"cgo_unix.go"}},
+		}, 0},
+		{"imports native", []listedPackage{
+			{ImportPath: modulePath + "/engine", Imports: []string{modulePath + "/native/xlib"}},
+			{ImportPath: modulePath + "/native/xlib", CgoFiles: []string{"display.go"}},
+		}, 3},
+		{"imports the go-sdk", []listedPackage{
+			{ImportPath: modulePath + "/engine/doctor", Imports: []string{"github.com/modelcontextprotocol/go-sdk/mcp"}},
+		}, 1},
+		{"uses cgo", []listedPackage{
+			{ImportPath: modulePath + "/engine/mock", CgoFiles: []string{"x.go"}},
+		}, 1},
+		{"reaches native through another package", []listedPackage{
+			{ImportPath: modulePath + "/engine", Imports: []string{modulePath + "/schema"}},
+			{ImportPath: modulePath + "/schema", Imports: []string{modulePath + "/native"}},
+			{ImportPath: modulePath + "/native"},
+		}, 2},
+		{"a name that only starts like native", []listedPackage{
+			{ImportPath: modulePath + "/engine", Imports: []string{modulePath + "/nativeish"}},
+		}, 0},
+	}
+	for _, tc := range depCases {
+		t.Run("deps/"+tc.name, func(t *testing.T) {
+			if got := depViolations(tc.pkgs); len(got) != tc.want {
+				t.Errorf("got %d violations %q, want %d", len(got), got, tc.want)
+			}
+		})
+	}
+
+	srcCases := []struct {
+		name string
+		src  string
+		want int
+	}{
+		{"plain imports", "package engine\nimport (\n\t\"context\"\n\t\"github.com/nish-driver/nish-driver/engine/audit\"\n)\n", 0},
+		{"cgo", "package engine\n// #include <stdlib.h>\nimport \"C\"\n", 1},
+		{"native behind a build tag", "//go:build ignore\n\npackage engine\nimport _ \"github.com/nish-driver/nish-driver/native/atspi\"\n", 1},
+		{"go-sdk renamed", "package engine\nimport sdk \"github.com/modelcontextprotocol/go-sdk/mcp\"\nvar _ = sdk.NewServer\n", 1},
+	}
+	for _, tc := range srcCases {
+		t.Run("source/"+tc.name, func(t *testing.T) {
+			if got := sourceViolations(map[string]string{"x.go": tc.src}); len(got) != tc.want {
+				t.Errorf("got %d violations %q, want %d", len(got), got, tc.want)
+			}
+		})
+	}
+}
+
+// TestEngineImportsNoNativeSDKOrCgo lists the engine packages' dependency
+// closure with the go tool (cgo on, so cgo files are listed as such) and
+// checks it.
+func TestEngineImportsNoNativeSDKOrCgo(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go tool is needed to list the engine's imports: %v", err)
+	}
+	root := moduleRoot(t)
+	cmd := exec.Command(goTool, "list", "-e", "-deps", "-json=ImportPath,Standard,CgoFiles,Imports", "./engine/...")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list failed: %v\n%s", err, stderr.String())
+	}
+	var pkgs []listedPackage
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p listedPackage
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatalf("reading go list output: %v", err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	engines := 0
+	for _, p := range pkgs {
+		if p.ImportPath == modulePath+"/engine" || strings.HasPrefix(p.ImportPath, modulePath+"/engine/") {
+			engines++
+		}
+	}
+	if engines == 0 {
+		t.Fatalf("go list found no engine packages under %s", root)
+	}
+	for _, v := range depViolations(pkgs) {
+		t.Error(v)
+	}
+}
+
+// TestEngineSourcesImportNoNativeSDKOrCgo reads every non-test Go file under
+// engine/, including files other platforms or build tags would select.
+func TestEngineSourcesImportNoNativeSDKOrCgo(t *testing.T) {
+	dir := filepath.Join(moduleRoot(t), "engine")
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != dir && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		files[filepath.ToSlash(rel)] = string(src)
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("walking %s: %v", dir, err)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no Go files found under %s", dir)
+	}
+	for _, v := range sourceViolations(files) {
+		t.Error(v)
+	}
+}
+
+// moduleRoot finds the directory holding this module's go.mod, from the
+// test's working directory (engine/) upwards.
+func moduleRoot(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil {
+			if !bytes.HasPrefix(bytes.TrimSpace(data), []byte("module "+modulePath)) {
+				t.Fatalf("%s/go.mod is not module %s", dir, modulePath)
+			}
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test's directory")
+		}
+		dir = parent
+	}
+}
