@@ -197,16 +197,16 @@ type Disposition struct {
 
 // ErrorBody is the contract's error object (§2.1).
 type ErrorBody struct {
-	Code                Code         `json:"code"`
-	Message             string       `json:"message"`
-	Disposition         Disposition  `json:"disposition"`
-	Suggestion          string       `json:"suggestion"`
-	Candidates          []Candidate  `json:"candidates,omitempty"`
-	CandidatesTruncated bool         `json:"candidates_truncated,omitempty"`
-	Escalation          *Escalation  `json:"escalation,omitempty"`
-	Effect              string       `json:"effect,omitempty"`
-	TypedCharacters     *int         `json:"typed_characters,omitempty"`
-	PausedReason        string       `json:"paused_reason,omitempty"`
+	Code                Code        `json:"code"`
+	Message             string      `json:"message"`
+	Disposition         Disposition `json:"disposition"`
+	Suggestion          string      `json:"suggestion"`
+	Candidates          []Candidate `json:"candidates,omitempty"`
+	CandidatesTruncated bool        `json:"candidates_truncated,omitempty"`
+	Escalation          *Escalation `json:"escalation,omitempty"`
+	Effect              string      `json:"effect,omitempty"`
+	TypedCharacters     *int        `json:"typed_characters,omitempty"`
+	PausedReason        string      `json:"paused_reason,omitempty"`
 }
 
 // Envelope is the structuredContent of a failed call.

@@ -79,19 +79,19 @@ type ImageInfo struct {
 // []ElementRow for full and drill-down reads and []SkeletonRow for skeleton
 // reads.
 type WindowStateResult struct {
-	OK               bool        `json:"ok"`
-	SnapshotID       string      `json:"snapshot_id"`
-	Window           WindowInfo  `json:"window"`
-	Skeleton         bool        `json:"skeleton,omitempty"`
-	Root             string      `json:"root,omitempty"`
-	Elements         any         `json:"elements"`
-	ElementCount     int         `json:"element_count"`
-	TreeText         string      `json:"tree_text"`
-	Truncated        bool        `json:"truncated"`
-	Text             *string     `json:"text,omitempty"`
-	TextTruncated    bool        `json:"text_truncated,omitempty"`
-	Screenshot       *ImageInfo  `json:"screenshot,omitempty"`
-	ScreenshotError  *ErrorBody  `json:"screenshot_error,omitempty"`
+	OK              bool       `json:"ok"`
+	SnapshotID      string     `json:"snapshot_id"`
+	Window          WindowInfo `json:"window"`
+	Skeleton        bool       `json:"skeleton,omitempty"`
+	Root            string     `json:"root,omitempty"`
+	Elements        any        `json:"elements"`
+	ElementCount    int        `json:"element_count"`
+	TreeText        string     `json:"tree_text"`
+	Truncated       bool       `json:"truncated"`
+	Text            *string    `json:"text,omitempty"`
+	TextTruncated   bool       `json:"text_truncated,omitempty"`
+	Screenshot      *ImageInfo `json:"screenshot,omitempty"`
+	ScreenshotError *ErrorBody `json:"screenshot_error,omitempty"`
 }
 
 // TakeoverState is the takeover part of session results.
@@ -175,13 +175,15 @@ type Settle struct {
 
 // Observation is an act's observe block (contract §7.1).
 type Observation struct {
-	SnapshotID      string      `json:"snapshot_id,omitempty"`
-	Truncated       bool        `json:"truncated"`
+	SnapshotID      string       `json:"snapshot_id,omitempty"`
+	Truncated       bool         `json:"truncated"`
 	Elements        []ElementRow `json:"elements,omitempty"`
-	TreeText        string      `json:"tree_text,omitempty"`
-	Screenshot      *ImageInfo  `json:"screenshot,omitempty"`
-	Error           *ErrorBody  `json:"error,omitempty"`
-	ScreenshotError *ErrorBody  `json:"screenshot_error,omitempty"`
+	TreeText        string       `json:"tree_text,omitempty"`
+	Screenshot      *ImageInfo   `json:"screenshot,omitempty"`
+	Error           *ErrorBody   `json:"error,omitempty"`
+	ScreenshotError *ErrorBody   `json:"screenshot_error,omitempty"`
+
+	image *ImageBlock // sent as the MCP image block, not in structuredContent
 }
 
 // ActResult is the result of every act tool.

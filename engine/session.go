@@ -1,14 +1,44 @@
 package engine
 
 import (
+	"context"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
+
+	"github.com/nish-driver/nish-driver/engine/audit"
 )
 
-// Session is one MCP connection's grant: approved apps, input mode, lease.
+// Session is one MCP connection's grant: the approved apps (as process
+// identities, so a reused pid is not approved), the input mode, the lease,
+// the consented capabilities, and the takeover state.
 type Session struct {
-	id   string
-	conn *Conn
+	id string
+	d  *Driver
+
+	mu        sync.Mutex
+	apps      map[int]approvedApp
+	input     string // "headless" or "takeover"
+	leaseEnd  time.Time
+	caps      ConsentedCapabilities
+	ended     bool
+	endedCode Code // session_revoked when the kill switch or the host ended it
+	tk        takeover
+	epoch     uint64 // bumped by every resume: older tokens are stale
+
+	snaps   *snapshotStore
+	acting  sync.Mutex // one act at a time (busy)
+	bucket  *tokenBucket
+	capture *tokenBucket
+
+	clipRelease func()
+	stopReaper  context.CancelFunc
+}
+
+type approvedApp struct {
+	identity ProcessIdentity
+	name     string
 }
 
 // SessionID forms "mcp:<client>:<pid>" with the client name reduced to
@@ -31,4 +61,241 @@ func SessionID(client string, pid int) string {
 	return "mcp:" + name + ":" + strconv.Itoa(pid)
 }
 
-func (d *Driver) endSession(s *Session, reason string) {}
+func (d *Driver) newSession(id string) *Session {
+	s := &Session{
+		id:      id,
+		d:       d,
+		apps:    map[int]approvedApp{},
+		input:   InputHeadless,
+		snaps:   newSnapshotStore(),
+		bucket:  newTokenBucket(d.clock, actBurst, actRate),
+		capture: newTokenBucket(d.clock, captureBurst, captureRate),
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.stopReaper = cancel
+	go s.reapLease(ctx)
+	return s
+}
+
+// Input modes on the wire.
+const (
+	InputHeadless = "headless"
+	InputTakeover = "takeover"
+)
+
+// sessionFor returns the connection's live session or the error a tool
+// needing one must return.
+func (c *Conn) sessionFor() (*Session, *Error) {
+	c.mu.Lock()
+	s := c.session
+	c.mu.Unlock()
+	if s == nil {
+		return nil, Errf(CodeNoSession, "no session; call start_session first")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended {
+		if s.endedCode == CodeSessionRevoked {
+			return nil, Errf(CodeSessionRevoked, "session %s was revoked", s.id)
+		}
+		return nil, Errf(CodeNoSession, "the session ended; call start_session first")
+	}
+	if s.leaseEnd.IsZero() {
+		return nil, Errf(CodeNoSession, "no access was granted yet; call start_session")
+	}
+	return s, nil
+}
+
+// checkLease refuses with consent_expired once the lease ended.
+func (s *Session) checkLease() *Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.leaseEnd.IsZero() && !s.d.clock.Now().Before(s.leaseEnd) {
+		return Errf(CodeConsentExpired, "the lease of session %s ended", s.id)
+	}
+	return nil
+}
+
+// reapLease ends a takeover when the lease runs out, even if no call comes.
+func (s *Session) reapLease(ctx context.Context) {
+	t := time.NewTicker(100 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if s.checkLease() != nil {
+				s.endTakeover("lease_expired")
+			}
+		}
+	}
+}
+
+// approvedIdentity checks a pid against the approved apps, re-reading the
+// process identity so a reused pid is not taken for the approved app.
+func (s *Session) approvedIdentity(ctx context.Context, pid int) *Error {
+	s.mu.Lock()
+	app, ok := s.apps[pid]
+	s.mu.Unlock()
+	if !ok {
+		return Errf(CodeAppNotApproved, "pid %d is not approved in this session", pid)
+	}
+	id, err := s.d.backend.Process(ctx, pid)
+	if err != nil {
+		if e := AsError(err); e.Code == CodeWindowGone {
+			return Errf(CodeWindowGone, "pid %d exited", pid)
+		}
+		return AsError(err)
+	}
+	if id != app.identity {
+		return Errf(CodeAppNotApproved, "pid %d now belongs to another process", pid)
+	}
+	return nil
+}
+
+func (s *Session) isApproved(pid int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.apps[pid]
+	return ok
+}
+
+func (s *Session) state() SessionResult {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	res := SessionResult{
+		OK:           true,
+		Session:      s.id,
+		Active:       !s.ended,
+		Input:        s.input,
+		Takeover:     s.tk.stateLocked(),
+		Apps:         []AppState{},
+		Capabilities: s.caps,
+	}
+	for _, a := range s.sortedAppsLocked() {
+		res.Apps = append(res.Apps, AppState{Pid: a.identity.Pid, App: CutEscape(a.name, 64)})
+	}
+	if !s.leaseEnd.IsZero() {
+		rem := s.leaseEnd.Sub(s.d.clock.Now())
+		if rem < 0 {
+			rem = 0
+		}
+		res.Lease = &LeaseState{ExpiresAtMs: s.leaseEnd.UnixMilli(), RemainingS: int64(rem / time.Second)}
+	}
+	return res
+}
+
+func (s *Session) sortedAppsLocked() []approvedApp {
+	out := make([]approvedApp, 0, len(s.apps))
+	for _, a := range s.apps {
+		out = append(out, a)
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].identity.Pid < out[j-1].identity.Pid; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// endSession ends a session: the takeover ends (indicator removed), the
+// clipboard is released, and the host and audit log are told.
+func (d *Driver) endSession(s *Session, reason string) {
+	s.endTakeover(reason)
+	s.mu.Lock()
+	if s.ended {
+		s.mu.Unlock()
+		return
+	}
+	s.ended = true
+	if reason == "revoked" || reason == "kill_switch" {
+		s.endedCode = CodeSessionRevoked
+	}
+	release := s.clipRelease
+	s.clipRelease = nil
+	s.mu.Unlock()
+	s.stopReaper()
+	if release != nil {
+		release()
+	}
+	d.audit(audit.Record{Event: "session.ended", Session: s.id, Reason: reason})
+	d.emit(HostEvent{Event: "session.ended", Session: s.id, Reason: reason})
+}
+
+func (d *Driver) audit(r audit.Record) {
+	if d.opts.Audit != nil {
+		d.opts.Audit.Record(r)
+	}
+}
+
+func (d *Driver) emit(ev HostEvent) {
+	if h := d.host(); h != nil {
+		ev.AtMs = d.MonotonicMs()
+		h.Emit(ev)
+	}
+}
+
+// liveSessions lists sessions that have not ended.
+func (d *Driver) liveSessions() []*Session {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []*Session
+	for c := range d.conns {
+		c.mu.Lock()
+		s := c.session
+		c.mu.Unlock()
+		if s == nil {
+			continue
+		}
+		s.mu.Lock()
+		ended := s.ended
+		s.mu.Unlock()
+		if !ended {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// SessionRevoke ends the named session, or every session when id is empty
+// (the host's session.revoke). It is part of HostCommands.
+func (d *Driver) SessionRevoke(id string) []string {
+	revoked := []string{}
+	for _, s := range d.liveSessions() {
+		if id == "" || s.id == id {
+			d.endSession(s, "revoked")
+			revoked = append(revoked, s.id)
+		}
+	}
+	return revoked
+}
+
+// KillSwitch ends every takeover and session of this driver process and
+// tells the host (the Ctrl+Alt+Shift+Escape grab and the daemon's kill).
+func (d *Driver) KillSwitch() []string {
+	ended := []string{}
+	for _, s := range d.liveSessions() {
+		d.endSession(s, "kill_switch")
+		ended = append(ended, s.id)
+	}
+	d.audit(audit.Record{Event: "kill_switch"})
+	d.emit(HostEvent{Event: "kill_switch"})
+	return ended
+}
+
+// SessionIDs lists the live sessions (the daemon's sessions.list).
+func (d *Driver) SessionIDs() []string {
+	var ids []string
+	for _, s := range d.liveSessions() {
+		ids = append(ids, s.id)
+	}
+	return ids
+}
+
+// Shutdown ends every session, as when the process exits.
+func (d *Driver) Shutdown() {
+	for _, s := range d.liveSessions() {
+		d.endSession(s, "shutdown")
+	}
+}

@@ -127,10 +127,10 @@ type snapshot struct {
 	id        string
 	window    WindowID
 	structure Fingerprint
-	epoch     uint64              // the session's resume epoch when it was taken
-	elements  map[int]ElementID   // element_index -> element
-	tree      *Tree               // the read itself, for diffs
-	rows      []int               // element_index per node of tree
+	epoch     uint64      // the session's resume epoch when it was taken
+	tree      *Tree       // the read itself, for diffs and row rendering
+	rows      []int       // element_index of each node of tree
+	pos       map[int]int // element_index -> node position in tree
 }
 
 // snapshotStore keeps a session's recent snapshots, oldest dropped first.
@@ -165,4 +165,41 @@ func (s *snapshotStore) get(id string) *snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.byID[id]
+}
+
+// tokenSnapshot finds the snapshot a token names; an unknown snapshot, or
+// one taken before a hand-back resume, is stale.
+func (s *Session) tokenSnapshot(t Token) (*snapshot, *Error) {
+	sn := s.snaps.get(t.Snapshot)
+	if sn == nil {
+		return nil, Errf(CodeStaleElementToken, "snapshot %s is unknown or too old", t.Snapshot)
+	}
+	s.mu.Lock()
+	epoch := s.epoch
+	s.mu.Unlock()
+	if sn.epoch != epoch {
+		return nil, Errf(CodeStaleElementToken, "token %s predates the takeover resume", t)
+	}
+	return sn, nil
+}
+
+// resolveToken checks a token against a fresh read of its window and
+// returns the element's position in that read. The token is valid while
+// the window's structure equals what its snapshot saw.
+func (s *Session) resolveToken(t Token, cur *snapshot) (int, *Error) {
+	sn, err := s.tokenSnapshot(t)
+	if err != nil {
+		return 0, err
+	}
+	if sn.window != cur.window {
+		return 0, Errf(CodeStaleElementToken, "token %s belongs to another window", t)
+	}
+	if sn.structure != cur.structure {
+		return 0, Errf(CodeStaleElementToken, "window %d changed since snapshot %s", cur.window, t.Snapshot)
+	}
+	pos, ok := cur.pos[t.Index]
+	if !ok {
+		return 0, Errf(CodeStaleElementToken, "element %d is not in window %d", t.Index, cur.window)
+	}
+	return pos, nil
 }

@@ -106,3 +106,15 @@ func LookupTool(name string) (ToolSpec, bool) {
 	}
 	return ToolSpec{}, false
 }
+
+// setHandler attaches a tool's behaviour to its table row; each tool file
+// registers its own in init.
+func setHandler(name string, h toolHandler) {
+	for i := range toolTable {
+		if toolTable[i].Name == name {
+			toolTable[i].handler = h
+			return
+		}
+	}
+	panic("engine: handler for unknown tool " + name)
+}

@@ -1,0 +1,282 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/nish-driver/nish-driver/engine/audit"
+)
+
+// The act pipeline, the same for every act tool:
+//
+//	session → not paused → lease → arguments → input mode (requires_takeover
+//	before anything is sent) → one act at a time (busy) → act bucket
+//	(rate_limited) → target window and app identity → host approval →
+//	fresh read and token check → element checks → the act itself →
+//	settle, diff, effect → observe → audit.
+//
+// Synthetic acts pass the hand-back check again before every event they
+// send (takeover.go's synth).
+
+func init() {
+	for _, name := range []string{"click", "double_click", "right_click", "type_text", "set_value",
+		"press_key", "hotkey", "scroll", "drag", "bring_to_front", "move_cursor"} {
+		tool := name
+		setHandler(tool, func(ctx context.Context, c *Conn, a *Args) Result { return runAct(ctx, c, tool, a) })
+	}
+}
+
+// Paths on the wire.
+const (
+	PathAction    = "atspi_action"
+	PathText      = "atspi_text"
+	PathValue     = "atspi_value"
+	PathXTest     = "xtest"
+	PathClipboard = "clipboard"
+)
+
+// Effects on the wire.
+const (
+	EffectConfirmed = "confirmed"
+	EffectChanged   = "changed"
+	EffectNoChange  = "no_change"
+	EffectRefused   = "refused"
+	EffectStopped   = "stopped"
+)
+
+// act is one act call in flight.
+type act struct {
+	c       *Conn
+	s       *Session
+	tool    string
+	a       *Args
+	target  targetArgs
+	token   *Token
+	observe *ObserveSpec
+	synth   bool // needs takeover: synthetic input
+
+	win  Window
+	exe  string
+	pre  *snapshot
+	pos  int // the token's element in pre; -1 without a token
+	node *Node
+
+	// what the act did, filled by the tool's perform step
+	path       string
+	action     string
+	tookCursor bool
+	readback   string
+	typed      *int
+	confirm    func(post *snapshot) bool // the intended change, when it can be told
+}
+
+// actSpec is what differs between act tools: it reads the tool's own
+// arguments, sets x.synth when the act needs synthetic input (takeover), and
+// returns the act itself, run later once every check has passed. State
+// lives in the returned closure, one per call.
+type actSpec func(x *act) (perform func(ctx context.Context) *Error, err *Error)
+
+var actSpecs = map[string]actSpec{}
+
+func runAct(ctx context.Context, c *Conn, tool string, a *Args) Result {
+	s, err := c.sessionFor()
+	if err != nil {
+		return Failure(err)
+	}
+	if paused, reason := s.isPaused(); paused {
+		return Failure(tookOver(reason, EffectRefused))
+	}
+	if err := s.checkLease(); err != nil {
+		return Failure(err)
+	}
+	x := &act{c: c, s: s, tool: tool, a: a, pos: -1}
+	if x.target, err = parseTarget(a); err != nil {
+		return Failure(err)
+	}
+	if tok, ok, serr := a.String("element_token", 64); serr != nil {
+		return Failure(Errf(CodeInvalidArguments, "element_token must look like <snapshot_id>:<N>"))
+	} else if ok {
+		t, terr := ParseToken(tok)
+		if terr != nil {
+			return Failure(terr)
+		}
+		x.token = &t
+	}
+	if obs, ok := a.Object("observe"); ok {
+		x.observe = &ObserveSpec{Tree: obs.Bool("tree", false), Screenshot: obs.Bool("screenshot", false)}
+	}
+	perform, err := actSpecs[tool](x)
+	if err != nil {
+		return Failure(err)
+	}
+	if x.synth && !s.inTakeover() {
+		return Failure(Errf(CodeRequiresTakeover, "%s needs synthetic input, which needs a takeover session", tool))
+	}
+	if !s.acting.TryLock() {
+		return Failure(Errf(CodeBusy, "another act of this session is running"))
+	}
+	defer s.acting.Unlock()
+	if !s.bucket.take() {
+		return Failure(Errf(CodeRateLimited, "too many acts in a short time"))
+	}
+	if err := x.resolve(ctx); err != nil {
+		return x.fail(err)
+	}
+	if err := x.approve(ctx); err != nil {
+		return x.fail(err)
+	}
+	if x.pre, err = s.snap(ctx, x.win.ID); err != nil {
+		return x.fail(err)
+	}
+	if x.token != nil {
+		if x.pos, err = s.resolveToken(*x.token, x.pre); err != nil {
+			return x.fail(err)
+		}
+		x.node = &x.pre.tree.Nodes[x.pos]
+		if x.node.HasState("disabled") {
+			return x.fail(Errf(CodeElementDisabled, "element %d is disabled", x.token.Index))
+		}
+	}
+	if paused, reason := s.isPaused(); paused {
+		return x.fail(tookOver(reason, EffectRefused))
+	}
+	if err := perform(ctx); err != nil {
+		return x.fail(err)
+	}
+	return x.finish(ctx)
+}
+
+// resolve finds the window: from the token's snapshot, or from the target.
+func (x *act) resolve(ctx context.Context) *Error {
+	if x.token != nil {
+		sn, err := x.s.tokenSnapshot(*x.token)
+		if err != nil {
+			return err
+		}
+		t := x.target
+		if t.hasWindowID && uint64(t.windowID) != uint64(sn.window) {
+			return Errf(CodeStaleElementToken, "token %s belongs to another window", x.token)
+		}
+		x.target = targetArgs{windowID: int64(sn.window), hasWindowID: true}
+	}
+	w, err := x.s.resolveWindow(ctx, x.target)
+	if err != nil {
+		return err
+	}
+	x.win = w
+	x.s.mu.Lock()
+	if app, ok := x.s.apps[w.Pid]; ok {
+		x.exe = filepath.Base(app.identity.Exe)
+	}
+	x.s.mu.Unlock()
+	return nil
+}
+
+// approve asks the host, when there is one: acts need approval unless
+// pre-approved, and an act that observes is a read too.
+func (x *act) approve(ctx context.Context) *Error {
+	h := x.c.d.host()
+	if h == nil {
+		return nil
+	}
+	pol := h.Policy()
+	observes := x.observe != nil && (x.observe.Tree || x.observe.Screenshot)
+	if pol.PreApproved[x.tool] && !(observes && pol.ApproveReads) {
+		return nil
+	}
+	desc := fmt.Sprintf("%s in window %d", x.tool, x.win.ID)
+	if x.token != nil {
+		desc += fmt.Sprintf(" on element %d", x.token.Index)
+	}
+	req := ApprovalRequest{Session: x.s.id, Tool: x.tool, Description: desc}
+	if observes {
+		req.Observe = x.observe
+	}
+	if err := h.Approve(ctx, req); err != nil {
+		return AsError(err)
+	}
+	return nil
+}
+
+// fail records a refused or failed act and renders the envelope.
+func (x *act) fail(err *Error) Result {
+	if err.Code == CodeUserTookOver && x.typed != nil && err.TypedCharacters == nil {
+		err.TypedCharacters = x.typed
+	}
+	x.c.d.audit(audit.Record{Event: "act", Session: x.s.id, Tool: x.tool, Exe: x.exe, WindowID: uint64(x.win.ID),
+		Outcome: string(err.Code), Path: x.path, Effect: err.Effect})
+	return Failure(err)
+}
+
+// finish settles, diffs, decides the effect, observes and audits.
+func (x *act) finish(ctx context.Context) Result {
+	res := ActResult{OK: true, Path: x.path, TookCursor: x.tookCursor, Action: x.action, Readback: x.readback, TypedCharacters: x.typed}
+	post, settle, serr := x.s.settle(ctx, x.pre)
+	res.Settle = &settle
+	if serr == nil {
+		res.SnapshotID = post.id
+		res.Diff = diffSnapshots(x.pre, post)
+	}
+	changed := serr != nil || res.Diff == nil || !res.Diff.empty()
+	switch {
+	case x.readback == ReadbackMismatch || x.readback == ReadbackUnverified:
+		res.Effect = EffectNoChange
+		if changed {
+			res.Effect = EffectChanged
+		}
+	case x.readback == ReadbackMatch:
+		res.Effect = EffectConfirmed
+	case post != nil && x.confirm != nil && x.confirm(post):
+		res.Effect = EffectConfirmed
+	case changed:
+		res.Effect = EffectChanged
+	default:
+		res.Effect = EffectNoChange
+	}
+	res.Verified = res.Effect == EffectConfirmed
+	if x.observe != nil && (x.observe.Tree || x.observe.Screenshot) {
+		res.Observe = x.s.observe(ctx, x.win, post, serr, *x.observe)
+	}
+	x.c.d.audit(audit.Record{Event: "act", Session: x.s.id, Tool: x.tool, Exe: x.exe, WindowID: uint64(x.win.ID),
+		Outcome: "ok", Path: res.Path, Effect: res.Effect})
+	out := Result{Structured: &res, Text: actText(&res)}
+	if res.Observe != nil {
+		out.Image = res.Observe.image
+		if res.Observe.TreeText != "" {
+			out.Text += "\n" + res.Observe.TreeText
+		}
+	}
+	return out
+}
+
+// actText is the act result's compact text.
+func actText(r *ActResult) string {
+	t := fmt.Sprintf("ok effect=%s path=%s", r.Effect, r.Path)
+	if r.Action != "" {
+		t += " action=" + r.Action
+	}
+	if r.Readback != "" {
+		t += " readback=" + r.Readback
+	}
+	if r.SnapshotID != "" {
+		t += " snapshot=" + r.SnapshotID
+	}
+	if r.Diff != nil {
+		t += fmt.Sprintf(" diff=+%d -%d ~%d", len(r.Diff.Added), len(r.Diff.Removed), len(r.Diff.Changed))
+	}
+	if r.Settle != nil {
+		t += fmt.Sprintf(" settle=%dms", r.Settle.Ms)
+		if !r.Settle.Settled {
+			t += "(not settled)"
+		}
+	}
+	return t
+}
+
+// Readback results on the wire (contract §7.2).
+const (
+	ReadbackMatch      = "match"
+	ReadbackMismatch   = "mismatch"
+	ReadbackUnverified = "unverified"
+)

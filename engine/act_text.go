@@ -1,0 +1,295 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// type_text, set_value, press_key and hotkey.
+
+const (
+	maxTypeText = 20000
+	maxSetValue = 100000
+	maxKeyName  = 64
+	maxHotkeys  = 6
+)
+
+func init() {
+	actSpecs["type_text"] = typeTextSpec
+	actSpecs["set_value"] = setValueSpec
+	actSpecs["press_key"] = pressKeySpec
+	actSpecs["hotkey"] = hotkeySpec
+}
+
+func typeTextSpec(x *act) (func(context.Context) *Error, *Error) {
+	text, ok, err := x.a.String("text", maxTypeText)
+	if err != nil {
+		return nil, err
+	}
+	if !ok || text == "" {
+		return nil, Errf(CodeInvalidArguments, "text is required")
+	}
+	fg, err := parseDelivery(x.a)
+	if err != nil {
+		return nil, err
+	}
+	x.synth = fg
+	if !fg && x.token == nil {
+		return nil, Errf(CodeInvalidArguments, "type_text needs element_token (or delivery_mode foreground in a takeover session)")
+	}
+	if looksSensitive(text) {
+		return nil, Errf(CodeSensitiveText, "the text looks like a credential")
+	}
+	return func(ctx context.Context) *Error {
+		if x.node != nil && x.node.Secure {
+			return Errf(CodeSecureField, "element %d is a secure field", x.token.Index)
+		}
+		if !fg {
+			if !x.node.Editable {
+				return notActionable(x, "the element is not editable text")
+			}
+			if err := x.recheckSecure(ctx); err != nil {
+				return err
+			}
+			idx := x.token.Index
+			x.confirm = func(post *snapshot) bool {
+				p, ok := post.pos[idx]
+				return ok && strings.Contains(post.tree.Nodes[p].Value, text)
+			}
+			x.path = PathText
+			return x.s.d.callElement(ctx, func(cctx context.Context) error {
+				return x.s.d.backend.InsertText(cctx, ElementRef{Window: x.win.ID, ID: x.node.ID}, text)
+			})
+		}
+		return x.typeKeys(ctx, text)
+	}, nil
+}
+
+// recheckSecure reads the element's security live right before writing.
+func (x *act) recheckSecure(ctx context.Context) *Error {
+	var rb Readback
+	err := x.s.d.callElement(ctx, func(cctx context.Context) error {
+		var e error
+		rb, e = x.s.d.backend.ReadValue(cctx, ElementRef{Window: x.win.ID, ID: x.node.ID})
+		return e
+	})
+	if err != nil {
+		return err
+	}
+	if rb.Secure {
+		return Errf(CodeSecureField, "element %d is a secure field", x.token.Index)
+	}
+	return nil
+}
+
+// typeKeys types text with real key events, checking before each character
+// that focus is still in the target window and that the focused element is
+// not a secure field.
+func (x *act) typeKeys(ctx context.Context, text string) *Error {
+	x.path = PathXTest
+	for i := range x.pre.tree.Nodes {
+		n := &x.pre.tree.Nodes[i]
+		if n.Secure && n.HasState("focused") {
+			return Errf(CodeSecureField, "the focused element is a secure field")
+		}
+	}
+	typed := 0
+	x.typed = &typed
+	for _, r := range text {
+		if err := x.checkFocus(ctx); err != nil {
+			return err
+		}
+		key, char := keyFor(r, x.s.d.backend.HasKey)
+		if err := x.s.synth(ctx, InputEvent{Kind: InputKeyPress, Key: key, Char: char}); err != nil {
+			return err
+		}
+		if err := x.s.synth(ctx, InputEvent{Kind: InputKeyRelease, Key: key, Char: char}); err != nil {
+			return err
+		}
+		typed++
+	}
+	return nil
+}
+
+// checkFocus: keys go only to the target window.
+func (x *act) checkFocus(ctx context.Context) *Error {
+	f, err := x.s.d.backend.FocusedWindow(ctx)
+	if err != nil {
+		return AsError(err)
+	}
+	if f != x.win.ID {
+		e := Errf(CodeFocusChanged, "keyboard focus is not in window %d", x.win.ID)
+		if x.typed != nil {
+			n := *x.typed
+			e.TypedCharacters = &n
+		}
+		return e
+	}
+	return nil
+}
+
+// keyFor names the key for a character: its keysym name when the backend
+// has one, else the character itself (sent through a temporary keymap
+// entry by the backend).
+func keyFor(r rune, has func(string) bool) (string, rune) {
+	switch r {
+	case ' ':
+		return "space", 0
+	case '\n':
+		return "Return", 0
+	case '\t':
+		return "Tab", 0
+	}
+	if r < utf8.RuneSelf && has(string(r)) {
+		return string(r), 0
+	}
+	return "", r
+}
+
+func setValueSpec(x *act) (func(context.Context) *Error, *Error) {
+	if x.token == nil {
+		return nil, Errf(CodeInvalidArguments, "set_value needs element_token")
+	}
+	raw := x.a.Raw("value")
+	var str string
+	var num float64
+	isNum := false
+	switch {
+	case raw == nil:
+		return nil, Errf(CodeInvalidArguments, "value is required")
+	case json.Unmarshal(raw, &num) == nil && raw[0] != '"':
+		if math.IsNaN(num) || math.IsInf(num, 0) {
+			return nil, Errf(CodeInvalidArguments, "value must be a finite number")
+		}
+		isNum = true
+		str = strconv.FormatFloat(num, 'f', -1, 64)
+	default:
+		s, ok, err := x.a.String("value", maxSetValue)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, Errf(CodeInvalidArguments, "value must be a string or a number")
+		}
+		str = s
+	}
+	if !isNum && looksSensitive(str) {
+		return nil, Errf(CodeSensitiveText, "the value looks like a credential")
+	}
+	return func(ctx context.Context) *Error {
+		n := x.node
+		if n.Secure {
+			return Errf(CodeSecureField, "element %d is a secure field", x.token.Index)
+		}
+		ref := ElementRef{Window: x.win.ID, ID: n.ID}
+		if !isNum && n.Numeric != nil {
+			if f, err := strconv.ParseFloat(strings.TrimSpace(str), 64); err == nil {
+				num, isNum = f, true
+			}
+		}
+		switch {
+		case isNum && n.Numeric != nil:
+			x.path = PathValue
+			if err := x.s.d.callElement(ctx, func(c context.Context) error { return x.s.d.backend.SetNumber(c, ref, num) }); err != nil {
+				return err
+			}
+		case n.Editable:
+			if err := x.recheckSecure(ctx); err != nil {
+				return err
+			}
+			x.path = PathText
+			if err := x.s.d.callElement(ctx, func(c context.Context) error { return x.s.d.backend.SetText(c, ref, str) }); err != nil {
+				return err
+			}
+		default:
+			return notActionable(x, "the element takes neither text nor a numeric value")
+		}
+		x.readback = x.readBack(ctx, ref, str, num, isNum && n.Numeric != nil)
+		return nil
+	}, nil
+}
+
+// readBack reads the value after a write (contract §7.2), re-checking the
+// field's security live first: a secure field is never read back.
+func (x *act) readBack(ctx context.Context, ref ElementRef, str string, num float64, numeric bool) string {
+	var rb Readback
+	err := x.s.d.callElement(ctx, func(c context.Context) error {
+		var e error
+		rb, e = x.s.d.backend.ReadValue(c, ref)
+		return e
+	})
+	if err != nil || rb.Secure {
+		return ReadbackUnverified
+	}
+	if numeric {
+		got, perr := strconv.ParseFloat(strings.TrimSpace(rb.Value), 64)
+		tol := 1e-9
+		if x.node.Numeric != nil && x.node.Numeric.Step > 0 {
+			tol = x.node.Numeric.Step / 2
+		}
+		if perr == nil && math.Abs(got-num) <= tol {
+			return ReadbackMatch
+		}
+		return ReadbackMismatch
+	}
+	if rb.Value == str {
+		return ReadbackMatch
+	}
+	return ReadbackMismatch
+}
+
+func pressKeySpec(x *act) (func(context.Context) *Error, *Error) {
+	x.synth = true
+	key, ok, err := x.a.String("key", maxKeyName)
+	if err != nil {
+		return nil, err
+	}
+	if !ok || key == "" {
+		return nil, Errf(CodeInvalidArguments, "key is required")
+	}
+	if !x.s.d.backend.HasKey(key) {
+		return nil, Errf(CodeInvalidArguments, "key is not a known key name")
+	}
+	return func(ctx context.Context) *Error { return x.pressKeys(ctx, []string{key}) }, nil
+}
+
+func hotkeySpec(x *act) (func(context.Context) *Error, *Error) {
+	x.synth = true
+	items, ok := x.a.Array("keys")
+	if !ok || len(items) == 0 || len(items) > maxHotkeys {
+		return nil, Errf(CodeInvalidArguments, "keys must list 1 to %d key names", maxHotkeys)
+	}
+	keys := make([]string, 0, len(items))
+	for _, it := range items {
+		var k string
+		if json.Unmarshal(it, &k) != nil || k == "" || len(k) > maxKeyName || !x.s.d.backend.HasKey(k) {
+			return nil, Errf(CodeInvalidArguments, "keys must be known key names")
+		}
+		keys = append(keys, k)
+	}
+	return func(ctx context.Context) *Error { return x.pressKeys(ctx, keys) }, nil
+}
+
+// pressKeys presses keys in order and releases them in reverse, into the
+// focused target window only.
+func (x *act) pressKeys(ctx context.Context, keys []string) *Error {
+	x.path = PathXTest
+	if err := x.checkFocus(ctx); err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if err := x.s.synth(ctx, InputEvent{Kind: InputKeyPress, Key: k}); err != nil {
+			return err
+		}
+	}
+	for i := len(keys) - 1; i >= 0; i-- {
+		if err := x.s.synth(ctx, InputEvent{Kind: InputKeyRelease, Key: keys[i]}); err != nil {
+			return err
+		}
+	}
+	return nil
+}

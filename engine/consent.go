@@ -1,0 +1,328 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/nish-driver/nish-driver/engine/audit"
+)
+
+func init() {
+	setHandler("start_session", startSession)
+	setHandler("get_session_state", getSessionState)
+	setHandler("end_session", endSessionTool)
+}
+
+// startArgs are start_session's decoded arguments.
+type startArgs struct {
+	apps           []json.RawMessage
+	input          string
+	leaseMinutes   int64
+	clipboardRead  bool
+	clipboardWrite bool
+	purpose        string
+}
+
+func parseStartArgs(a *Args) (startArgs, *Error) {
+	sa := startArgs{input: InputHeadless, leaseMinutes: 30}
+	items, ok := a.Array("apps")
+	if !ok || len(items) == 0 {
+		return sa, Errf(CodeInvalidArguments, "apps must list 1 to 16 app names or pids")
+	}
+	if len(items) > 16 {
+		return sa, Errf(CodeInvalidArguments, "apps must list 1 to 16 app names or pids")
+	}
+	sa.apps = items
+	if v, ok, err := a.StrictEnum("input", InputHeadless, InputTakeover); err != nil {
+		return sa, err
+	} else if ok {
+		sa.input = v
+	}
+	if v, ok, err := a.Int("lease_minutes", 1, 240); err != nil {
+		return sa, err
+	} else if ok {
+		sa.leaseMinutes = v
+	}
+	sa.clipboardRead = a.Bool("clipboard_read", false)
+	sa.clipboardWrite = a.Bool("clipboard_write", false)
+	if v, ok, err := a.String("purpose", 120); err != nil {
+		return sa, err
+	} else if ok {
+		sa.purpose = v
+	}
+	return sa, nil
+}
+
+// resolveApps maps the requested names and pids to visible apps' pids.
+func resolveApps(items []json.RawMessage, wins []Window) (map[int]string, *Error) {
+	found := map[int]string{}
+	for _, raw := range items {
+		var pid int
+		var name string
+		if json.Unmarshal(raw, &pid) == nil && pid > 0 {
+			matched := false
+			for _, w := range wins {
+				if w.Pid == pid {
+					found[pid] = w.App
+					matched = true
+				}
+			}
+			if !matched {
+				return nil, Errf(CodeWindowTargetNotFound, "no visible window belongs to pid %d", pid)
+			}
+			continue
+		}
+		if json.Unmarshal(raw, &name) != nil || strings.TrimSpace(name) == "" || len(name) > 200 {
+			return nil, Errf(CodeInvalidArguments, "each app must be a name or a pid from list_windows")
+		}
+		matched := false
+		for _, w := range wins {
+			if strings.EqualFold(w.App, name) {
+				found[w.Pid] = w.App
+				matched = true
+			}
+		}
+		if !matched {
+			return nil, Errf(CodeWindowTargetNotFound, "no visible app has that name")
+		}
+	}
+	return found, nil
+}
+
+func startSession(ctx context.Context, c *Conn, a *Args) Result {
+	sa, err := parseStartArgs(a)
+	if err != nil {
+		return Failure(err)
+	}
+	d := c.d
+	wins, werr := d.windows(ctx)
+	if werr != nil {
+		return Failure(werr)
+	}
+	wanted, rerr := resolveApps(sa.apps, wins)
+	if rerr != nil {
+		return Failure(rerr)
+	}
+
+	c.mu.Lock()
+	s := c.session
+	if s != nil {
+		s.mu.Lock()
+		stale := s.ended
+		s.mu.Unlock()
+		if stale {
+			s = nil
+		}
+	}
+	if s == nil {
+		s = d.newSession(c.id)
+		c.session = s
+	}
+	client := c.client
+	c.mu.Unlock()
+
+	// What the session does not hold yet needs the person's answer.
+	s.mu.Lock()
+	expired := s.leaseEnd.IsZero() || !d.clock.Now().Before(s.leaseEnd)
+	var newApps []ConsentApp
+	for pid, name := range wanted {
+		held, ok := s.apps[pid]
+		if ok && !expired {
+			if id, err := d.backend.Process(ctx, pid); err == nil && id == held.identity {
+				continue
+			}
+		}
+		newApps = append(newApps, ConsentApp{Pid: pid, Name: CutEscape(name, 64)})
+	}
+	askTakeover := sa.input == InputTakeover && !s.tk.on
+	askClipRead := sa.clipboardRead && (!s.caps.ClipboardRead || expired)
+	s.mu.Unlock()
+	sortConsentApps(newApps)
+
+	dialog := len(newApps) > 0 || askTakeover || askClipRead
+	if dialog {
+		req := ConsentRequest{
+			Host:          CutEscape(client.Name, 64),
+			Purpose:       CutEscape(sa.purpose, 120),
+			Apps:          newApps,
+			Takeover:      askTakeover,
+			ClipboardRead: askClipRead,
+		}
+		if len(req.Apps) == 0 {
+			// Asking only for a capability still names the apps it covers.
+			s.mu.Lock()
+			for _, app := range s.sortedAppsLocked() {
+				req.Apps = append(req.Apps, ConsentApp{Pid: app.identity.Pid, Name: CutEscape(app.name, 64)})
+			}
+			s.mu.Unlock()
+		}
+		ans, aerr := d.askConsent(ctx, req)
+		if aerr != nil {
+			return Failure(aerr)
+		}
+		if !ans.Allowed {
+			d.audit(audit.Record{Event: "consent.denied", Session: s.id})
+			return Failure(Errf(CodeConsentDenied, "the person did not allow access"))
+		}
+		if gerr := s.grant(ctx, ans, newApps, sa); gerr != nil {
+			return Failure(gerr)
+		}
+		if ans.Takeover && askTakeover {
+			if terr := s.startTakeover(ctx); terr != nil {
+				s.mu.Lock()
+				s.tk.reason = "indicator_unavailable"
+				s.mu.Unlock()
+			}
+		} else if askTakeover {
+			s.mu.Lock()
+			s.tk.reason = "not_granted"
+			s.mu.Unlock()
+		}
+	} else {
+		s.mu.Lock()
+		if sa.clipboardWrite {
+			s.caps.ClipboardWrite = true
+		}
+		s.mu.Unlock()
+	}
+	if sa.input == InputHeadless {
+		s.endTakeover("switched_to_headless")
+	}
+	if len(s.snapshotApps()) == 0 {
+		return Failure(Errf(CodeConsentDenied, "no app was allowed"))
+	}
+	res := s.state()
+	res.Dialog = dialog
+	return Result{Structured: res, Text: sessionText(res)}
+}
+
+func sortConsentApps(apps []ConsentApp) {
+	for i := 1; i < len(apps); i++ {
+		for j := i; j > 0 && apps[j].Pid < apps[j-1].Pid; j-- {
+			apps[j], apps[j-1] = apps[j-1], apps[j]
+		}
+	}
+}
+
+func (s *Session) snapshotApps() []approvedApp {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sortedAppsLocked()
+}
+
+// askConsent shows the dialog with its own bound; no answer in time is a
+// denial.
+func (d *Driver) askConsent(ctx context.Context, req ConsentRequest) (ConsentAnswer, *Error) {
+	cctx, cancel := context.WithTimeout(ctx, d.opts.ConsentTimeout)
+	defer cancel()
+	ans, err := d.backend.AskConsent(cctx, req)
+	if err != nil {
+		if cctx.Err() != nil {
+			return ConsentAnswer{}, nil
+		}
+		return ConsentAnswer{}, AsError(err)
+	}
+	return ans, nil
+}
+
+// grant records what the person allowed and starts the lease.
+func (s *Session) grant(ctx context.Context, ans ConsentAnswer, asked []ConsentApp, sa startArgs) *Error {
+	ticked := map[int]bool{}
+	for _, p := range ans.Pids {
+		ticked[p] = true
+	}
+	type ided struct {
+		app approvedApp
+	}
+	var add []ided
+	for _, app := range asked {
+		if !ticked[app.Pid] {
+			continue
+		}
+		id, err := s.d.backend.Process(ctx, app.Pid)
+		if err != nil {
+			return AsError(err)
+		}
+		add = append(add, ided{approvedApp{identity: id, name: app.Name}})
+	}
+	now := s.d.clock.Now()
+	s.mu.Lock()
+	if s.leaseEnd.IsZero() || !now.Before(s.leaseEnd) {
+		// A lapsed grant is replaced whole.
+		s.apps = map[int]approvedApp{}
+		s.caps = ConsentedCapabilities{}
+	}
+	for _, a := range add {
+		s.apps[a.app.identity.Pid] = a.app
+	}
+	s.leaseEnd = now.Add(time.Duration(sa.leaseMinutes) * time.Minute)
+	if ans.ClipboardRead {
+		s.caps.ClipboardRead = true
+	}
+	if sa.clipboardWrite {
+		s.caps.ClipboardWrite = true
+	}
+	if ans.Takeover {
+		s.caps.Takeover = true
+	}
+	n := len(s.apps)
+	s.mu.Unlock()
+	s.d.audit(audit.Record{Event: "consent.granted", Session: s.id, Apps: len(add)})
+	s.d.audit(audit.Record{Event: "session.started", Session: s.id, Apps: n})
+	s.d.emit(HostEvent{Event: "session.started", Session: s.id})
+	return nil
+}
+
+func getSessionState(ctx context.Context, c *Conn, a *Args) Result {
+	s, err := c.sessionFor()
+	if err != nil {
+		return Failure(err)
+	}
+	res := s.state()
+	return Result{Structured: res, Text: sessionText(res)}
+}
+
+func endSessionTool(ctx context.Context, c *Conn, a *Args) Result {
+	s, err := c.sessionFor()
+	if err != nil {
+		return Failure(err)
+	}
+	c.d.endSession(s, "ended_by_model")
+	c.mu.Lock()
+	c.session = nil
+	c.mu.Unlock()
+	res := EndSessionResult{OK: true, Session: s.id, Ended: true}
+	return Result{Structured: res, Text: "session " + s.id + " ended"}
+}
+
+// sessionText is the compact text form of a session state.
+func sessionText(r SessionResult) string {
+	var b strings.Builder
+	b.WriteString("session ")
+	b.WriteString(r.Session)
+	b.WriteString(" input=")
+	b.WriteString(r.Input)
+	if r.Takeover.On {
+		b.WriteString(" takeover=on")
+	}
+	if r.Takeover.Paused {
+		b.WriteString(" paused=" + r.Takeover.PausedReason)
+	}
+	if r.Takeover.Reason != "" {
+		b.WriteString(" takeover_reason=" + r.Takeover.Reason)
+	}
+	if r.Lease != nil {
+		b.WriteString(" lease_remaining_s=")
+		b.WriteString(itoa(int(r.Lease.RemainingS)))
+	}
+	b.WriteString(" apps:")
+	for _, a := range r.Apps {
+		b.WriteString(" ")
+		b.WriteString(quote(a.App))
+		b.WriteString("/")
+		b.WriteString(itoa(a.Pid))
+	}
+	return b.String()
+}

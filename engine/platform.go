@@ -1,0 +1,74 @@
+package engine
+
+import (
+	"context"
+	"strings"
+)
+
+// Tools whose platform API does not exist on Linux/X11: notifications
+// (freedesktop gives no list of other apps' notifications) and the Windows
+// app actions. They answer unsupported rather than fake a result, and
+// health_report, which reports the registry.
+
+func init() {
+	for _, name := range []string{"list_notifications", "dismiss_notification", "invoke_notification_action"} {
+		setHandler(name, unsupportedTool("notifications have no platform API on X11"))
+	}
+	for _, name := range []string{"list_app_actions", "app_action"} {
+		setHandler(name, unsupportedTool("app actions exist only on Windows"))
+	}
+	setHandler("health_report", healthReport)
+}
+
+func unsupportedTool(msg string) toolHandler {
+	return func(ctx context.Context, c *Conn, a *Args) Result {
+		return Failure(Errf(CodeUnsupported, "%s", msg))
+	}
+}
+
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// Health converts the backend registry into health_report's result.
+func (d *Driver) Health(ctx context.Context) HealthResult {
+	reg := d.backend.Registry(ctx)
+	res := HealthResult{OK: true, Ready: true, SessionType: reg.SessionType, DriverVersion: DriverVersion,
+		ContractVersion: ContractVersion, Backends: []RegistryEntryOut{}, Capabilities: []CapabilityOut{}}
+	for _, b := range reg.Backends {
+		if b.Required && b.Status != "available" {
+			res.Ready = false
+		}
+		res.Backends = append(res.Backends, RegistryEntryOut{ID: b.ID, Status: b.Status, Required: b.Required,
+			ReasonCode: nullable(b.ReasonCode), Action: nullable(b.Action)})
+	}
+	for _, c := range reg.Capabilities {
+		res.Capabilities = append(res.Capabilities, CapabilityOut{Name: c.Name, Status: c.Status,
+			ReasonCode: nullable(c.ReasonCode), Action: nullable(c.Action), Consent: c.Consent})
+	}
+	return res
+}
+
+func healthReport(ctx context.Context, c *Conn, a *Args) Result {
+	res := c.d.Health(ctx)
+	var b strings.Builder
+	if res.Ready {
+		b.WriteString("ready")
+	} else {
+		b.WriteString("not ready")
+	}
+	b.WriteString(" session_type=" + res.SessionType)
+	for _, be := range res.Backends {
+		b.WriteString("\nbackend " + be.ID + " " + be.Status)
+		if be.ReasonCode != nil {
+			b.WriteString(" (" + *be.ReasonCode + ")")
+		}
+	}
+	for _, cp := range res.Capabilities {
+		b.WriteString("\n" + cp.Name + " " + cp.Status)
+	}
+	return Result{Structured: res, Text: b.String()}
+}

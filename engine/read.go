@@ -1,0 +1,302 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+func init() {
+	setHandler("list_windows", listWindows)
+	setHandler("get_window_state", getWindowState)
+}
+
+// Read limits (spec §3, contract §3).
+const (
+	defaultMaxElements   = 250
+	maxMaxElements       = 5000
+	defaultMaxDepth      = 25
+	maxMaxDepth          = 200
+	defaultSkeletonRows  = 60
+	maxSkeletonRows      = 200
+	defaultSkeletonDepth = 4
+	labelMax             = 80
+	valueMax             = 200
+	titleMax             = 120
+	rootTextMax          = 64 << 10
+)
+
+// readTree reads a window's whole tree within the zoom budget and the call
+// bound.
+func (d *Driver) readTree(ctx context.Context, w WindowID) (*Tree, *Error) {
+	cctx, cancel := context.WithTimeout(ctx, d.opts.CallTimeout)
+	defer cancel()
+	t, err := d.backend.ReadTree(cctx, w, ZoomBudget)
+	if err != nil {
+		return nil, backendErr(cctx, err)
+	}
+	if t == nil || len(t.Nodes) == 0 {
+		return nil, Errf(CodeWindowGone, "window %d has no accessible tree", w)
+	}
+	t.Window = w
+	return t, nil
+}
+
+// snap reads a window and records the read as a snapshot.
+func (s *Session) snap(ctx context.Context, w WindowID) (*snapshot, *Error) {
+	t, err := s.d.readTree(ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	return s.record(t), nil
+}
+
+func (s *Session) record(t *Tree) *snapshot {
+	rows := s.d.rows.number(t)
+	pos := make(map[int]int, len(rows))
+	for i, n := range rows {
+		pos[n] = i
+	}
+	s.mu.Lock()
+	epoch := s.epoch
+	s.mu.Unlock()
+	sn := &snapshot{window: t.Window, structure: structureOf(t), epoch: epoch, tree: t, rows: rows, pos: pos}
+	s.snaps.add(sn)
+	return sn
+}
+
+// requireReadable is the gate every read passes: a session, a lease, and
+// the host's approval when it approves reads one by one.
+func (c *Conn) requireReadable(ctx context.Context, tool, desc string) (*Session, *Error) {
+	s, err := c.sessionFor()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkLease(); err != nil {
+		return nil, err
+	}
+	if h := c.d.host(); h != nil && h.Policy().ApproveReads {
+		if err := h.Approve(ctx, ApprovalRequest{Session: s.id, Tool: tool, Description: desc}); err != nil {
+			return nil, AsError(err)
+		}
+	}
+	return s, nil
+}
+
+func listWindows(ctx context.Context, c *Conn, a *Args) Result {
+	filter, _, ferr := a.String("app", 200)
+	if ferr != nil {
+		return Failure(ferr)
+	}
+	c.mu.Lock()
+	hasSession := c.session != nil
+	c.mu.Unlock()
+	var s *Session
+	if hasSession {
+		var err *Error
+		if s, err = c.requireReadable(ctx, "list_windows", "list windows"); err != nil && err.Code != CodeNoSession {
+			return Failure(err)
+		}
+	}
+	wins, err := c.d.windows(ctx)
+	if err != nil {
+		return Failure(err)
+	}
+	if filter != "" {
+		wins = matchApp(wins, filter)
+	}
+	res := ListWindowsResult{OK: true, Session: s != nil, Windows: []WindowRow{}}
+	var b strings.Builder
+	seen := map[int]bool{}
+	for _, w := range wins {
+		app := CutEscape(w.App, 64)
+		if s == nil || !s.isApproved(w.Pid) {
+			// Outside a grant only the app's name and pid are shown.
+			if seen[w.Pid] {
+				continue
+			}
+			seen[w.Pid] = true
+			row := WindowRow{Pid: w.Pid, App: app}
+			if s != nil {
+				row.Approved = boolp(false)
+			}
+			res.Windows = append(res.Windows, row)
+			fmt.Fprintf(&b, "%s pid=%d%s\n", quote(app), w.Pid, map[bool]string{true: " approved=false", false: ""}[s != nil])
+			continue
+		}
+		fr := w.Frame
+		title := CutEscape(w.Title, titleMax)
+		row := WindowRow{WindowID: uint64(w.ID), Pid: w.Pid, App: app, Title: title, Frame: &fr,
+			Focused: boolp(w.Focused), OnScreen: boolp(w.OnScreen), Stacking: intp(w.Stacking), Approved: boolp(true)}
+		res.Windows = append(res.Windows, row)
+		fmt.Fprintf(&b, "window=%d %s pid=%d %s %dx%d+%d+%d stack=%d%s\n", w.ID, quote(app), w.Pid, quote(title),
+			fr.W, fr.H, fr.X, fr.Y, w.Stacking, map[bool]string{true: " focused", false: ""}[w.Focused])
+	}
+	if len(res.Windows) == 0 {
+		b.WriteString("no windows\n")
+	}
+	return Result{Structured: res, Text: strings.TrimRight(b.String(), "\n")}
+}
+
+// readArgs are get_window_state's decoded arguments.
+type readArgs struct {
+	target      targetArgs
+	skeleton    bool
+	root        *Token
+	maxElements int
+	maxDepth    int
+	screenshot  bool
+}
+
+func parseReadArgs(a *Args) (readArgs, *Error) {
+	var r readArgs
+	var err *Error
+	if r.target, err = parseTarget(a); err != nil {
+		return r, err
+	}
+	r.skeleton = a.Bool("skeleton", false)
+	r.screenshot = a.Bool("include_screenshot", false)
+	if tok, ok, serr := a.String("root", 64); serr != nil {
+		return r, Errf(CodeInvalidArguments, "root must be an element token")
+	} else if ok {
+		t, terr := ParseToken(tok)
+		if terr != nil {
+			return r, terr
+		}
+		r.root = &t
+	}
+	maxRows, maxDepthDefault := int64(maxMaxElements), int64(defaultMaxDepth)
+	r.maxElements = defaultMaxElements
+	if r.skeleton {
+		maxRows, maxDepthDefault = maxSkeletonRows, defaultSkeletonDepth
+		r.maxElements = defaultSkeletonRows
+	}
+	r.maxDepth = int(maxDepthDefault)
+	if v, ok, e := a.Int("max_elements", 1, maxRows); e != nil {
+		return r, e
+	} else if ok {
+		r.maxElements = int(v)
+	}
+	if v, ok, e := a.Int("max_depth", 1, maxMaxDepth); e != nil {
+		return r, e
+	} else if ok {
+		r.maxDepth = int(v)
+	}
+	return r, nil
+}
+
+func getWindowState(ctx context.Context, c *Conn, a *Args) Result {
+	ra, perr := parseReadArgs(a)
+	if perr != nil {
+		return Failure(perr)
+	}
+	s, err := c.sessionFor()
+	if err != nil {
+		return Failure(err)
+	}
+	var w Window
+	if ra.root != nil && !ra.target.any() {
+		// A root token names its window.
+		sn, terr := s.tokenSnapshot(*ra.root)
+		if terr != nil {
+			return Failure(terr)
+		}
+		ra.target = targetArgs{windowID: int64(sn.window), hasWindowID: true}
+	}
+	if w, err = s.resolveWindow(ctx, ra.target); err != nil {
+		return Failure(err)
+	}
+	if _, err = c.requireReadable(ctx, "get_window_state", fmt.Sprintf("read window %d", w.ID)); err != nil {
+		return Failure(err)
+	}
+	sn, err := s.snap(ctx, w.ID)
+	if err != nil {
+		return Failure(err)
+	}
+	rootPos := 0
+	if ra.root != nil {
+		if rootPos, err = s.resolveToken(*ra.root, sn); err != nil {
+			return Failure(err)
+		}
+	}
+	res := WindowStateResult{OK: true, SnapshotID: sn.id, Window: windowInfo(w), Skeleton: ra.skeleton}
+	if ra.root != nil {
+		res.Root = ra.root.String()
+	}
+	var text string
+	if ra.skeleton {
+		rows, trunc := skeletonRows(sn, rootPos, ra.maxElements, ra.maxDepth, w.Frame)
+		res.Elements, res.ElementCount, res.Truncated = rows, len(rows), trunc || sn.tree.Truncated
+		text = skeletonText(rows)
+	} else {
+		rows, trunc := elementRows(sn, rootPos, ra.maxElements, ra.maxDepth, w.Frame)
+		res.Elements, res.ElementCount, res.Truncated = rows, len(rows), trunc || sn.tree.Truncated
+		text = rowsText(rows)
+		if ra.root != nil {
+			s.attachRootText(ctx, sn, rootPos, &res)
+		}
+	}
+	res.TreeText = treeHeader(sn.id, w, res.ElementCount, len(sn.tree.Nodes), res.Truncated) + text
+	out := Result{Structured: &res}
+	if ra.screenshot {
+		img, info, serr := s.screenshot(ctx, sn, w, !ra.skeleton, res.Elements)
+		if serr != nil {
+			b := serr.Body()
+			res.ScreenshotError = &b
+		} else {
+			res.Screenshot = info
+			out.Image = img
+		}
+	}
+	out.Text = res.TreeText
+	if res.Text != nil {
+		out.Text += "\n--- text ---\n" + *res.Text
+	}
+	return out
+}
+
+// attachRootText adds a text element's whole text to a drill-down read,
+// with credential-looking spans redacted; never for secure fields.
+func (s *Session) attachRootText(ctx context.Context, sn *snapshot, pos int, res *WindowStateResult) {
+	n := &sn.tree.Nodes[pos]
+	if n.Secure || !n.Text || !isTextRole(n.Role) {
+		return
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.d.opts.CallTimeout)
+	defer cancel()
+	text, trunc, err := s.d.backend.ReadText(cctx, ElementRef{Window: sn.window, ID: n.ID}, rootTextMax)
+	if err != nil {
+		return
+	}
+	text = redact(text)
+	res.Text = &text
+	res.TextTruncated = trunc
+}
+
+func isTextRole(role string) bool {
+	switch role {
+	case "document_text", "document_frame", "document_web", "document_email", "document_presentation",
+		"document_spreadsheet", "text", "paragraph", "terminal", "entry", "editbar", "heading", "static",
+		"label", "article", "section", "block_quote", "comment", "note":
+		return true
+	}
+	return strings.HasPrefix(role, "document")
+}
+
+func windowInfo(w Window) WindowInfo {
+	return WindowInfo{WindowID: uint64(w.ID), Pid: w.Pid, App: CutEscape(w.App, 64), Title: CutEscape(w.Title, titleMax), Frame: w.Frame}
+}
+
+// treeHeader is tree_text's first line: the snapshot and the window, so the
+// text alone is enough to form tokens.
+func treeHeader(snap string, w Window, shown, total int, truncated bool) string {
+	t := ""
+	if truncated {
+		t = " truncated"
+	}
+	return fmt.Sprintf("%s window=%d %s %s pid=%d rows=%d/%d%s token=%s:N\n",
+		snap, w.ID, quote(CutEscape(w.App, 64)), quote(CutEscape(w.Title, titleMax)), w.Pid, shown, total, t, snap)
+}
+
+func boolp(b bool) *bool { return &b }
+func intp(i int) *int    { return &i }

@@ -1,0 +1,246 @@
+package engine
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Row rendering: the structured rows and tree_text of full, drill-down and
+// skeleton reads. tree_text is what most models actually read, so it is
+// compact: one line per row, one space of indent per level,
+// [N] role "label" ="value" and only the states that change what a model
+// would do.
+
+// rowStates are the states a row reports; the rest are noise to a model.
+var rowStates = map[string]bool{
+	"focused": true, "focusable": true, "selected": true, "checked": true, "indeterminate": true,
+	"pressed": true, "expanded": true, "expandable": true, "editable": true, "disabled": true,
+	"required": true, "invalid_entry": true, "modal": true, "read_only": true,
+}
+
+// textStates are the states tree_text shows.
+var textStates = map[string]bool{
+	"focused": true, "selected": true, "checked": true, "indeterminate": true, "pressed": true,
+	"expanded": true, "disabled": true,
+}
+
+func labelOf(n *Node) string {
+	l := n.Name
+	if strings.TrimSpace(l) == "" {
+		l = n.Description
+	}
+	return CutEscape(l, labelMax)
+}
+
+// subtreeEnd returns the position after the last descendant of pos (nodes
+// are in pre-order, so a subtree is contiguous).
+func subtreeEnd(t *Tree, pos int) int {
+	d := t.Nodes[pos].Depth
+	i := pos + 1
+	for i < len(t.Nodes) && t.Nodes[i].Depth > d {
+		i++
+	}
+	return i
+}
+
+func relFrame(f, win Rect) Rect {
+	return Rect{X: f.X - win.X, Y: f.Y - win.Y, W: f.W, H: f.H}
+}
+
+// elementRows renders a full or drill-down read from root, within limits.
+func elementRows(sn *snapshot, root, maxRows, maxDepth int, win Rect) ([]ElementRow, bool) {
+	t := sn.tree
+	end := subtreeEnd(t, root)
+	base := t.Nodes[root].Depth
+	rows := make([]ElementRow, 0, min(end-root, maxRows))
+	truncated := false
+	for i := root; i < end; i++ {
+		n := &t.Nodes[i]
+		depth := n.Depth - base
+		if depth > maxDepth {
+			truncated = true
+			continue
+		}
+		if len(rows) == maxRows {
+			truncated = true
+			break
+		}
+		row := ElementRow{
+			ElementIndex: sn.rows[i],
+			ElementToken: sn.id + ":" + strconv.Itoa(sn.rows[i]),
+			Role:         n.Role,
+			Label:        labelOf(n),
+			Secure:       n.Secure,
+			Actions:      n.Actions,
+			Depth:        depth,
+			ChildCount:   n.ChildCount,
+			Frame:        relFrame(n.Frame, win),
+		}
+		if i != root && n.Parent >= 0 {
+			p := sn.rows[n.Parent]
+			row.ParentIndex = &p
+		}
+		for _, st := range n.States {
+			if rowStates[st] {
+				row.States = append(row.States, st)
+			}
+		}
+		if n.HasValue && !n.Secure {
+			v, cut := cutEscape(redact(n.Value), valueMax)
+			row.Value = &v
+			row.ValueTruncated = cut
+		}
+		rows = append(rows, row)
+	}
+	return rows, truncated
+}
+
+// rowsText renders rows as tree_text lines.
+func rowsText(rows []ElementRow) string {
+	var b strings.Builder
+	b.Grow(len(rows) * 28)
+	for i := range rows {
+		r := &rows[i]
+		b.WriteString(strings.Repeat(" ", min(r.Depth, 40)))
+		b.WriteByte('[')
+		b.WriteString(strconv.Itoa(r.ElementIndex))
+		b.WriteString("] ")
+		b.WriteString(r.Role)
+		if r.Label != "" {
+			b.WriteByte(' ')
+			b.WriteString(quote(r.Label))
+		}
+		if r.Secure {
+			b.WriteString(" secure")
+		} else if r.Value != nil && *r.Value != "" && *r.Value != r.Label {
+			b.WriteString(" =")
+			b.WriteString(quote(*r.Value))
+			if r.ValueTruncated {
+				b.WriteString("…")
+			}
+		}
+		for _, st := range r.States {
+			if textStates[st] {
+				b.WriteByte(' ')
+				b.WriteString(st)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Skeleton roles (contract §3).
+var landmarkRoles = map[string]bool{
+	"tool_bar": true, "menu_bar": true, "status_bar": true, "tablist": true, "page_tab_list": true,
+	"list": true, "list_box": true, "tree": true, "table": true, "tree_table": true, "document": true,
+	"document_frame": true, "document_web": true, "document_text": true, "document_email": true,
+	"split_pane": true, "scroll_pane": true, "landmark": true, "navigation": true, "form": true,
+	"article": true, "header": true, "footer": true, "info_bar": true, "notification": true, "dialog": true,
+}
+
+var containerRoles = map[string]bool{
+	"panel": true, "filler": true, "section": true, "group": true, "grouping": true,
+	"layered_pane": true, "internal_frame": true, "viewport": true, "tab": true, "page_tab": true,
+}
+
+func inSkeleton(n *Node) bool {
+	if n.Secure || n.ChildCount <= 0 {
+		return false
+	}
+	if landmarkRoles[n.Role] {
+		return true
+	}
+	return containerRoles[n.Role] && strings.TrimSpace(n.Name) != ""
+}
+
+// skeletonRows renders the containers and landmarks under root.
+func skeletonRows(sn *snapshot, root, maxRows, maxDepth int, win Rect) ([]SkeletonRow, bool) {
+	t := sn.tree
+	end := subtreeEnd(t, root)
+	// skelDepth[i] is node i's skeleton depth when listed, and anc[i] the
+	// position of its nearest listed ancestor (-1 for none).
+	listedDepth := make(map[int]int)
+	nearest := make([]int, end-root)
+	rows := []SkeletonRow{}
+	truncated := false
+	for i := root; i < end; i++ {
+		n := &t.Nodes[i]
+		near := -1
+		if i != root && n.Parent >= root {
+			p := n.Parent
+			if _, ok := listedDepth[p]; ok {
+				near = p
+			} else {
+				near = nearest[p-root]
+			}
+		}
+		nearest[i-root] = near
+		if i != root && !inSkeleton(n) {
+			continue
+		}
+		depth := 0
+		if near >= 0 {
+			depth = listedDepth[near] + 1
+		}
+		if depth > maxDepth {
+			truncated = true
+			continue
+		}
+		if len(rows) == maxRows {
+			truncated = true
+			break
+		}
+		listedDepth[i] = depth
+		row := SkeletonRow{
+			ElementIndex:    sn.rows[i],
+			ElementToken:    sn.id + ":" + strconv.Itoa(sn.rows[i]),
+			Role:            n.Role,
+			Label:           labelOf(n),
+			Depth:           depth,
+			ChildCount:      n.ChildCount,
+			DescendantCount: subtreeEnd(t, i) - i - 1,
+			Frame:           relFrame(n.Frame, win),
+		}
+		if near >= 0 {
+			p := sn.rows[near]
+			row.ParentIndex = &p
+		}
+		rows = append(rows, row)
+	}
+	return rows, truncated
+}
+
+func skeletonText(rows []SkeletonRow) string {
+	var b strings.Builder
+	for i := range rows {
+		r := &rows[i]
+		b.WriteString(strings.Repeat(" ", min(r.Depth, 40)))
+		b.WriteByte('[')
+		b.WriteString(strconv.Itoa(r.ElementIndex))
+		b.WriteString("] ")
+		b.WriteString(r.Role)
+		if r.Label != "" {
+			b.WriteByte(' ')
+			b.WriteString(quote(r.Label))
+		}
+		b.WriteString(" children=")
+		b.WriteString(strconv.Itoa(r.ChildCount))
+		b.WriteString(" descendants=")
+		b.WriteString(strconv.Itoa(r.DescendantCount))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// quote wraps already-escaped text in double quotes, escaping the quote
+// and backslash so a label cannot close its own quotes.
+func quote(s string) string {
+	if !strings.ContainsAny(s, `"\`) {
+		return `"` + s + `"`
+	}
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+	return `"` + r.Replace(s) + `"`
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -1,0 +1,169 @@
+package engine
+
+import (
+	"context"
+	"slices"
+	"time"
+)
+
+// settlePoll is how often the settle loop re-reads the window.
+const settlePoll = 10 * time.Millisecond
+
+// settle re-reads the window after an act until it has not changed for the
+// quiet period (50 ms), or the bound (1,000 ms) runs out. The settled read
+// becomes the result's snapshot. Settling waits on the app in real time,
+// whatever the engine's clock.
+func (s *Session) settle(ctx context.Context, pre *snapshot) (*snapshot, Settle, *Error) {
+	start := time.Now()
+	quiet, bound := s.d.opts.SettleQuiet, s.d.opts.SettleMax
+	last := pre.tree
+	lastChange := start
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, Settle{Ms: time.Since(start).Milliseconds()}, Errf(CodeAppNotResponding, "the call was cancelled while settling")
+		case <-time.After(settlePoll):
+		}
+		t, err := s.d.readTree(ctx, pre.window)
+		if err != nil {
+			return nil, Settle{Ms: time.Since(start).Milliseconds()}, err
+		}
+		now := time.Now()
+		if !sameContent(last, t) {
+			last = t
+			lastChange = now
+		}
+		if now.Sub(lastChange) >= quiet {
+			return s.record(last), Settle{Ms: lastChange.Sub(start).Milliseconds(), Settled: true}, nil
+		}
+		if now.Sub(start) >= bound {
+			return s.record(last), Settle{Ms: now.Sub(start).Milliseconds(), Settled: false}, nil
+		}
+	}
+}
+
+// sameContent compares two reads of a window: structure and everything a
+// row shows.
+func sameContent(a, b *Tree) bool {
+	if len(a.Nodes) != len(b.Nodes) || a.Truncated != b.Truncated {
+		return false
+	}
+	for i := range a.Nodes {
+		x, y := &a.Nodes[i], &b.Nodes[i]
+		if x.ID != y.ID || x.Parent != y.Parent || x.Role != y.Role || x.Name != y.Name ||
+			x.Description != y.Description || x.Value != y.Value || x.HasValue != y.HasValue ||
+			x.Secure != y.Secure || x.ChildCount != y.ChildCount || x.Frame != y.Frame ||
+			!slices.Equal(x.States, y.States) || !slices.Equal(x.Actions, y.Actions) {
+			return false
+		}
+	}
+	return true
+}
+
+// maxDiffEntries bounds a diff.
+const maxDiffEntries = 50
+
+func (d *Diff) empty() bool { return len(d.Added)+len(d.Removed)+len(d.Changed) == 0 && !d.Truncated }
+
+// diffSnapshots compares two reads by element_index. Secure values never
+// appear: a secure row has no value to compare.
+func diffSnapshots(pre, post *snapshot) *Diff {
+	d := &Diff{Added: []DiffRow{}, Removed: []DiffRow{}, Changed: []DiffChange{}}
+	n := 0
+	add := func() bool {
+		if n == maxDiffEntries {
+			d.Truncated = true
+			return false
+		}
+		n++
+		return true
+	}
+	for i := range post.tree.Nodes {
+		idx := post.rows[i]
+		pn := &post.tree.Nodes[i]
+		j, ok := pre.pos[idx]
+		if !ok {
+			if add() {
+				d.Added = append(d.Added, DiffRow{ElementIndex: idx, Role: pn.Role, Label: labelOf(pn)})
+			}
+			continue
+		}
+		qn := &pre.tree.Nodes[j]
+		var fields []string
+		if labelOf(qn) != labelOf(pn) {
+			fields = append(fields, "label")
+		}
+		if !pn.Secure && !qn.Secure && (qn.Value != pn.Value || qn.HasValue != pn.HasValue) {
+			fields = append(fields, "value")
+		}
+		if !slices.Equal(shownStates(qn), shownStates(pn)) {
+			fields = append(fields, "states")
+		}
+		if len(fields) == 0 || !add() {
+			continue
+		}
+		ch := DiffChange{ElementIndex: idx, Fields: fields, Label: labelOf(pn), States: shownStates(pn)}
+		if pn.HasValue && !pn.Secure {
+			v, _ := cutEscape(redact(pn.Value), valueMax)
+			ch.Value = &v
+		}
+		d.Changed = append(d.Changed, ch)
+	}
+	for i := range pre.tree.Nodes {
+		idx := pre.rows[i]
+		if _, ok := post.pos[idx]; ok {
+			continue
+		}
+		if add() {
+			qn := &pre.tree.Nodes[i]
+			d.Removed = append(d.Removed, DiffRow{ElementIndex: idx, Role: qn.Role, Label: labelOf(qn)})
+		}
+	}
+	return d
+}
+
+func shownStates(n *Node) []string {
+	var out []string
+	for _, st := range n.States {
+		if rowStates[st] && st != "focusable" {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// observe makes an act's observation (contract §7.1). It never turns the act
+// into an error: what cannot be observed is reported inside.
+func (s *Session) observe(ctx context.Context, w Window, post *snapshot, settleErr *Error, spec ObserveSpec) *Observation {
+	o := &Observation{}
+	if post == nil {
+		err := settleErr
+		if err == nil {
+			err = Errf(CodeWindowGone, "window %d could not be read after the act", w.ID)
+		}
+		b := err.Body()
+		o.Error = &b
+		if spec.Screenshot {
+			o.ScreenshotError = &b
+		}
+		return o
+	}
+	o.SnapshotID = post.id
+	rows, trunc := elementRows(post, 0, defaultMaxElements, defaultMaxDepth, w.Frame)
+	o.Truncated = trunc || post.tree.Truncated
+	if spec.Tree {
+		o.Elements = rows
+		o.TreeText = treeHeader(post.id, w, len(rows), len(post.tree.Nodes), o.Truncated) + rowsText(rows)
+	}
+	if spec.Screenshot {
+		img, info, err := s.screenshot(ctx, post, w, true, rows)
+		if err != nil {
+			b := err.Body()
+			o.ScreenshotError = &b
+		} else {
+			o.Screenshot = info
+			o.image = img
+		}
+	}
+	return o
+}

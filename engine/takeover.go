@@ -1,0 +1,378 @@
+package engine
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/nish-driver/nish-driver/engine/audit"
+)
+
+// The takeover state machine (contract §4.2–§4.3).
+//
+//	headless ──grant+indicator──▶ takeover(active) ──person's input──▶ takeover(paused)
+//	     ▲                             │    ▲                              │
+//	     └──end / lease / lost / ──────┘    └──Continue click / host's─────┘
+//	        kill switch / headless               takeover.resume
+//
+// Paused belongs to the session, not to the indicator: start_session
+// {input: "headless"} while paused ends the takeover but the session stays
+// paused (its acts refused) until the host resumes it or a new takeover's
+// indicator, which comes up paused, gets its Continue click.
+type takeover struct {
+	on           bool
+	indicator    Indicator
+	paused       bool
+	pausedReason string
+	reason       string // why takeover is off or ended, once it was asked for
+	stopWatch    context.CancelFunc
+
+	// The send log: what the driver itself sent, so the watcher can tell
+	// the person's input from the driver's.
+	ref       Point      // where the driver last put the pointer (8 px rule)
+	presses   []logEntry // presses sent and not yet seen by the watcher
+	held      []InputEvent
+	lastPress time.Time // the driver's last button press (the 1.5 s rule)
+}
+
+type logEntry struct {
+	kind   InputKind
+	key    string
+	char   rune
+	button int
+	at     time.Time
+}
+
+// Paused reasons on the wire.
+const (
+	PausedPointerMoved  = "pointer_moved"
+	PausedKeyPressed    = "key_pressed"
+	PausedButtonPressed = "button_pressed"
+)
+
+// handbackRadius is the 8 px rule: the pointer further than this on either
+// axis from where the driver put it is the person's doing.
+const handbackRadius = 8
+
+// driverClickQuiet: a Continue click within this long after the driver's
+// own button press never counts.
+const driverClickQuiet = 1500 * time.Millisecond
+
+func (t *takeover) stateLocked() TakeoverState {
+	return TakeoverState{On: t.on, Indicator: t.on && t.indicator != nil, Paused: t.paused, PausedReason: t.pausedReason, Reason: t.reason}
+}
+
+// startTakeover shows the indicator and starts the input watcher. No
+// indicator, no takeover.
+func (s *Session) startTakeover(ctx context.Context) *Error {
+	s.mu.Lock()
+	if s.tk.on {
+		s.mu.Unlock()
+		return nil
+	}
+	paused := s.tk.paused
+	s.mu.Unlock()
+
+	ind, err := s.d.backend.ShowIndicator(ctx, paused)
+	if err != nil {
+		return Wrap(CodeBackendUnavailable, err, "the takeover indicator could not be shown")
+	}
+	ref, perr := s.d.backend.Pointer(ctx)
+	if perr != nil {
+		ind.Remove()
+		return AsError(perr)
+	}
+	wctx, cancel := context.WithCancel(context.Background())
+	if err := s.d.backend.WatchInput(wctx, s.onRawInput); err != nil {
+		cancel()
+		ind.Remove()
+		return Wrap(CodeBackendUnavailable, err, "the input watcher could not start")
+	}
+	s.mu.Lock()
+	s.tk.on = true
+	s.tk.indicator = ind
+	s.tk.reason = ""
+	s.tk.stopWatch = cancel
+	s.tk.ref = ref
+	s.tk.presses = nil
+	s.input = InputTakeover
+	s.mu.Unlock()
+	go s.watchIndicator(ind)
+	s.d.audit(audit.Record{Event: "takeover.started", Session: s.id})
+	return nil
+}
+
+// watchIndicator turns the indicator's events into resumes and ends.
+func (s *Session) watchIndicator(ind Indicator) {
+	for ev := range ind.Events() {
+		switch ev.Kind {
+		case IndicatorContinue:
+			s.mu.Lock()
+			tooSoon := !s.tk.lastPress.IsZero() && s.d.clock.Since(s.tk.lastPress) < driverClickQuiet
+			current := s.tk.indicator == ind
+			s.mu.Unlock()
+			if current && !tooSoon {
+				s.resume("indicator")
+			}
+		case IndicatorLost:
+			s.mu.Lock()
+			current := s.tk.indicator == ind
+			s.mu.Unlock()
+			if current {
+				s.endTakeover("indicator_lost")
+			}
+		}
+	}
+}
+
+// endTakeover removes the indicator, stops the watcher and releases
+// anything the driver holds. Paused stays as it is.
+func (s *Session) endTakeover(reason string) {
+	s.mu.Lock()
+	if !s.tk.on {
+		s.mu.Unlock()
+		return
+	}
+	ind, stop := s.tk.indicator, s.tk.stopWatch
+	s.tk.on = false
+	s.tk.indicator = nil
+	s.tk.stopWatch = nil
+	s.tk.reason = reason
+	s.input = InputHeadless
+	s.mu.Unlock()
+	if ind != nil {
+		ind.Remove()
+	}
+	if stop != nil {
+		stop()
+	}
+	s.releaseHeld()
+	s.d.audit(audit.Record{Event: "takeover.ended", Session: s.id, Reason: reason})
+	s.d.emit(HostEvent{Event: "takeover.ended", Session: s.id, Reason: reason})
+}
+
+// pause hands the computer back to the person.
+func (s *Session) pause(reason string) {
+	s.mu.Lock()
+	if s.tk.paused || !s.tk.on {
+		s.mu.Unlock()
+		return
+	}
+	s.tk.paused = true
+	s.tk.pausedReason = reason
+	ind := s.tk.indicator
+	s.mu.Unlock()
+	s.releaseHeld()
+	if ind != nil {
+		_ = ind.SetPaused(true)
+	}
+	s.d.audit(audit.Record{Event: "takeover.paused", Session: s.id, Reason: reason})
+	s.d.emit(HostEvent{Event: "takeover.paused", Session: s.id, Reason: reason})
+}
+
+// resume ends a pause. Only the indicator's Continue (a real click) and the
+// host's takeover.resume call it; no tool can. Every earlier token is stale
+// afterwards.
+func (s *Session) resume(by string) bool {
+	s.mu.Lock()
+	if !s.tk.paused || s.ended {
+		s.mu.Unlock()
+		return false
+	}
+	s.tk.paused = false
+	s.tk.pausedReason = ""
+	s.epoch++
+	ind := s.tk.indicator
+	s.mu.Unlock()
+	if ind != nil {
+		_ = ind.SetPaused(false)
+	}
+	if p, err := s.d.backend.Pointer(context.Background()); err == nil {
+		s.mu.Lock()
+		s.tk.ref = p
+		s.mu.Unlock()
+	}
+	s.d.audit(audit.Record{Event: "takeover.resumed", Session: s.id, By: by})
+	s.d.emit(HostEvent{Event: "takeover.resumed", Session: s.id, By: by})
+	return true
+}
+
+// TakeoverResume is the host's takeover.resume (part of HostCommands).
+func (d *Driver) TakeoverResume(id string) []string {
+	resumed := []string{}
+	for _, s := range d.liveSessions() {
+		if (id == "" || s.id == id) && s.resume("host") {
+			resumed = append(resumed, s.id)
+		}
+	}
+	return resumed
+}
+
+// onRawInput is the watcher's sink: input that is not in the send log is the
+// person's, and pauses the takeover at once.
+func (s *Session) onRawInput(ev RawInput) {
+	s.mu.Lock()
+	if !s.tk.on || s.tk.paused {
+		s.mu.Unlock()
+		return
+	}
+	var reason string
+	switch ev.Kind {
+	case InputKeyPress, InputButtonPress:
+		if !s.tk.consumeLocked(ev, s.d.clock.Now()) {
+			reason = PausedKeyPressed
+			if ev.Kind == InputButtonPress {
+				reason = PausedButtonPressed
+			}
+		}
+	case InputMotion:
+		if farFrom(ev.At, s.tk.ref) {
+			reason = PausedPointerMoved
+		}
+	}
+	s.mu.Unlock()
+	if reason != "" {
+		s.pause(reason)
+	}
+}
+
+// consumeLocked matches a raw press against the send log.
+func (t *takeover) consumeLocked(ev RawInput, now time.Time) bool {
+	const window = 2 * time.Second
+	kept := t.presses[:0]
+	found := false
+	for _, p := range t.presses {
+		if now.Sub(p.at) > window {
+			continue
+		}
+		if !found && p.kind == ev.Kind && p.button == ev.Button && p.key == ev.Key && p.char == ev.Char {
+			found = true
+			continue
+		}
+		kept = append(kept, p)
+	}
+	t.presses = kept
+	return found
+}
+
+func farFrom(a, b Point) bool {
+	dx, dy := a.X-b.X, a.Y-b.Y
+	return dx > handbackRadius || dx < -handbackRadius || dy > handbackRadius || dy < -handbackRadius
+}
+
+// handbackCheck is the check before every synthetic call: still in
+// takeover, not paused, the lease valid, and the pointer where the driver
+// left it.
+func (s *Session) handbackCheck(ctx context.Context) *Error {
+	if err := s.checkLease(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	on, paused, reason, ref := s.tk.on, s.tk.paused, s.tk.pausedReason, s.tk.ref
+	s.mu.Unlock()
+	if paused {
+		return tookOver(reason, "stopped")
+	}
+	if !on {
+		return Errf(CodeRequiresTakeover, "the takeover ended")
+	}
+	p, err := s.d.backend.Pointer(ctx)
+	if err != nil {
+		return AsError(err)
+	}
+	if farFrom(p, ref) {
+		s.pause(PausedPointerMoved)
+		return tookOver(PausedPointerMoved, "stopped")
+	}
+	return nil
+}
+
+func tookOver(reason, effect string) *Error {
+	e := Errf(CodeUserTookOver, "the person took control")
+	e.PausedReason = reason
+	e.Effect = effect
+	return e
+}
+
+// synth sends one synthetic event after the hand-back check, logging it
+// first so the watcher knows it for the driver's own.
+func (s *Session) synth(ctx context.Context, ev InputEvent) *Error {
+	if ev.Kind == InputButtonPress || ev.Kind == InputButtonRelease {
+		if ev.Button == 2 {
+			return Errf(CodeInvalidArguments, "the middle button is never sent")
+		}
+	}
+	if err := s.handbackCheck(ctx); err != nil {
+		return err
+	}
+	now := s.d.clock.Now()
+	s.mu.Lock()
+	switch ev.Kind {
+	case InputMotion:
+		s.tk.ref = ev.At
+	case InputKeyPress, InputButtonPress:
+		s.tk.presses = append(s.tk.presses, logEntry{kind: ev.Kind, key: ev.Key, char: ev.Char, button: ev.Button, at: now})
+		s.tk.held = append(s.tk.held, ev)
+		if ev.Kind == InputButtonPress {
+			s.tk.lastPress = now
+		}
+	case InputKeyRelease, InputButtonRelease:
+		s.tk.dropHeldLocked(ev)
+	}
+	s.mu.Unlock()
+	if err := s.d.backend.Send(ctx, ev); err != nil {
+		return AsError(err)
+	}
+	return nil
+}
+
+func (t *takeover) dropHeldLocked(rel InputEvent) {
+	press := InputKeyPress
+	if rel.Kind == InputButtonRelease {
+		press = InputButtonPress
+	}
+	for i, h := range t.held {
+		if h.Kind == press && h.Key == rel.Key && h.Char == rel.Char && h.Button == rel.Button {
+			t.held = append(t.held[:i], t.held[i+1:]...)
+			return
+		}
+	}
+}
+
+// releaseHeld releases every key and button the driver holds, even after
+// cancellation, with bounded I/O (the kill switch's release path).
+var releaseMu sync.Mutex
+
+func (s *Session) releaseHeld() {
+	s.mu.Lock()
+	held := s.tk.held
+	s.tk.held = nil
+	s.mu.Unlock()
+	if len(held) == 0 {
+		return
+	}
+	releaseMu.Lock()
+	defer releaseMu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	for i := len(held) - 1; i >= 0; i-- {
+		ev := held[i]
+		rel := InputEvent{Kind: InputKeyRelease, Key: ev.Key, Char: ev.Char}
+		if ev.Kind == InputButtonPress {
+			rel = InputEvent{Kind: InputButtonRelease, Button: ev.Button}
+		}
+		_ = s.d.backend.Send(ctx, rel)
+	}
+}
+
+func (s *Session) isPaused() (bool, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tk.paused, s.tk.pausedReason
+}
+
+func (s *Session) inTakeover() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tk.on
+}

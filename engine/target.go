@@ -1,0 +1,171 @@
+package engine
+
+import (
+	"context"
+	"sort"
+	"strings"
+)
+
+// Window targets (contract §2.3). Every window tool takes window_id, pid or
+// app (a name or title fragment). Only approved apps' visible windows are
+// considered: one match is used, several are ambiguous_target, none is
+// window_target_not_found, and no target at all is ambiguous_window_target.
+// Both ambiguous codes carry at most 8 candidates of approved apps.
+
+const maxCandidates = 8
+
+// windows lists visible windows within the call bound, topmost first.
+func (d *Driver) windows(ctx context.Context) ([]Window, *Error) {
+	cctx, cancel := context.WithTimeout(ctx, d.opts.CallTimeout)
+	defer cancel()
+	wins, err := d.backend.Windows(cctx)
+	if err != nil {
+		return nil, backendErr(cctx, err)
+	}
+	sort.SliceStable(wins, func(i, j int) bool { return wins[i].Stacking < wins[j].Stacking })
+	return wins, nil
+}
+
+// backendErr maps a backend failure: a coded error stays, a bound that ran
+// out is app_not_responding.
+func backendErr(ctx context.Context, err error) *Error {
+	if e, ok := err.(*Error); ok {
+		return e
+	}
+	if ctx.Err() != nil {
+		return Wrap(CodeAppNotResponding, err, "the app did not answer in time")
+	}
+	return AsError(err)
+}
+
+// targetArgs are the window target arguments of a call.
+type targetArgs struct {
+	windowID, pid int64
+	app           string
+	hasWindowID   bool
+	hasPid        bool
+	hasApp        bool
+}
+
+func parseTarget(a *Args) (targetArgs, *Error) {
+	var t targetArgs
+	var err *Error
+	if t.windowID, t.hasWindowID, err = a.Int("window_id", 1, 1<<53); err != nil {
+		return t, err
+	}
+	if t.pid, t.hasPid, err = a.Int("pid", 1, 1<<31); err != nil {
+		return t, err
+	}
+	if t.app, t.hasApp, err = a.String("app", 200); err != nil {
+		return t, err
+	}
+	if t.hasApp && strings.TrimSpace(t.app) == "" {
+		return t, Errf(CodeInvalidArguments, "app must not be empty")
+	}
+	return t, nil
+}
+
+func (t targetArgs) any() bool { return t.hasWindowID || t.hasPid || t.hasApp }
+
+// resolveWindow finds the approved window a call targets and re-checks the
+// app's process identity.
+func (s *Session) resolveWindow(ctx context.Context, t targetArgs) (Window, *Error) {
+	wins, err := s.d.windows(ctx)
+	if err != nil {
+		return Window{}, err
+	}
+	var approved []Window
+	for _, w := range wins {
+		if s.isApproved(w.Pid) {
+			approved = append(approved, w)
+		}
+	}
+	var w Window
+	switch {
+	case t.hasWindowID:
+		found := false
+		for _, x := range wins {
+			if uint64(x.ID) == uint64(t.windowID) {
+				w, found = x, true
+			}
+		}
+		if !found || (t.hasPid && int64(w.Pid) != t.pid) {
+			return Window{}, Errf(CodeWindowTargetNotFound, "no visible window %d", t.windowID)
+		}
+		if !s.isApproved(w.Pid) {
+			return Window{}, Errf(CodeAppNotApproved, "window %d belongs to an app outside this session", t.windowID)
+		}
+	case t.hasPid:
+		if !s.isApproved(int(t.pid)) {
+			for _, x := range wins {
+				if int64(x.Pid) == t.pid {
+					return Window{}, Errf(CodeAppNotApproved, "pid %d is not approved in this session", t.pid)
+				}
+			}
+			return Window{}, Errf(CodeWindowTargetNotFound, "no visible window of pid %d", t.pid)
+		}
+		found := false
+		for _, x := range approved {
+			if int64(x.Pid) == t.pid {
+				w, found = x, true
+				break // topmost first
+			}
+		}
+		if !found {
+			return Window{}, Errf(CodeWindowTargetNotFound, "no visible window of pid %d", t.pid)
+		}
+	case t.hasApp:
+		matches := matchApp(approved, t.app)
+		switch len(matches) {
+		case 0:
+			if len(matchApp(wins, t.app)) > 0 {
+				return Window{}, Errf(CodeAppNotApproved, "the matching app is outside this session")
+			}
+			return Window{}, Errf(CodeWindowTargetNotFound, "no approved window matches app")
+		case 1:
+			w = matches[0]
+		default:
+			e := Errf(CodeAmbiguousTarget, "%d approved windows match app", len(matches))
+			e.Candidates, e.CandidatesTruncated = candidates(matches)
+			return Window{}, e
+		}
+	default:
+		e := Errf(CodeAmbiguousWindowTarget, "no window target given; %d approved windows", len(approved))
+		e.Candidates, e.CandidatesTruncated = candidates(approved)
+		return Window{}, e
+	}
+	if err := s.approvedIdentity(ctx, w.Pid); err != nil {
+		return Window{}, err
+	}
+	return w, nil
+}
+
+// matchApp prefers exact app-name matches; otherwise a case-insensitive
+// fragment of the app name or the title.
+func matchApp(wins []Window, q string) []Window {
+	var exact, partial []Window
+	lq := strings.ToLower(q)
+	for _, w := range wins {
+		switch {
+		case strings.EqualFold(w.App, q):
+			exact = append(exact, w)
+		case strings.Contains(strings.ToLower(w.App), lq) || strings.Contains(strings.ToLower(w.Title), lq):
+			partial = append(partial, w)
+		}
+	}
+	if len(exact) > 0 {
+		return exact
+	}
+	return partial
+}
+
+func candidates(wins []Window) ([]Candidate, bool) {
+	out := []Candidate{}
+	for i, w := range wins {
+		if i == maxCandidates {
+			return out, true
+		}
+		out = append(out, Candidate{WindowID: uint64(w.ID), Pid: w.Pid, App: CutEscape(w.App, 64)})
+	}
+	return out, false
+}

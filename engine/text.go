@@ -1,0 +1,53 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// CutEscape makes untrusted app text safe to show: control and invisible
+// formatting characters (newlines, bidi overrides, zero-width marks) are
+// written as \uXXXX so a title cannot fake a new line or reorder what the
+// model reads, and the result is cut to at most max runes.
+func CutEscape(s string, max int) string {
+	out, _ := cutEscape(s, max)
+	return out
+}
+
+func cutEscape(s string, max int) (string, bool) {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if n >= max {
+			return b.String(), true
+		}
+		if r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			esc := fmt.Sprintf("\\u%04x", r)
+			if r == utf8.RuneError {
+				esc = "\\ufffd"
+			}
+			b.WriteString(esc)
+		} else {
+			b.WriteRune(r)
+		}
+		n++
+	}
+	return b.String(), false
+}
+
+// cutRunes cuts s to at most max runes and says whether it cut.
+func cutRunes(s string, max int) (string, bool) {
+	if utf8.RuneCountInString(s) <= max {
+		return s, false
+	}
+	i := 0
+	for j := range s {
+		if i == max {
+			return s[:j], true
+		}
+		i++
+	}
+	return s, false
+}
