@@ -1,0 +1,13 @@
+// Package native will be the Linux/X11 backend: one type that implements
+// engine.Backend by assembling the two cgo packages below it. native/xlib
+// owns the X display (windows, process identity through XRes, captures,
+// XTEST input, the XInput2 hand-back watcher, the takeover indicator and the
+// consent dialog); native/atspi owns the accessibility tree (reads, actions,
+// text and values). This package matches an X window to its AT-SPI frame (by
+// pid, title and geometry), turns their failures into the engine's error
+// codes, and is the only place the two meet.
+//
+// The engine never imports this package (engine/purity_test.go checks it):
+// the engine speaks to a desktop only through engine.Backend, so its rules
+// are tested on the mock desktop on any machine.
+package native
