@@ -134,8 +134,11 @@ func runAct(ctx context.Context, c *Conn, tool string, a *Args) Result {
 			return x.fail(err)
 		}
 		x.node = &x.pre.tree.Nodes[x.pos]
-		if x.node.HasState("disabled") {
+		if insensitive(x.node) {
 			return x.fail(Errf(CodeElementDisabled, "element %d is disabled", x.token.Index))
+		}
+		if !x.node.HasState("showing") {
+			return x.fail(Errf(CodeElementDisabled, "element %d is not showing", x.token.Index))
 		}
 	}
 	if paused, reason := s.isPaused(); paused {

@@ -24,6 +24,25 @@ var textStates = map[string]bool{
 	"expanded": true, "disabled": true,
 }
 
+// insensitive: AT-SPI has no "disabled" state; an element that cannot be
+// used lacks "sensitive".
+func insensitive(n *Node) bool { return !n.HasState("sensitive") }
+
+// displayStates are the row states: the listed AT-SPI states plus
+// "disabled" for an insensitive element.
+func displayStates(n *Node) []string {
+	var out []string
+	for _, st := range n.States {
+		if rowStates[st] {
+			out = append(out, st)
+		}
+	}
+	if insensitive(n) {
+		out = append(out, "disabled")
+	}
+	return out
+}
+
 func labelOf(n *Node) string {
 	l := n.Name
 	if strings.TrimSpace(l) == "" {
@@ -80,11 +99,7 @@ func elementRows(sn *snapshot, root, maxRows, maxDepth int, win Rect) ([]Element
 			p := sn.rows[n.Parent]
 			row.ParentIndex = &p
 		}
-		for _, st := range n.States {
-			if rowStates[st] {
-				row.States = append(row.States, st)
-			}
-		}
+		row.States = displayStates(n)
 		if n.HasValue && !n.Secure {
 			v, cut := cutEscape(redact(n.Value), valueMax)
 			row.Value = &v

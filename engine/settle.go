@@ -124,8 +124,8 @@ func diffSnapshots(pre, post *snapshot) *Diff {
 
 func shownStates(n *Node) []string {
 	var out []string
-	for _, st := range n.States {
-		if rowStates[st] && st != "focusable" {
+	for _, st := range displayStates(n) {
+		if st != "focusable" {
 			out = append(out, st)
 		}
 	}
