@@ -1,0 +1,211 @@
+package mock
+
+import (
+	"context"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/nish-driver/nish-driver/engine"
+)
+
+// ActionContext is what an action handler gets: the element acted on, its
+// window and the desktop, to change anything (names, values, states, new or
+// removed elements), now or later through After.
+type ActionContext struct {
+	Desktop *Desktop
+	Window  *Window
+	Element *Element
+	Action  string
+}
+
+// After schedules a later change (Desktop.After), so a settle loop sees it
+// arrive after the act returned.
+func (c *ActionContext) After(dur time.Duration, fn func()) { c.Desktop.After(dur, fn) }
+
+// Default runs the built-in behaviour of the action (a check box toggles,
+// a combo box expands, ...), for handlers that add to it.
+func (c *ActionContext) Default() {
+	c.Desktop.mu.Lock()
+	defer c.Desktop.mu.Unlock()
+	c.Element.builtin(c.Action)
+}
+
+// DoAction invokes a named action of the element. An action the element
+// does not list is not_actionable. The backend does not refuse disabled or
+// hidden elements (the engine decides that); it acts as AT-SPI would.
+func (d *Desktop) DoAction(ctx context.Context, ref engine.ElementRef, action string) error {
+	i := d.record(Call{Method: "DoAction", Window: ref.Window, Element: ref.ID, Action: action})
+	var run func()
+	err := d.appCallWait(ctx, ref.Window, func(w *Window) error {
+		e, err := w.element(ref)
+		if err != nil {
+			return err
+		}
+		if !e.hasAction(action) {
+			return engine.Errf(engine.CodeNotActionable, "the element has no action of that name")
+		}
+		run = d.perform(e, action)
+		return nil
+	})
+	if err == nil && run != nil {
+		run()
+	}
+	d.finish(i, err)
+	return err
+}
+
+// perform applies an action: the built-in behaviour at once, or the
+// scripted handler returned for running without the lock. mu held.
+func (d *Desktop) perform(e *Element, action string) func() {
+	if h := e.handlers[action]; h != nil {
+		ac := &ActionContext{Desktop: d, Window: e.win, Element: e, Action: action}
+		return func() { h(ac) }
+	}
+	e.builtin(action)
+	return nil
+}
+
+// primary is the element's first primary action, "" if none. mu held.
+func (e *Element) primary() string {
+	for _, a := range primaryActions {
+		if e.hasAction(a) {
+			return a
+		}
+	}
+	return ""
+}
+
+func isPrimary(action string) bool {
+	for _, a := range primaryActions {
+		if a == action {
+			return true
+		}
+	}
+	return false
+}
+
+// builtin is what an action does without a handler. mu held.
+func (e *Element) builtin(action string) {
+	switch {
+	case toggling[e.role] && isPrimary(action):
+		if radio[e.role] {
+			if e.parent != nil {
+				for _, s := range e.parent.children {
+					if s != e && radio[s.role] {
+						s.dropState("checked")
+					}
+				}
+			}
+			e.addState("checked")
+			return
+		}
+		if e.hasState("checked") {
+			e.dropState("checked")
+		} else {
+			e.addState("checked")
+		}
+	case (e.role == "combo_box" || e.role == "menu") && isPrimary(action):
+		if e.hasState("expanded") {
+			e.dropState("expanded")
+		} else {
+			e.addState("expanded")
+		}
+	case e.role == "page_tab" && isPrimary(action):
+		if e.parent != nil {
+			for _, s := range e.parent.children {
+				if s != e && s.role == "page_tab" {
+					s.dropState("selected")
+				}
+			}
+		}
+		e.addState("selected")
+	}
+}
+
+// recordText keeps the text of an edit call apart from Calls.
+func (d *Desktop) recordText(method string, id engine.ElementID, text string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.texts = append(d.texts, TextCall{Method: method, Element: id, Text: text})
+}
+
+// editable resolves an EditableText element. mu held.
+func editable(w *Window, ref engine.ElementRef) (*Element, error) {
+	e, err := w.element(ref)
+	if err != nil {
+		return nil, err
+	}
+	if !e.editable {
+		return nil, engine.Errf(engine.CodeNotActionable, "the element has no editable text")
+	}
+	return e, nil
+}
+
+// InsertText inserts text at the element's caret, which then moves past it.
+// A secure element takes the text too, as a real one would: refusing is
+// the engine's job, and Calls lets a test check that it never got here.
+func (d *Desktop) InsertText(ctx context.Context, ref engine.ElementRef, text string) error {
+	d.recordText("InsertText", ref.ID, text)
+	return d.appCall(ctx, Call{Method: "InsertText", Window: ref.Window, Element: ref.ID}, func(w *Window) error {
+		e, err := editable(w, ref)
+		if err != nil {
+			return err
+		}
+		e.insert(text)
+		return nil
+	})
+}
+
+// insert puts text at the caret. mu held.
+func (e *Element) insert(text string) {
+	runes := []rune(e.value)
+	at := max(0, min(e.caret, len(runes)))
+	var b strings.Builder
+	b.WriteString(string(runes[:at]))
+	b.WriteString(text)
+	b.WriteString(string(runes[at:]))
+	e.value, e.hasValue = b.String(), true
+	e.caret = at + utf8.RuneCountInString(text)
+}
+
+// SetText replaces the element's whole text. On a Value-interface element
+// (a spin button) text that parses as a number also sets the number,
+// clamped to the range; the text stays as given.
+func (d *Desktop) SetText(ctx context.Context, ref engine.ElementRef, text string) error {
+	d.recordText("SetText", ref.ID, text)
+	return d.appCall(ctx, Call{Method: "SetText", Window: ref.Window, Element: ref.ID}, func(w *Window) error {
+		e, err := editable(w, ref)
+		if err != nil {
+			return err
+		}
+		if e.numeric != nil {
+			if v, perr := strconv.ParseFloat(strings.TrimSpace(text), 64); perr == nil && !math.IsNaN(v) {
+				e.setNumber(v)
+			}
+		}
+		e.setValue(text)
+		return nil
+	})
+}
+
+// SetNumber sets a Value-interface element's number, clamped to its range;
+// its value text becomes the number's shortest decimal form.
+func (d *Desktop) SetNumber(ctx context.Context, ref engine.ElementRef, v float64) error {
+	return d.appCall(ctx, Call{Method: "SetNumber", Window: ref.Window, Element: ref.ID}, func(w *Window) error {
+		e, err := w.element(ref)
+		if err != nil {
+			return err
+		}
+		if e.numeric == nil {
+			return engine.Errf(engine.CodeNotActionable, "the element has no numeric value")
+		}
+		if math.IsNaN(v) {
+			return engine.Errf(engine.CodeInvalidArguments, "the number is not a number")
+		}
+		e.setNumber(v)
+		return nil
+	})
+}

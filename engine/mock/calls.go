@@ -1,0 +1,107 @@
+package mock
+
+import (
+	"errors"
+
+	"github.com/nish-driver/nish-driver/engine"
+)
+
+// Call is one backend call as the mock saw it. It never holds text the
+// engine sent (typed text is in Texts) nor app text.
+type Call struct {
+	// Method is the engine.Backend method's name: "ReadTree", "DoAction",
+	// "InsertText", "Send", "AskConsent", ...
+	Method  string
+	Window  engine.WindowID
+	Element engine.ElementID
+	Action  string // DoAction's action name; Send's event kind
+	Pid     int    // Process's pid
+	// Done is set when the call returned; Code is its error code ("" for
+	// success).
+	Done bool
+	Code engine.Code
+}
+
+// TextCall is the text of one InsertText or SetText call, kept apart from
+// Calls so that a test that prints calls never prints typed text.
+type TextCall struct {
+	Method  string
+	Element engine.ElementID
+	Text    string
+}
+
+// record appends a call and returns its index, counted from the first
+// call ever (ResetCalls does not reuse indexes).
+func (d *Desktop) record(c Call) int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.calls = append(d.calls, c)
+	return d.callBase + len(d.calls) - 1
+}
+
+// finish marks a recorded call as returned with err's code.
+func (d *Desktop) finish(i int, err error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	i -= d.callBase
+	if i < 0 || i >= len(d.calls) { // ResetCalls ran meanwhile
+		return
+	}
+	d.calls[i].Done = true
+	d.calls[i].Code = codeOf(err)
+}
+
+func codeOf(err error) engine.Code {
+	if err == nil {
+		return ""
+	}
+	var e *engine.Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return engine.CodeInternal
+}
+
+// Calls returns every backend call so far, oldest first.
+func (d *Desktop) Calls() []Call {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]Call(nil), d.calls...)
+}
+
+// CallsOf returns the calls of one method, oldest first.
+func (d *Desktop) CallsOf(method string) []Call {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []Call
+	for _, c := range d.calls {
+		if c.Method == method {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ResetCalls forgets the recorded calls, texts and sent events (not the
+// person's input nor consent requests).
+func (d *Desktop) ResetCalls() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.callBase += len(d.calls)
+	d.calls, d.texts, d.sent = nil, nil, nil
+}
+
+// Texts returns the text of every InsertText and SetText call, oldest first.
+// Test-only: the engine never sees it.
+func (d *Desktop) Texts() []TextCall {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]TextCall(nil), d.texts...)
+}
+
+// Sent returns every synthetic event Send was given, oldest first.
+func (d *Desktop) Sent() []engine.InputEvent {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]engine.InputEvent(nil), d.sent...)
+}

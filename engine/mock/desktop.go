@@ -1,0 +1,242 @@
+package mock
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/nish-driver/nish-driver/engine"
+)
+
+// Screen is the mock's root window: one 1920x1080 screen, as on the test
+// desktop's Xvfb.
+var Screen = engine.Rect{X: 0, Y: 0, W: 1920, H: 1080}
+
+// Desktop is the in-memory desktop. Its zero value is not usable; call New
+// or NewDemo.
+type Desktop struct {
+	mu sync.Mutex
+	// changed is signalled (under mu) whenever pending work or watcher
+	// delivery progresses, for WaitIdle and WaitInput.
+	changed *sync.Cond
+
+	apps      []*App
+	nextPid   int
+	nextInst  int    // app instances: X client id bases and bus names
+	nextStart uint64 // process start times, clock ticks since boot
+	windows   map[engine.WindowID]*Window
+	stack     []*Window // live windows, topmost first
+	focus     *Window
+
+	pointer engine.Point
+	held    map[string]bool // keys held down, by keysym name
+	pressed *Element        // the element under the last button-1 press
+
+	unavailable bool
+	captureErr  engine.Code
+
+	calls    []Call
+	callBase int // calls forgotten by ResetCalls
+	texts    []TextCall
+	sent     []engine.InputEvent
+	person   []engine.RawInput
+
+	watchers map[*watcher]struct{}
+
+	consent     ConsentPolicy
+	consentReqs []engine.ConsentRequest
+	dialogs     []*dialog // consent dialogs on screen, oldest first
+
+	indicators    []*indicator // every indicator shown, oldest first
+	failIndicator bool
+
+	clip clipboard
+
+	timers    map[int]*time.Timer
+	nextTimer int
+	pending   int // After functions scheduled or running
+	closed    bool
+
+	demo *Demo
+}
+
+// New returns an empty desktop: no apps, the pointer in the middle of the
+// screen, an empty clipboard with no owner, and a person who ignores the
+// consent dialog until a test says otherwise (SetConsent).
+func New() *Desktop {
+	d := &Desktop{
+		nextPid:   4000,
+		nextStart: 100000,
+		windows:   map[engine.WindowID]*Window{},
+		pointer:   Screen.Center(),
+		held:      map[string]bool{},
+		watchers:  map[*watcher]struct{}{},
+		consent:   Ignore,
+		timers:    map[int]*time.Timer{},
+		clip:      clipboard{state: ClipboardNoOwner},
+	}
+	d.changed = sync.NewCond(&d.mu)
+	return d
+}
+
+// After runs fn once dur has passed, without the desktop's lock held, so fn
+// may change the desktop (a label that updates a moment after a click, a row
+// that appears late). Scheduled functions are counted until they finish;
+// WaitIdle waits for them, Close cancels those not yet started.
+func (d *Desktop) After(dur time.Duration, fn func()) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return
+	}
+	d.nextTimer++
+	id := d.nextTimer
+	d.pending++
+	d.timers[id] = time.AfterFunc(dur, func() {
+		d.mu.Lock()
+		_, live := d.timers[id]
+		delete(d.timers, id)
+		d.mu.Unlock()
+		if live {
+			fn()
+		}
+		d.mu.Lock()
+		d.pending--
+		d.changed.Broadcast()
+		d.mu.Unlock()
+	})
+}
+
+// WaitIdle blocks until every function scheduled with After (including ones
+// they schedule in turn) has run, or until timeout; it reports whether the
+// desktop went idle.
+func (d *Desktop) WaitIdle(timeout time.Duration) bool {
+	return d.waitUntil(timeout, func() bool { return d.pending == 0 })
+}
+
+// waitUntil waits, with mu held between checks, until cond holds or the
+// timeout passes.
+func (d *Desktop) waitUntil(timeout time.Duration, cond func() bool) bool {
+	stop := time.AfterFunc(timeout, func() {
+		d.mu.Lock()
+		d.changed.Broadcast()
+		d.mu.Unlock()
+	})
+	defer stop.Stop()
+	deadline := time.Now().Add(timeout)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for !cond() {
+		if !time.Now().Before(deadline) {
+			return false
+		}
+		d.changed.Wait()
+	}
+	return true
+}
+
+// Close cancels every After function that has not started. The desktop
+// stays readable; nothing new is scheduled.
+func (d *Desktop) Close() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.closed = true
+	for id, t := range d.timers {
+		if t.Stop() {
+			d.pending--
+		}
+		delete(d.timers, id)
+	}
+	d.changed.Broadcast()
+}
+
+// SetUnavailable switches the whole desktop off (or back on): every backend
+// call fails with backend_unavailable, as when the display or the AT-SPI bus
+// cannot be reached, and the registry reports the backend unavailable.
+func (d *Desktop) SetUnavailable(off bool) {
+	d.mu.Lock()
+	d.unavailable = off
+	d.mu.Unlock()
+}
+
+func errUnavailable() error {
+	return engine.Errf(engine.CodeBackendUnavailable, "the mock desktop is switched off")
+}
+
+func errGone(id engine.WindowID) error {
+	return engine.Errf(engine.CodeWindowGone, "window %d is gone", uint64(id))
+}
+
+func errNotResponding(pid int) error {
+	return engine.Errf(engine.CodeAppNotResponding, "app pid %d did not answer in time", pid)
+}
+
+// liveWindow returns a window that exists and whose app is running. mu held.
+func (d *Desktop) liveWindow(id engine.WindowID) *Window {
+	w := d.windows[id]
+	if w == nil || w.closed || !w.app.alive {
+		return nil
+	}
+	return w
+}
+
+// appCall runs one accessibility call against a window's app. It fails at
+// once when the desktop is off or the window is gone; while the app is hung
+// it waits until the app resumes (then goes on) or the context ends (then
+// app_not_responding, as a D-Bus call that timed out). fn runs with mu held
+// and the window resolved again after any wait.
+func (d *Desktop) appCall(ctx context.Context, c Call, fn func(w *Window) error) error {
+	i := d.record(c)
+	err := d.appCallWait(ctx, c.Window, fn)
+	d.finish(i, err)
+	return err
+}
+
+func (d *Desktop) appCallWait(ctx context.Context, id engine.WindowID, fn func(w *Window) error) error {
+	for {
+		d.mu.Lock()
+		if d.unavailable {
+			d.mu.Unlock()
+			return errUnavailable()
+		}
+		w := d.liveWindow(id)
+		if w == nil {
+			d.mu.Unlock()
+			return errGone(id)
+		}
+		app := w.app
+		if !app.hung {
+			if ctx.Err() != nil {
+				d.mu.Unlock()
+				return errNotResponding(app.pid)
+			}
+			err := fn(w)
+			d.mu.Unlock()
+			return err
+		}
+		wake := app.wake
+		d.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return errNotResponding(app.pid)
+		case <-wake:
+		}
+	}
+}
+
+// plainCall runs a call that does not need the app to answer (X server
+// requests): it records the call and fails only when the desktop is off.
+// fn runs with mu held.
+func (d *Desktop) plainCall(c Call, fn func() error) error {
+	i := d.record(c)
+	d.mu.Lock()
+	var err error
+	if d.unavailable {
+		err = errUnavailable()
+	} else {
+		err = fn()
+	}
+	d.mu.Unlock()
+	d.finish(i, err)
+	return err
+}

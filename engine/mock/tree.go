@@ -1,0 +1,157 @@
+package mock
+
+import (
+	"context"
+	"unicode/utf8"
+
+	"github.com/nish-driver/nish-driver/engine"
+)
+
+// ReadTree reads a window's tree in pre-order within the budget. A budget
+// field of zero or less means the zoom budget's. Nodes deeper than
+// MaxDepth (the root is depth 0) and nodes past MaxElements are left out and
+// set Truncated. ChildCount is always the element's real number of
+// children. The nodes are fresh copies the caller may keep.
+func (d *Desktop) ReadTree(ctx context.Context, window engine.WindowID, budget engine.Budget) (*engine.Tree, error) {
+	var t *engine.Tree
+	err := d.appCall(ctx, Call{Method: "ReadTree", Window: window}, func(w *Window) error {
+		t = w.read(budget)
+		return nil
+	})
+	return t, err
+}
+
+// read walks the tree. mu held.
+func (w *Window) read(b engine.Budget) *engine.Tree {
+	if b.MaxElements <= 0 {
+		b.MaxElements = engine.ZoomBudget.MaxElements
+	}
+	if b.MaxDepth <= 0 {
+		b.MaxDepth = engine.ZoomBudget.MaxDepth
+	}
+	lay := w.layout()
+	t := &engine.Tree{Window: w.id}
+	var visit func(e *Element, parent, index, depth int) bool
+	visit = func(e *Element, parent, index, depth int) bool {
+		if len(t.Nodes) >= b.MaxElements {
+			t.Truncated = true
+			return false
+		}
+		i := len(t.Nodes)
+		t.Nodes = append(t.Nodes, w.node(e, parent, index, depth, lay[e]))
+		if depth >= b.MaxDepth {
+			if len(e.children) > 0 {
+				t.Truncated = true
+			}
+			return true
+		}
+		for k, c := range e.children {
+			if !visit(c, i, k, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	visit(w.root, -1, 0, 0)
+	return t
+}
+
+// node copies one element into a Node. A secure element's value is never
+// copied. mu held.
+func (w *Window) node(e *Element, parent, index, depth int, frame engine.Rect) engine.Node {
+	n := engine.Node{
+		ID:            e.id,
+		Parent:        parent,
+		IndexInParent: index,
+		Depth:         depth,
+		Role:          e.role,
+		Name:          e.name,
+		Description:   e.desc,
+		States:        append([]string(nil), e.states...),
+		Actions:       append([]string(nil), e.actions...),
+		ChildCount:    len(e.children),
+		Frame:         w.toRoot(frame),
+		Secure:        e.secure,
+		Editable:      e.editable,
+		Text:          e.text,
+	}
+	if e.numeric != nil {
+		r := *e.numeric
+		n.Numeric = &r
+	}
+	if e.hasValue && !e.secure {
+		n.Value, n.HasValue = e.value, true
+	}
+	return n
+}
+
+// element resolves a reference inside a resolved window. mu held.
+func (w *Window) element(ref engine.ElementRef) (*Element, error) {
+	if e := w.byID[ref.ID]; e != nil {
+		return e, nil
+	}
+	return nil, engine.Errf(engine.CodeStaleElementToken, "the element is no longer in window %d", uint64(w.id))
+}
+
+// content is the element's text: its value when it has one, else its name
+// (a label's text). mu held.
+func (e *Element) content() string {
+	if e.hasValue {
+		return e.value
+	}
+	return e.name
+}
+
+// ReadText returns an element's whole text, cut to maxBytes on a character
+// boundary (maxBytes <= 0: no limit). An element without the Text interface
+// is not_actionable; a secure one is secure_field and nothing is read; an
+// element no longer in the tree is stale_element_token.
+func (d *Desktop) ReadText(ctx context.Context, ref engine.ElementRef, maxBytes int) (string, bool, error) {
+	var text string
+	var cut bool
+	err := d.appCall(ctx, Call{Method: "ReadText", Window: ref.Window, Element: ref.ID}, func(w *Window) error {
+		e, err := w.element(ref)
+		if err != nil {
+			return err
+		}
+		if !e.text {
+			return engine.Errf(engine.CodeNotActionable, "the element has no text interface")
+		}
+		if e.secure {
+			return engine.Errf(engine.CodeSecureField, "the element is a secure field")
+		}
+		text, cut = cutUTF8(e.content(), maxBytes)
+		return nil
+	})
+	return text, cut, err
+}
+
+// cutUTF8 cuts s to at most n bytes without splitting a character.
+func cutUTF8(s string, n int) (string, bool) {
+	if n <= 0 || len(s) <= n {
+		return s, false
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n], true
+}
+
+// ReadValue reads the element's value live, checking first whether it is
+// secure at this moment; a secure element's value is never read.
+func (d *Desktop) ReadValue(ctx context.Context, ref engine.ElementRef) (engine.Readback, error) {
+	var rb engine.Readback
+	err := d.appCall(ctx, Call{Method: "ReadValue", Window: ref.Window, Element: ref.ID}, func(w *Window) error {
+		e, err := w.element(ref)
+		if err != nil {
+			return err
+		}
+		if e.secure {
+			rb = engine.Readback{Secure: true}
+			return nil
+		}
+		rb = engine.Readback{Value: e.value}
+		return nil
+	})
+	return rb, err
+}
