@@ -15,11 +15,13 @@ import (
 // activate, toggle or jump, whichever it has first). Keys go to the focused
 // element of the focused window: on editable text a character key (Key as
 // a keysym name, or Char) is typed at the caret, BackSpace/Delete/arrows/
-// Home/End edit, Return types a newline in multi-line text and activates
-// otherwise; on other controls Return and space perform the primary action.
-// Nothing reaches a hung app. Send does not look at the context: like an
-// XTEST request it is one write, and the engine sends key and button
-// releases even after a cancellation.
+// Home/End edit, Return and Tab type a newline and a tab in multi-line
+// text (Return activates a single-line entry); on other controls Return
+// and space perform the primary action. Nothing reaches a hung app.
+//
+// Send does not look at the context: like an XTEST request it is one
+// write, and the engine sends key and button releases even after a
+// cancellation.
 func (d *Desktop) Send(ctx context.Context, ev engine.InputEvent) error {
 	var run []func()
 	err := d.plainCall(Call{Method: "Send", Action: string(ev.Kind)}, func() error {
@@ -175,6 +177,11 @@ func (d *Desktop) keyPress(key string, char rune) []func() {
 		return nil
 	case "End":
 		e.caret = len(runes)
+		return nil
+	case "Tab":
+		if e.hasState("multi_line") {
+			e.insert("\t")
+		}
 		return nil
 	case "Return", "KP_Enter":
 		if e.hasState("multi_line") {
