@@ -1,0 +1,141 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/engine/mock"
+)
+
+// legacyProtocol is the newest protocol version that still opens with
+// initialize; the SDK's default client uses the sessionless protocol, which
+// opens with server/discover instead.
+const legacyProtocol = "2025-11-25"
+
+// harness is one in-process MCP server over a mock desktop, with one client
+// connected to it through a transport that records the raw results.
+type harness struct {
+	t      *testing.T
+	desk   *mock.Desktop
+	server *mcp.Server
+	sess   *sessions
+	client *mcp.ClientSession
+	wire   *wire
+}
+
+type harnessOpts struct {
+	protocol string // "" is the SDK client's default
+	peerPid  func(*mcp.ServerSession) int
+	consent  mock.ConsentPolicy // nil: the person clicks Deny
+}
+
+func newHarness(t *testing.T, o harnessOpts) *harness {
+	t.Helper()
+	desk := mock.NewDemo()
+	if o.consent == nil {
+		o.consent = mock.Deny
+	}
+	desk.SetConsent(o.consent)
+	t.Cleanup(desk.Close)
+	d := engine.New(engine.Options{Backend: desk, ConsentTimeout: 300 * time.Millisecond})
+	server, sess, err := build(d, Options{PeerPid: o.peerPid})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, ct := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := server.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	w := &wire{Transport: ct, methods: map[string]string{}, results: map[string][]json.RawMessage{}}
+	client := mcp.NewClient(&mcp.Implementation{Name: "Harness Client", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, w, &mcp.ClientSessionOptions{ProtocolVersion: o.protocol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return &harness{t: t, desk: desk, server: server, sess: sess, client: cs, wire: w}
+}
+
+// call sends one tools/call with arguments exactly as given (any JSON
+// value, or nil for none) and fails the test on a protocol error.
+func (h *harness) call(name string, args any) *mcp.CallToolResult {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := h.client.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		h.t.Fatalf("%s: protocol error instead of a tool result: %v", name, err)
+	}
+	if res == nil {
+		h.t.Fatalf("%s: no result", name)
+	}
+	return res
+}
+
+// wire is a client transport that remembers the raw JSON of every result,
+// by method, so tests can check exactly what went over the wire.
+type wire struct {
+	mcp.Transport
+	mu      sync.Mutex
+	methods map[string]string            // request id -> method
+	results map[string][]json.RawMessage // method -> results, in order
+}
+
+func (w *wire) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := w.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &wireConn{Connection: c, w: w}, nil
+}
+
+// last returns the raw JSON of the latest result of a method.
+func (w *wire) last(method string) json.RawMessage {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	r := w.results[method]
+	if len(r) == 0 {
+		return nil
+	}
+	return r[len(r)-1]
+}
+
+type wireConn struct {
+	mcp.Connection
+	w *wire
+}
+
+func idKey(id jsonrpc.ID) string {
+	b, _ := json.Marshal(id.Raw())
+	return string(b)
+}
+
+func (c *wireConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+		c.w.mu.Lock()
+		c.w.methods[idKey(req.ID)] = req.Method
+		c.w.mu.Unlock()
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+func (c *wireConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if resp, ok := msg.(*jsonrpc.Response); ok && err == nil && resp.Error == nil {
+		c.w.mu.Lock()
+		m := c.w.methods[idKey(resp.ID)]
+		c.w.results[m] = append(c.w.results[m], append(json.RawMessage(nil), resp.Result...))
+		c.w.mu.Unlock()
+	}
+	return msg, err
+}
