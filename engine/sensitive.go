@@ -1,8 +1,20 @@
 package engine
 
-// redact replaces credential-looking spans of app text before it reaches
-// the model. Wired to engine/credential once that package lands.
-var redact = func(s string) string { return s }
+import "github.com/nish-driver/nish-driver/engine/credential"
 
-// looksSensitive reports text that looks like a credential (contract §5.3).
-var looksSensitive = func(s string) bool { return false }
+// redact replaces credential-looking spans of app text before it reaches
+// the model (row values, diffs, drill-down text).
+func redact(s string) string {
+	if s == "" {
+		return s
+	}
+	out, _ := credential.Redact(s)
+	return out
+}
+
+// looksSensitive reports text that looks like a credential (contract §5.3):
+// such text is never typed, set or moved through the clipboard.
+func looksSensitive(s string) bool {
+	_, found := credential.Detect(s)
+	return found
+}
