@@ -350,3 +350,51 @@ func TestClosingTheConnectionEndsTheTakeover(t *testing.T) {
 		t.Errorf("indicator %v after the connection closed, want none", st)
 	}
 }
+
+// Run does not return before the session's engine connection is closed:
+// the stdio process may exit right after it. Depends on the engine's
+// session and takeover handlers.
+func TestRunEndsTheSessionBeforeReturning(t *testing.T) {
+	desk := mock.NewDemo()
+	desk.SetConsent(mock.AllowAll)
+	t.Cleanup(desk.Close)
+	server, err := New(engine.New(engine.Options{Backend: desk}), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, ct := mcp.NewInMemoryTransports()
+	done := make(chan error, 1)
+	go func() { done <- server.Run(context.Background(), st) }()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{t: t, desk: desk, client: cs}
+	lw := h.call("list_windows", nil)
+	var windows engine.ListWindowsResult
+	b, _ := json.Marshal(lw.StructuredContent)
+	if err := json.Unmarshal(b, &windows); err != nil || len(windows.Windows) == 0 {
+		t.Fatalf("list_windows: %s", b)
+	}
+	if res := h.call("start_session", map[string]any{"apps": []any{windows.Windows[0].Pid}, "input": "takeover"}); res.IsError {
+		t.Fatalf("start_session failed: %v", res.Content[0].(*mcp.TextContent).Text)
+	}
+	if st := desk.IndicatorState(); st != mock.IndicatorActive {
+		t.Fatalf("indicator %v, want active", st)
+	}
+	cs.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not return after the client left")
+	}
+	if st := desk.IndicatorState(); st != mock.IndicatorNone {
+		t.Errorf("indicator %v when Run returned, want none", st)
+	}
+	if server.sessions.count() != 0 {
+		t.Error("an engine connection outlived Run")
+	}
+}

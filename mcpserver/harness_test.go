@@ -24,7 +24,7 @@ const legacyProtocol = "2025-11-25"
 type harness struct {
 	t      *testing.T
 	desk   *mock.Desktop
-	server *mcp.Server
+	server *Server
 	sess   *sessions
 	client *mcp.ClientSession
 	wire   *wire
@@ -45,10 +45,11 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	desk.SetConsent(o.consent)
 	t.Cleanup(desk.Close)
 	d := engine.New(engine.Options{Backend: desk, ConsentTimeout: 300 * time.Millisecond})
-	server, sess, err := build(d, Options{PeerPid: o.peerPid})
+	server, err := New(d, Options{PeerPid: o.peerPid})
 	if err != nil {
 		t.Fatal(err)
 	}
+	sess := server.sessions
 	st, ct := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	ss, err := server.Connect(ctx, st, nil)

@@ -41,17 +41,19 @@ type Options struct {
 	Logger *slog.Logger
 }
 
+// Server is a go-sdk server carrying the engine's tools, together with the
+// engine connections of its MCP sessions. Everything of *mcp.Server is
+// available (Connect serves another transport, such as a daemon socket).
+type Server struct {
+	*mcp.Server
+	sessions *sessions
+}
+
 // New builds the MCP server over a driver: every tool of the engine's table,
 // its input schema from package schema, truthful annotations, no output
 // schema (contract §8), the contract's _meta on initialize and tools/list,
 // and one engine connection per MCP session.
-func New(d *engine.Driver, opts Options) (*mcp.Server, error) {
-	s, _, err := build(d, opts)
-	return s, err
-}
-
-// build is New, also returning the session table for the package's tests.
-func build(d *engine.Driver, opts Options) (*mcp.Server, *sessions, error) {
+func New(d *engine.Driver, opts Options) (*Server, error) {
 	logger := opts.Logger
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -62,7 +64,7 @@ func build(d *engine.Driver, opts Options) (*mcp.Server, *sessions, error) {
 	}
 	tools, err := Tools()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	server := mcp.NewServer(&mcp.Implementation{Name: ServerName, Version: engine.DriverVersion}, &mcp.ServerOptions{
 		// tools/list always fits one page.
@@ -76,8 +78,23 @@ func build(d *engine.Driver, opts Options) (*mcp.Server, *sessions, error) {
 		server.AddTool(t, toolHandler(t.Name, sess, logger))
 	}
 	server.AddReceivingMiddleware(contractMeta, toolOrder, sess.middleware)
-	return server, sess, nil
+	return &Server{Server: server, sessions: sess}, nil
 }
+
+// Run serves one session over t (stdio, for the mcp command) until the
+// client leaves or ctx ends, then ends the session's engine connection
+// before returning, so the indicator is gone and the audit log has the
+// session's end when the process exits.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	err := s.Server.Run(ctx, t)
+	s.Close()
+	return err
+}
+
+// Close ends the engine connection of every session and waits until each
+// has finished closing. Sessions still connected keep their MCP transport;
+// their later calls open a fresh engine connection.
+func (s *Server) Close() { s.sessions.closeAll() }
 
 // Tools returns the MCP definitions of every engine tool, in the engine's
 // order: name, description, annotations and input schema, and never an

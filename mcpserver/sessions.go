@@ -22,6 +22,8 @@ type sessions struct {
 
 	mu    sync.Mutex
 	conns map[*mcp.ServerSession]*engine.Conn
+	// closing counts connections opened and not yet fully closed.
+	closing sync.WaitGroup
 }
 
 func newSessions(d *engine.Driver, peerPid func(*mcp.ServerSession) int, logger *slog.Logger) *sessions {
@@ -55,6 +57,7 @@ func (s *sessions) open(ss *mcp.ServerSession, client string) *engine.Conn {
 	if !ok {
 		conn = s.d.Connect(info)
 		s.conns[ss] = conn
+		s.closing.Add(1)
 	}
 	s.mu.Unlock()
 	if ok {
@@ -81,8 +84,24 @@ func (s *sessions) close(ss *mcp.ServerSession) {
 	s.mu.Unlock()
 	if conn != nil {
 		conn.Close()
+		s.closing.Done()
 		s.logger.Info("mcp session closed")
 	}
+}
+
+// closeAll ends every open connection and waits for closes already under
+// way.
+func (s *sessions) closeAll() {
+	s.mu.Lock()
+	open := make([]*mcp.ServerSession, 0, len(s.conns))
+	for ss := range s.conns {
+		open = append(open, ss)
+	}
+	s.mu.Unlock()
+	for _, ss := range open {
+		s.close(ss)
+	}
+	s.closing.Wait()
 }
 
 // forCall returns the connection a tool call runs on, and a release to
