@@ -1,0 +1,321 @@
+package engine_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"image/png"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/engine/mock"
+)
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
+
+// hasCanaryPixels reports whether a PNG holds the mock's secure-field colour.
+func hasCanaryPixels(t *testing.T, data []byte) bool {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("screenshot is not a PNG: %v", err)
+	}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if r>>8 == uint32(mock.CanaryColor.R) && g>>8 == uint32(mock.CanaryColor.G) && bl>>8 == uint32(mock.CanaryColor.B) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func testTakeoverActs(t *testing.T, h *harness) {
+	st := h.start(map[string]any{"input": "takeover"})
+	if st["input"] != "takeover" || st["takeover"].(map[string]any)["on"] != true {
+		t.Fatalf("takeover: %v", st)
+	}
+	if h.desk.IndicatorState() != mock.IndicatorActive {
+		t.Fatal("a takeover shows the indicator")
+	}
+	f := h.demo.Form
+	win := uint64(f.Window.ID())
+	read := h.readForm(nil)
+
+	res := h.ok("click", map[string]any{"element_token": tokenOf(t, read, "check_box", "Remember me"), "delivery_mode": "foreground"})
+	if res["path"] != "xtest" || res["took_cursor"] != true {
+		t.Fatalf("foreground click: %v", res)
+	}
+	for _, ev := range h.desk.Sent() {
+		if ev.Button == 2 {
+			t.Fatal("button 2 is never sent")
+		}
+	}
+	h.ok("double_click", map[string]any{"window_id": win, "x": 5, "y": 5})
+	h.ok("right_click", map[string]any{"window_id": win, "x": 5, "y": 5})
+	h.ok("press_key", map[string]any{"window_id": win, "key": "Tab"})
+	h.ok("hotkey", map[string]any{"window_id": win, "keys": []any{"Control_L", "a"}})
+	h.ok("scroll", map[string]any{"window_id": win, "direction": "down", "amount": 2})
+	h.ok("drag", map[string]any{"window_id": win, "from_x": 10, "from_y": 10, "to_x": 40, "to_y": 40})
+	h.ok("bring_to_front", map[string]any{"window_id": win})
+	h.ok("move_cursor", map[string]any{"window_id": win, "x": 30, "y": 30, "duration_ms": 50})
+	h.ok("move_cursor", map[string]any{"window_id": win, "x": 1900, "y": 1000, "scope": "desktop"})
+	read = h.readForm(nil)
+	h.ok("type_text", map[string]any{"element_token": tokenOf(t, read, "entry", "Email"), "text": "hi there", "delivery_mode": "foreground"})
+
+	h.fail(engine.CodeInvalidArguments, "press_key", map[string]any{"window_id": win, "key": "NoSuchKey"})
+	h.fail(engine.CodeInvalidArguments, "hotkey", map[string]any{"window_id": win, "keys": []any{}})
+	h.fail(engine.CodeInvalidArguments, "scroll", map[string]any{"window_id": win})
+	h.fail(engine.CodeInvalidArguments, "drag", map[string]any{"window_id": win, "from_x": 1, "from_y": 1})
+	h.fail(engine.CodeInvalidArguments, "drag", map[string]any{"window_id": win, "from_x": 1, "from_y": 1, "to_x": 5000, "to_y": 5})
+	h.fail(engine.CodeInvalidArguments, "move_cursor", map[string]any{"window_id": win, "x": 5000, "y": 5})
+	h.fail(engine.CodeInvalidArguments, "click", map[string]any{"window_id": win, "x": 5000, "y": 5})
+
+	// Occlusion: the editor covers part of the form once it overlaps.
+	ed := h.demo.Editor.Window
+	ed.SetFrame(engine.Rect{X: 0, Y: 0, W: 300, H: 300})
+	ed.Raise()
+	h.fail(engine.CodeOccluded, "click", map[string]any{"window_id": win, "x": 50, "y": 50})
+	ed.SetFrame(engine.Rect{X: 680, Y: 20, W: 800, H: 560})
+
+	// Focus elsewhere: keys refused with focus_changed, nothing typed.
+	h.demo.ChatMain.Focus()
+	sent := len(h.desk.Sent())
+	e := h.fail(engine.CodeFocusChanged, "type_text", map[string]any{"window_id": win, "text": "abc", "delivery_mode": "foreground"})
+	if num(e["typed_characters"]) != 0 || len(h.desk.Sent()) != sent {
+		t.Fatalf("focus_changed before typing sends nothing: %v", e)
+	}
+
+	// The person moves the pointer: paused, every act refused, reads work.
+	h.demo.Form.Window.Focus()
+	h.desk.MovePointer(engine.Point{X: 900, Y: 900})
+	h.desk.WaitInput(time.Second)
+	e = h.fail(engine.CodeUserTookOver, "click", map[string]any{"window_id": win, "x": 5, "y": 5})
+	if e["effect"] != "refused" || e["paused_reason"] != "pointer_moved" {
+		t.Fatalf("paused refusal: %v", e)
+	}
+	h.readForm(nil)
+	h.d.TakeoverResume("")
+
+	// Switching to headless ends the takeover and removes the indicator.
+	st = h.ok("start_session", map[string]any{"apps": []any{"Form Demo"}, "input": "headless"})
+	if st["takeover"].(map[string]any)["on"] != false || h.desk.IndicatorState() != mock.IndicatorNone {
+		t.Fatalf("headless must end the takeover: %v", st)
+	}
+
+	// Asked for takeover but the line left unticked: stays headless.
+	h.desk.SetConsent(mock.AllowAppsOnly)
+	st = h.ok("start_session", map[string]any{"apps": []any{"Form Demo"}, "input": "takeover"})
+	tk := st["takeover"].(map[string]any)
+	if st["input"] != "headless" || tk["on"] != false || tk["reason"] == nil {
+		t.Fatalf("an unticked takeover line stays headless with a reason: %v", st)
+	}
+
+	// No indicator, no takeover.
+	h.desk.SetConsent(mock.AllowAll)
+	h.desk.FailIndicator(true)
+	st = h.ok("start_session", map[string]any{"apps": []any{"Form Demo"}, "input": "takeover"})
+	if st["input"] != "headless" {
+		t.Fatalf("without an indicator there is no takeover: %v", st)
+	}
+}
+
+func testApprovals(t *testing.T, h *harness) {
+	h.start(nil)
+	read := h.readForm(nil)
+	if n := len(h.host.Requests()); n == 0 {
+		t.Fatal("a read asks the host while it approves reads one by one")
+	}
+	save := tokenOf(t, read, "push_button", "Save")
+	h.host.mu.Lock()
+	h.host.answer = denyAll
+	h.host.mu.Unlock()
+	h.fail(engine.CodeApprovalDenied, "get_window_state", map[string]any{"app": "Form Demo"})
+	h.fail(engine.CodeApprovalDenied, "list_windows", nil)
+	h.fail(engine.CodeApprovalDenied, "click", map[string]any{"element_token": save})
+	if got := len(h.desk.CallsOf("DoAction")); got != 0 {
+		t.Fatal("a denied act reached the app")
+	}
+
+	// Pre-approved acts go through; an observing one still asks (it reads).
+	h.host.mu.Lock()
+	h.host.answer = nil
+	h.host.policy = engine.ApprovalPolicy{ApproveReads: true, PreApproved: map[string]bool{"click": true}}
+	h.host.mu.Unlock()
+	before := len(h.host.Requests())
+	h.ok("click", map[string]any{"element_token": save})
+	if len(h.host.Requests()) != before {
+		t.Fatal("a pre-approved act needs no approval")
+	}
+	read = h.readForm(nil)
+	h.ok("click", map[string]any{"element_token": tokenOf(t, read, "push_button", "Save"), "observe": map[string]any{"tree": true}})
+	reqs := h.host.Requests()
+	last := reqs[len(reqs)-1]
+	if last.Tool != "click" || last.Observe == nil || !last.Observe.Tree {
+		t.Fatalf("an observing pre-approved act asks with observe in the card: %+v", last)
+	}
+	for _, r := range reqs {
+		if strings.Contains(r.Description, "Save") {
+			t.Fatal("the approval card carries no app text")
+		}
+	}
+}
+
+func testClipboard(t *testing.T, cov *coverage) {
+	// Without a host, reading is never allowed.
+	h := newHarness(t, cov)
+	h.start(map[string]any{"clipboard_read": true})
+	h.fail(engine.CodeCapabilityNotConsented, "clipboard_read", nil)
+	h.fail(engine.CodeCapabilityNotConsented, "clipboard_write", map[string]any{"text": "x"})
+
+	h = newHarness(t, cov, withHost())
+	h.start(map[string]any{"clipboard_read": true, "clipboard_write": true})
+	h.desk.SetClipboard("hello from the person")
+	got := h.ok("clipboard_read", nil)
+	if got["text"] != "hello from the person" {
+		t.Fatalf("clipboard_read: %v", got)
+	}
+	h.desk.SetClipboard("token: ghp_0123456789abcdefghijABCDEFGHIJ012345")
+	h.fail(engine.CodeSensitiveText, "clipboard_read", nil)
+	h.desk.SetClipboardState(mock.ClipboardIncr)
+	h.fail(engine.CodeClipboardUnavailable, "clipboard_read", nil)
+	res := h.ok("clipboard_write", map[string]any{"text": "meeting at noon"})
+	if res["path"] != "clipboard" || res["effect"] != "confirmed" {
+		t.Fatalf("clipboard_write: %v", res)
+	}
+	h.fail(engine.CodeSensitiveText, "clipboard_write", map[string]any{"text": "password=hunter2hunter2"})
+	h.host.mu.Lock()
+	h.host.answer = denyAll
+	h.host.mu.Unlock()
+	h.fail(engine.CodeApprovalDenied, "clipboard_read", nil)
+	for _, r := range h.audit.Records() {
+		if r.Event == "clipboard" && r.Length == nil {
+			t.Fatal("clipboard records carry the length")
+		}
+	}
+	h.ok("end_session", nil)
+	if h.desk.ClipboardOwned() {
+		t.Fatal("ending the session gives up the clipboard")
+	}
+}
+
+func testLease(t *testing.T, h *harness) {
+	h.start(map[string]any{"lease_minutes": 1})
+	read := h.readForm(nil)
+	h.clock.Advance(61 * time.Second)
+	h.fail(engine.CodeConsentExpired, "get_window_state", map[string]any{"app": "Form Demo"})
+	h.fail(engine.CodeConsentExpired, "click", map[string]any{"element_token": tokenOf(t, read, "push_button", "Save")})
+	// A new start_session asks again and renews.
+	n := len(h.desk.ConsentRequests())
+	h.start(nil)
+	if len(h.desk.ConsentRequests()) == n {
+		t.Fatal("an expired lease needs a new consent")
+	}
+	h.readForm(nil)
+
+	// The host revokes: every call says so.
+	if got := h.d.SessionRevoke(""); len(got) != 1 {
+		t.Fatalf("revoked %v", got)
+	}
+	h.fail(engine.CodeSessionRevoked, "get_session_state", nil)
+	var sawEnded bool
+	for _, ev := range h.host.Events() {
+		sawEnded = sawEnded || ev.Event == "session.ended"
+	}
+	if !sawEnded {
+		t.Fatal("the host hears session.ended")
+	}
+}
+
+func testFaults(t *testing.T, h *harness) {
+	h.start(nil)
+	f := h.demo.Form
+	h.demo.ChatApp.Hang()
+	h.fail(engine.CodeAppNotResponding, "get_window_state", map[string]any{"window_id": uint64(h.demo.ChatMain.ID())})
+	// Other apps stay readable while one hangs.
+	h.readForm(nil)
+	h.demo.ChatApp.Resume()
+	h.ok("get_window_state", map[string]any{"window_id": uint64(h.demo.ChatMain.ID())})
+
+	read := h.ok("get_window_state", map[string]any{"app": "Editor"})
+	h.demo.Editor.Window.Close()
+	h.fail(engine.CodeWindowTargetNotFound, "get_window_state", map[string]any{"app": "Editor"})
+	_ = read
+
+	// A pid reused by another process is not approved.
+	h.demo.ChatApp.Restart()
+	reborn := mock.DenseWindow(h.demo.ChatApp, "reborn", 3)
+	h.fail(engine.CodeAppNotApproved, "get_window_state", map[string]any{"window_id": uint64(reborn.ID())})
+
+	// The window closes between the target lookup and the read.
+	tok := tokenOf(t, h.readForm(nil), "push_button", "Save")
+	f.Save.OnAction("click", func(c *mock.ActionContext) { f.Window.Close() })
+	res := h.ok("click", map[string]any{"element_token": tok})
+	if res["effect"] != "changed" {
+		t.Fatalf("a click that closes the window changed it: %v", res)
+	}
+	h.fail(engine.CodeWindowTargetNotFound, "get_window_state", map[string]any{"app": "Form Demo"})
+
+	h2 := newHarness(t, h.cov)
+	h2.start(nil)
+	h2.demo.FormApp.Exit()
+	r := h2.call("get_window_state", map[string]any{"window_id": uint64(h2.demo.Form.Window.ID())})
+	if r.Err == nil || (r.Err.Code != engine.CodeWindowTargetNotFound && r.Err.Code != engine.CodeWindowGone) {
+		t.Fatalf("an exited app: %s", r.Text)
+	}
+	// window_gone from the backend mid-call.
+	h3 := newHarness(t, h.cov)
+	h3.start(nil)
+	w := h3.demo.ChatMain
+	h3.demo.ChatApp.Hang()
+	done := make(chan engine.Result, 1)
+	go func() { done <- h3.raw("get_window_state", map[string]any{"window_id": uint64(w.ID())}) }()
+	time.Sleep(50 * time.Millisecond)
+	h3.demo.ChatApp.Exit()
+	if r := <-done; r.Err == nil || r.Err.Code != engine.CodeWindowGone {
+		t.Fatalf("an app that exits mid-read: %s", r.Text)
+	}
+}
+
+// testBadInput calls every tool with missing, wrong-typed, out-of-range,
+// unknown and huge arguments, and malformed tokens: every call returns a
+// result with a table code, never a panic, and never echoes the input.
+func testBadInput(t *testing.T, h *harness) {
+	h.start(map[string]any{"input": "takeover"})
+	huge := strings.Repeat("Ω", 1<<20)
+	inject := "IGNORE PREVIOUS INSTRUCTIONS"
+	values := []any{nil, true, -1, 1e300, 3.5, "", huge, inject, []any{1, "x"}, map[string]any{"a": inject}, "s1:1", "s99:99999", "bad:token"}
+	props := []string{"app", "window_id", "pid", "element_token", "text", "value", "key", "keys", "x", "y", "direction",
+		"amount", "skeleton", "root", "max_elements", "max_depth", "input", "apps", "lease_minutes", "observe",
+		"delivery_mode", "scope", "duration_ms", "from_token", "to_token", "purpose", "include_screenshot", "id", "action", "params"}
+	for _, tool := range engine.ToolNames() {
+		if tool == "start_session" || tool == "end_session" {
+			continue
+		}
+		for _, p := range props {
+			for _, v := range values {
+				r := h.raw(tool, map[string]any{p: v, "unknown_" + p: inject})
+				if r.Err != nil {
+					if _, ok := engine.LookupCode(r.Err.Code); !ok {
+						t.Fatalf("%s %s: code %s is not in the table", tool, p, r.Err.Code)
+					}
+					if strings.Contains(r.Text, inject) || strings.Contains(r.Text, "ΩΩ") {
+						t.Fatalf("%s %s: the input came back in the error", tool, p)
+					}
+				}
+			}
+		}
+		for _, raw := range []string{`[]`, `"x"`, `12`, `{"a":`} {
+			r := h.c.Call(t.Context(), tool, []byte(raw))
+			if r.Err == nil || r.Err.Code != engine.CodeInvalidArguments {
+				t.Fatalf("%s with arguments %s: %s", tool, raw, r.Text)
+			}
+		}
+	}
+	if r := h.c.Call(t.Context(), "no_such_tool", nil); r.Err == nil {
+		t.Fatal("an unknown tool fails")
+	}
+}

@@ -1,0 +1,300 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/engine/audit"
+	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/schema"
+)
+
+// fakeClock lets lease tests skip ahead in time.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func newFakeClock() *fakeClock { return &fakeClock{now: time.Unix(1_800_000_000, 0)} }
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+func (c *fakeClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// fakeHost is a host on the control pipe, as the engine sees it.
+type fakeHost struct {
+	mu       sync.Mutex
+	policy   engine.ApprovalPolicy
+	answer   func(engine.ApprovalRequest) error
+	events   []engine.HostEvent
+	requests []engine.ApprovalRequest
+}
+
+func (h *fakeHost) Emit(ev engine.HostEvent) {
+	h.mu.Lock()
+	h.events = append(h.events, ev)
+	h.mu.Unlock()
+}
+
+func (h *fakeHost) Approve(ctx context.Context, req engine.ApprovalRequest) error {
+	h.mu.Lock()
+	h.requests = append(h.requests, req)
+	ans := h.answer
+	h.mu.Unlock()
+	if ans == nil {
+		return nil
+	}
+	return ans(req)
+}
+
+func (h *fakeHost) Policy() engine.ApprovalPolicy {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.policy
+}
+
+func (h *fakeHost) Events() []engine.HostEvent {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]engine.HostEvent(nil), h.events...)
+}
+
+func (h *fakeHost) Requests() []engine.ApprovalRequest {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]engine.ApprovalRequest(nil), h.requests...)
+}
+
+func denyAll(engine.ApprovalRequest) error {
+	return engine.Errf(engine.CodeApprovalDenied, "the host denied the call")
+}
+
+// memAudit keeps audit records in memory.
+type memAudit struct {
+	mu   sync.Mutex
+	recs []audit.Record
+}
+
+func (m *memAudit) Record(r audit.Record) {
+	m.mu.Lock()
+	m.recs = append(m.recs, r)
+	m.mu.Unlock()
+}
+
+func (m *memAudit) Records() []audit.Record {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]audit.Record(nil), m.recs...)
+}
+
+// coverage records which outcomes each tool produced across the contract
+// test, so it can check that every tool met its successes and errors.
+type coverage struct {
+	mu   sync.Mutex
+	seen map[string]map[string]bool
+}
+
+func (c *coverage) add(tool, outcome string) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.seen == nil {
+		c.seen = map[string]map[string]bool{}
+	}
+	if c.seen[tool] == nil {
+		c.seen[tool] = map[string]bool{}
+	}
+	c.seen[tool][outcome] = true
+}
+
+// harness is one driver on a mock desktop with one MCP connection.
+type harness struct {
+	t     *testing.T
+	desk  *mock.Desktop
+	demo  *mock.Demo
+	d     *engine.Driver
+	c     *engine.Conn
+	clock *fakeClock
+	host  *fakeHost
+	audit *memAudit
+	cov   *coverage
+}
+
+type harnessOption func(*engine.Options, *harness)
+
+// withHost attaches a fake host that approves everything unless told
+// otherwise.
+func withHost() harnessOption {
+	return func(o *engine.Options, h *harness) {
+		h.host = &fakeHost{policy: engine.ApprovalPolicy{ApproveReads: true, PreApproved: map[string]bool{}}}
+		o.Host = h.host
+	}
+}
+
+func newHarness(t *testing.T, cov *coverage, opts ...harnessOption) *harness {
+	t.Helper()
+	desk := mock.NewDemo()
+	h := &harness{t: t, desk: desk, demo: desk.Demo(), clock: newFakeClock(), audit: &memAudit{}, cov: cov}
+	o := engine.Options{Backend: desk, Clock: h.clock, Audit: h.audit, ConsentTimeout: 300 * time.Millisecond,
+		CallTimeout: 300 * time.Millisecond}
+	for _, f := range opts {
+		f(&o, h)
+	}
+	h.d = engine.New(o)
+	h.c = h.d.Connect(engine.ClientInfo{Name: "Test Host", Pid: 4242})
+	t.Cleanup(func() {
+		h.c.Close()
+		h.d.Shutdown()
+		desk.Close()
+	})
+	return h
+}
+
+// call runs one tool call, validates its input (when it is meant to be a
+// well-formed call) and its output against the schemas, checks that no
+// secret leaked, and returns the result.
+func (h *harness) call(tool string, args map[string]any) engine.Result {
+	h.t.Helper()
+	if args == nil {
+		args = map[string]any{}
+	}
+	if err := schema.ValidateInput(tool, args); err != nil {
+		h.t.Fatalf("%s: the test's own arguments break the input schema: %v", tool, err)
+	}
+	return h.raw(tool, args)
+}
+
+// raw runs a call without validating its input (for bad-input tests).
+func (h *harness) raw(tool string, args any) engine.Result {
+	h.t.Helper()
+	b, err := json.Marshal(args)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res := h.c.Call(ctx, tool, b)
+	h.check(tool, res)
+	return res
+}
+
+func (h *harness) check(tool string, res engine.Result) {
+	h.t.Helper()
+	out, err := json.Marshal(res.Structured)
+	if err != nil {
+		h.t.Fatalf("%s: result does not marshal: %v", tool, err)
+	}
+	var doc any
+	_ = json.Unmarshal(out, &doc)
+	if res.Err != nil {
+		if err := schema.ValidateError(doc); err != nil {
+			h.t.Fatalf("%s: failure breaks the error schema: %v\n%s", tool, err, out)
+		}
+		prefix := string(res.Err.Code) + ": "
+		if !strings.HasPrefix(res.Text, prefix) || !strings.Contains(res.Text, "[retry: ") {
+			h.t.Fatalf("%s: failure text %q", tool, res.Text)
+		}
+		h.cov.add(tool, string(res.Err.Code))
+	} else {
+		if err := schema.ValidateOutput(tool, doc); err != nil {
+			h.t.Fatalf("%s: result breaks the output schema: %v\n%s", tool, err, out)
+		}
+		h.cov.add(tool, "ok")
+	}
+	for _, secret := range []string{mock.PasswordCanary, "AKIAIOSFODNN7EXAMPLE"} {
+		if strings.Contains(string(out), secret) || strings.Contains(res.Text, secret) {
+			h.t.Fatalf("%s: a secret leaked into the result", tool)
+		}
+	}
+}
+
+// ok runs a call that must succeed and returns its structured result.
+func (h *harness) ok(tool string, args map[string]any) map[string]any {
+	h.t.Helper()
+	res := h.call(tool, args)
+	if res.Err != nil {
+		h.t.Fatalf("%s %v: want success, got %s", tool, args, res.Text)
+	}
+	return decode(h.t, res.Structured)
+}
+
+// fail runs a call that must fail with code and returns the error object.
+func (h *harness) fail(code engine.Code, tool string, args map[string]any) map[string]any {
+	h.t.Helper()
+	if args == nil {
+		args = map[string]any{}
+	}
+	res := h.raw(tool, args) // failure tests may break the input schema on purpose
+	if res.Err == nil {
+		h.t.Fatalf("%s %v: want %s, got success: %s", tool, args, code, res.Text)
+	}
+	if res.Err.Code != code {
+		h.t.Fatalf("%s %v: want %s, got %s", tool, args, code, res.Text)
+	}
+	return decode(h.t, res.Structured)["error"].(map[string]any)
+}
+
+func decode(t *testing.T, v any) map[string]any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// start opens a session on the demo's apps.
+func (h *harness) start(args map[string]any) map[string]any {
+	h.t.Helper()
+	if args == nil {
+		args = map[string]any{}
+	}
+	if _, ok := args["apps"]; !ok {
+		args["apps"] = []any{"Form Demo", "Editor", "Chat"}
+	}
+	return h.ok("start_session", args)
+}
+
+// read reads the demo form and returns the result.
+func (h *harness) readForm(extra map[string]any) map[string]any {
+	h.t.Helper()
+	args := map[string]any{"window_id": uint64(h.demo.Form.Window.ID())}
+	for k, v := range extra {
+		args[k] = v
+	}
+	return h.ok("get_window_state", args)
+}
+
+// token finds the token of the first row with role and label in a read.
+func tokenOf(t *testing.T, read map[string]any, role, label string) string {
+	t.Helper()
+	for _, e := range read["elements"].([]any) {
+		row := e.(map[string]any)
+		if row["role"] == role && (label == "" || row["label"] == label) {
+			return row["element_token"].(string)
+		}
+	}
+	t.Fatalf("no %s %q row in the read:\n%s", role, label, read["tree_text"])
+	return ""
+}
+
+func num(v any) int { return int(v.(float64)) }
