@@ -1,0 +1,52 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/engine/mock"
+)
+
+// backendFlags choose the desktop the driver works on.
+type backendFlags struct {
+	Backend string `enum:"mock,linux" default:"linux" help:"Desktop backend: linux (this X11 session) or mock (an in-memory demo desktop)."`
+	Display string `help:"X display to use instead of $DISPLAY (linux backend)."`
+}
+
+// mockConsent maps --mock-consent to how the mock's scripted person answers
+// the consent dialog.
+var mockConsent = map[string]mock.ConsentPolicy{
+	"allow":     mock.AllowAll,
+	"apps-only": mock.AllowAppsOnly,
+	"deny":      mock.Deny,
+	"ignore":    mock.Ignore,
+}
+
+// openBackend makes the chosen backend; the returned func releases it.
+func openBackend(f backendFlags, consent string) (engine.Backend, func(), error) {
+	switch f.Backend {
+	case "mock":
+		desk := mock.NewDemo()
+		if consent != "" {
+			policy, ok := mockConsent[consent]
+			if !ok {
+				return nil, nil, fmt.Errorf("unknown --mock-consent %q", consent)
+			}
+			desk.SetConsent(policy)
+		}
+		return desk, desk.Close, nil
+	case "linux", "":
+		return openLinux(f.Display)
+	}
+	return nil, nil, fmt.Errorf("unknown backend %q", f.Backend)
+}
+
+// openLinux makes the Linux (X11 + AT-SPI) backend. The native backend is
+// not part of this build yet, so this returns the not-built backend: every
+// desktop call fails with backend_unavailable and the doctor names the real
+// first obstacle. When native/ lands, this is the one place that changes:
+// open the native backend here and keep the not-built one only for builds
+// without cgo.
+func openLinux(display string) (engine.Backend, func(), error) {
+	return newNotBuilt(display), func() {}, nil
+}

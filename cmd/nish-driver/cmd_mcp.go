@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/engine/audit"
+	"github.com/nish-driver/nish-driver/engine/control"
+	"github.com/nish-driver/nish-driver/mcpserver"
+)
+
+// mcpCmd serves MCP over stdio. Only protocol goes to stdout; the driver's
+// own lines go to stderr and never carry tool arguments or app text.
+type mcpCmd struct {
+	backendFlags
+	ControlIn   int    `name:"control-in" default:"-1" placeholder:"FD" help:"Inherited file descriptor the host writes control lines to (with --control-out)."`
+	ControlOut  int    `name:"control-out" default:"-1" placeholder:"FD" help:"Inherited file descriptor the driver writes control events to (with --control-in)."`
+	AuditLog    string `name:"audit-log" placeholder:"PATH" help:"Audit log file (default $XDG_STATE_HOME/nish-driver/audit.jsonl)."`
+	MockConsent string `name:"mock-consent" enum:"allow,apps-only,deny,ignore" default:"allow" help:"How the mock backend's scripted person answers the consent dialog."`
+}
+
+func (c *mcpCmd) Run(s *streams) error {
+	logger := slog.New(slog.NewTextHandler(s.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	// Take the protocol's stdout before anything else can write to it.
+	protocolOut, err := claimStdout()
+	if err != nil {
+		return err
+	}
+
+	backend, closeBackend, err := openBackend(c.backendFlags, c.MockConsent)
+	if err != nil {
+		return err
+	}
+	defer closeBackend()
+
+	auditPath := c.AuditLog
+	if auditPath == "" {
+		auditPath = audit.DefaultPath()
+	}
+	auditLog, err := audit.Open(auditPath)
+	if err != nil {
+		return fmt.Errorf("cannot open the audit log: %w (choose another file with --audit-log PATH)", err)
+	}
+	defer auditLog.Close()
+
+	d := engine.New(engine.Options{Backend: backend, Audit: auditLog})
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	pipe, err := c.openControl(d)
+	if err != nil {
+		return err
+	}
+	if pipe != nil {
+		d.SetHost(pipe)
+		defer pipe.Close()
+		go func() {
+			if err := pipe.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+				logger.Warn("control pipe input failed; approvals are denied from now on")
+			} else {
+				logger.Info("control pipe input ended")
+			}
+		}()
+	}
+
+	server, err := mcpserver.New(d, mcpserver.Options{Logger: logger})
+	if err != nil {
+		return err
+	}
+	logger.Info("serving MCP on stdio", "backend", c.Backend, "driver_version", engine.DriverVersion,
+		"contract_version", engine.ContractVersion, "control_pipe", pipe != nil)
+	err = server.Run(ctx, &mcp.IOTransport{Reader: os.Stdin, Writer: protocolOut})
+	if err != nil && !errors.Is(err, context.Canceled) {
+		logger.Error("MCP session ended with an error")
+		return exitStatus(1)
+	}
+	logger.Info("MCP session ended")
+	return nil
+}
+
+// openControl opens the inherited control pipe, when both descriptors are
+// given (spec §8). Without it, consent alone rules.
+func (c *mcpCmd) openControl(d *engine.Driver) (*control.Pipe, error) {
+	if c.ControlIn < 0 && c.ControlOut < 0 {
+		return nil, nil
+	}
+	if c.ControlIn < 0 || c.ControlOut < 0 {
+		return nil, errors.New("--control-in and --control-out go together")
+	}
+	in, err := inheritedFile(c.ControlIn, "control-in")
+	if err != nil {
+		return nil, err
+	}
+	out, err := inheritedFile(c.ControlOut, "control-out")
+	if err != nil {
+		return nil, err
+	}
+	return control.New(in, out, d, control.Options{}), nil
+}
+
+// inheritedFile wraps a descriptor the host passed, checking it is open.
+func inheritedFile(fd int, name string) (*os.File, error) {
+	if fd <= 2 {
+		return nil, fmt.Errorf("--%s %d: the standard descriptors belong to MCP", name, fd)
+	}
+	f := os.NewFile(uintptr(fd), name)
+	if f == nil {
+		return nil, fmt.Errorf("--%s %d: not a descriptor", name, fd)
+	}
+	if _, err := f.Stat(); err != nil {
+		return nil, fmt.Errorf("--%s %d: not an open descriptor", name, fd)
+	}
+	syscall.CloseOnExec(fd)
+	return f, nil
+}

@@ -1,0 +1,53 @@
+// Command nish-driver lets an AI model see and operate a person's Linux
+// desktop apps through accessibility, as an MCP server a host app starts
+// over stdio. This file only wires the commands; each command lives in its
+// own file, and the rules live in the engine.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/alecthomas/kong"
+)
+
+// cli is the command line.
+type cli struct {
+	MCP      mcpCmd      `cmd:"" name:"mcp" help:"Serve MCP over stdio (what a host app starts)."`
+	Doctor   doctorCmd   `cmd:"" help:"Report whether the desktop can be driven, and what to fix. Exit status 0 when ready, else 1."`
+	Manifest manifestCmd `cmd:"" help:"Print the tools and capabilities as JSON, without starting MCP."`
+	Version  versionCmd  `cmd:"" help:"Print the driver and contract versions."`
+}
+
+// streams are where a command writes; stdout is the protocol's in mcp.
+type streams struct {
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+// exitStatus is an error that only sets the process's exit status (the
+// command already said what it had to).
+type exitStatus int
+
+func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+func main() {
+	var c cli
+	ctx := kong.Parse(&c,
+		kong.Name("nish-driver"),
+		kong.Description("Drive Linux desktop apps through accessibility, as an MCP server."),
+		kong.UsageOnError(),
+	)
+	err := ctx.Run(&streams{Stdout: os.Stdout, Stderr: os.Stderr})
+	var status exitStatus
+	switch {
+	case err == nil:
+	case errors.As(err, &status):
+		os.Exit(int(status))
+	default:
+		fmt.Fprintln(os.Stderr, "nish-driver:", err)
+		os.Exit(2)
+	}
+}
