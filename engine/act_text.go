@@ -99,7 +99,12 @@ func (x *act) typeKeys(ctx context.Context, text string) *Error {
 	}
 	typed := 0
 	x.typed = &typed
-	for _, r := range text {
+	for i, r := range text {
+		if i > 0 {
+			if err := sleepCtx(ctx, x.s.d.opts.KeyInterval); err != nil {
+				return err
+			}
+		}
 		if err := x.checkFocus(ctx); err != nil {
 			return err
 		}

@@ -33,6 +33,10 @@ type Options struct {
 	ConsentTimeout time.Duration
 	// CallTimeout bounds one backend call (default 2 s).
 	CallTimeout time.Duration
+	// KeyInterval paces synthetic typing, one character per interval, so
+	// apps keep up and the person's input is noticed between characters
+	// (default 5 ms).
+	KeyInterval time.Duration
 	// SettleQuiet and SettleMax shape the settle loop after an act
 	// (defaults 50 ms and 1,000 ms).
 	SettleQuiet, SettleMax time.Duration
@@ -63,6 +67,9 @@ func New(opts Options) *Driver {
 	}
 	if opts.CallTimeout == 0 {
 		opts.CallTimeout = 2 * time.Second
+	}
+	if opts.KeyInterval == 0 {
+		opts.KeyInterval = 5 * time.Millisecond
 	}
 	if opts.SettleQuiet == 0 {
 		opts.SettleQuiet = 50 * time.Millisecond

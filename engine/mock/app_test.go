@@ -30,9 +30,9 @@ func TestHungAppAnswersNotRespondingWithinTheBound(t *testing.T) {
 	const bound = 60 * time.Millisecond
 	for _, c := range calls {
 		t.Run(c.name, func(t *testing.T) {
+			start := time.Now()
 			ctx, cancel := context.WithTimeout(context.Background(), bound)
 			defer cancel()
-			start := time.Now()
 			err := c.call(ctx)
 			took := time.Since(start)
 			wantCode(t, c.name, err, engine.CodeAppNotResponding)

@@ -69,6 +69,17 @@ func FormWindow(app *App) *Form {
 	f.Email = profile.Add("entry", "Email").SetValue("ada@example.org")
 	profile.Add("label", "Password")
 	f.Password = profile.Add("password_text", "Password").SetValue(PasswordCanary)
+	for _, field := range []struct{ label, value string }{
+		{"Phone", "+44 20 7946 0000"},
+		{"Company", "Analytical Engines Ltd"},
+		{"Street", "12 St James's Square"},
+		{"City", "London"},
+		{"Postcode", "SW1Y 4JH"},
+		{"Country", "United Kingdom"},
+	} {
+		profile.Add("label", field.label)
+		profile.Add("entry", field.label).SetValue(field.value)
+	}
 	profile.Add("label", "Notes")
 	f.Notes = profile.Add("text", "Notes").SetValue("First line of the notes.\nSecond line.\nThird line, the last.")
 
@@ -76,6 +87,9 @@ func FormWindow(app *App) *Form {
 	f.Updates = prefs.Add("check_box", "Send me updates").AddStates("checked")
 	f.Remember = prefs.Add("check_box", "Remember me")
 	f.DarkMode = prefs.Add("check_box", "Dark mode")
+	prefs.Add("check_box", "Show notifications").AddStates("checked")
+	prefs.Add("check_box", "Play sounds")
+	prefs.Add("check_box", "Start at login")
 	f.Beta = prefs.Add("check_box", "Beta features").Disable()
 	freq := prefs.Add("panel", "Frequency")
 	f.Daily = freq.Add("radio_button", "Daily").AddStates("checked")
@@ -135,11 +149,12 @@ func FormWindow(app *App) *Form {
 	saves := 0
 	f.Save.OnAction("click", func(ac *ActionContext) {
 		ac.After(SaveDelay, func() {
+			// Count and rename in one step, so concurrent saves end
+			// with the last count shown.
 			ac.Desktop.mu.Lock()
+			defer ac.Desktop.mu.Unlock()
 			saves++
-			n := saves
-			ac.Desktop.mu.Unlock()
-			f.Status.SetName(fmt.Sprintf("Saved (%d)", n))
+			f.Status.name = fmt.Sprintf("Saved (%d)", saves)
 		})
 	})
 

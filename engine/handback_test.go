@@ -1,0 +1,307 @@
+package engine_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/engine/mock"
+)
+
+// The hand-back test: contract §4.3 end to end on the mock desktop. The
+// person's own pointer or key input stops a takeover at the next check,
+// releases everything held, and pauses the session; only the indicator's
+// Continue (a real click) or the host's takeover.resume resumes it.
+
+// heldAfter replays the synthetic events and returns what is still held.
+func heldAfter(evs []engine.InputEvent) map[string]int {
+	held := map[string]int{}
+	for _, ev := range evs {
+		switch ev.Kind {
+		case engine.InputKeyPress:
+			held["key:"+ev.Key+string(ev.Char)]++
+		case engine.InputKeyRelease:
+			held["key:"+ev.Key+string(ev.Char)]--
+		case engine.InputButtonPress:
+			held["button:"+string(rune('0'+ev.Button))]++
+		case engine.InputButtonRelease:
+			held["button:"+string(rune('0'+ev.Button))]--
+		}
+	}
+	for k, v := range held {
+		if v <= 0 {
+			delete(held, k)
+		}
+	}
+	return held
+}
+
+func typedKeys(evs []engine.InputEvent) int {
+	n := 0
+	for _, ev := range evs {
+		if ev.Kind == engine.InputKeyRelease {
+			n++
+		}
+	}
+	return n
+}
+
+func takeoverHarness(t *testing.T) *harness {
+	h := newHarness(t, nil, withHost())
+	h.host.policy.ApproveReads = false
+	h.start(map[string]any{"input": "takeover"})
+	if h.desk.IndicatorState() != mock.IndicatorActive {
+		t.Fatal("takeover needs its indicator")
+	}
+	h.demo.Form.Window.Focus()
+	return h
+}
+
+// eventually polls cond for up to a second.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting: %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func hostEvent(h *harness, name string) *engine.HostEvent {
+	for _, ev := range h.host.Events() {
+		if ev.Event == name {
+			e := ev
+			return &e
+		}
+	}
+	return nil
+}
+
+func TestHandback(t *testing.T) {
+	t.Run("a key press stops typing; exactly typed_characters arrived", func(t *testing.T) {
+		h := takeoverHarness(t)
+		read := h.readForm(nil)
+		notes := tokenOf(t, read, "text", "Notes")
+		text := strings.Repeat("abcdefghij", 20) // 200 characters
+		done := make(chan engine.Result, 1)
+		go func() {
+			done <- h.raw("type_text", map[string]any{"element_token": notes, "text": text, "delivery_mode": "foreground"})
+		}()
+		eventually(t, "typing started", func() bool { return typedKeys(h.desk.Sent()) >= 20 })
+		h.desk.PressKey("x")
+		r := <-done
+		if r.Err == nil || r.Err.Code != engine.CodeUserTookOver {
+			t.Fatalf("want user_took_over, got %s", r.Text)
+		}
+		body := r.Err.Body()
+		if body.Effect != "stopped" || body.PausedReason != "key_pressed" || body.TypedCharacters == nil {
+			t.Fatalf("stop fields: %+v", body)
+		}
+		if got := typedKeys(h.desk.Sent()); got != *body.TypedCharacters {
+			t.Fatalf("the app got %d characters, typed_characters says %d", got, *body.TypedCharacters)
+		}
+		if *body.TypedCharacters >= len(text) {
+			t.Fatal("typing must stop before the end")
+		}
+		if held := heldAfter(h.desk.Sent()); len(held) != 0 {
+			t.Fatalf("keys left held: %v", held)
+		}
+		if h.desk.IndicatorState() != mock.IndicatorPaused {
+			t.Fatal("the indicator shows the paused look")
+		}
+		if ev := hostEvent(h, "takeover.paused"); ev == nil || ev.Reason != "key_pressed" {
+			t.Fatalf("the host hears takeover.paused: %+v", ev)
+		}
+	})
+
+	t.Run("a pointer move stops a glide", func(t *testing.T) {
+		h := takeoverHarness(t)
+		win := uint64(h.demo.Form.Window.ID())
+		done := make(chan engine.Result, 1)
+		start := time.Now()
+		go func() {
+			done <- h.raw("move_cursor", map[string]any{"window_id": win, "x": 600, "y": 700, "duration_ms": 3000})
+		}()
+		eventually(t, "the glide started", func() bool { return len(h.desk.Sent()) >= 5 })
+		p := h.desk.PointerAt()
+		h.desk.MovePointer(engine.Point{X: p.X + 20, Y: p.Y})
+		moved := time.Now()
+		r := <-done
+		if r.Err == nil || r.Err.Code != engine.CodeUserTookOver || r.Err.PausedReason != "pointer_moved" {
+			t.Fatalf("want user_took_over pointer_moved, got %s", r.Text)
+		}
+		if time.Since(start) > 2500*time.Millisecond {
+			t.Fatal("the glide must stop at the next step, not run to its end")
+		}
+		sentAfter := 0
+		for range h.desk.Sent() {
+			sentAfter++
+		}
+		_ = moved
+		st := h.ok("get_session_state", nil)
+		tk := st["takeover"].(map[string]any)
+		if tk["paused"] != true || tk["paused_reason"] != "pointer_moved" {
+			t.Fatalf("state while paused: %v", tk)
+		}
+	})
+
+	t.Run("while paused: acts refused, reads work, nothing but a click resumes", func(t *testing.T) {
+		h := takeoverHarness(t)
+		win := uint64(h.demo.Form.Window.ID())
+		read := h.readForm(nil)
+		save := tokenOf(t, read, "push_button", "Save")
+		// A driver click, then the person's input.
+		h.ok("click", map[string]any{"window_id": win, "x": 5, "y": 5})
+		h.desk.PressButton(1)
+		eventually(t, "paused", func() bool { return h.desk.IndicatorState() == mock.IndicatorPaused })
+
+		sent := len(h.desk.Sent())
+		for tool, args := range map[string]map[string]any{
+			"click":           {"element_token": save},
+			"type_text":       {"element_token": save, "text": "x"},
+			"set_value":       {"element_token": save, "value": "x"},
+			"press_key":       {"window_id": win, "key": "a"},
+			"move_cursor":     {"window_id": win, "x": 1, "y": 1},
+			"clipboard_write": {"text": "x"},
+		} {
+			e := h.fail(engine.CodeUserTookOver, tool, args)
+			if e["effect"] != "refused" || e["paused_reason"] != "button_pressed" {
+				t.Fatalf("%s while paused: %v", tool, e)
+			}
+		}
+		if len(h.desk.Sent()) != sent || len(h.desk.CallsOf("DoAction")) != 0 {
+			t.Fatal("a refused act sent something")
+		}
+		h.readForm(nil)
+		h.ok("list_windows", nil)
+
+		// No tool resumes: not start_session, not a new consent.
+		h.ok("start_session", map[string]any{"apps": []any{"Form Demo"}, "input": "takeover"})
+		h.ok("get_session_state", nil)
+		if st := h.ok("get_session_state", nil); st["takeover"].(map[string]any)["paused"] != true {
+			t.Fatal("start_session must not resume")
+		}
+		// The driver's own click on Continue never counts, nor a person's
+		// click within 1.5 s of the driver's last button press.
+		h.desk.ClickContinueSynthetic()
+		h.desk.ClickContinue()
+		time.Sleep(50 * time.Millisecond)
+		if st := h.ok("get_session_state", nil); st["takeover"].(map[string]any)["paused"] != true {
+			t.Fatal("a Continue click within 1.5 s of the driver's press must not resume")
+		}
+		h.clock.Advance(2 * time.Second)
+		h.desk.ClickContinue()
+		eventually(t, "resumed by Continue", func() bool { return h.desk.IndicatorState() == mock.IndicatorActive })
+		if ev := hostEvent(h, "takeover.resumed"); ev == nil || ev.By != "indicator" {
+			t.Fatalf("takeover.resumed by indicator: %+v", ev)
+		}
+		// Every earlier token is stale; row numbers stay.
+		h.fail(engine.CodeStaleElementToken, "click", map[string]any{"element_token": save})
+		fresh := h.readForm(nil)
+		if strings.Split(tokenOf(t, fresh, "push_button", "Save"), ":")[1] != strings.Split(save, ":")[1] {
+			t.Fatal("resume keeps row numbers of unchanged elements")
+		}
+		h.ok("click", map[string]any{"element_token": tokenOf(t, fresh, "push_button", "Save")})
+	})
+
+	t.Run("the host resumes; a lease that ended during the pause needs consent", func(t *testing.T) {
+		h := takeoverHarness(t)
+		h.desk.PressKey("q")
+		eventually(t, "paused", func() bool { return h.desk.IndicatorState() == mock.IndicatorPaused })
+		h.clock.Advance(31 * time.Minute)
+		if got := h.d.TakeoverResume("mcp:other:1"); len(got) != 0 {
+			t.Fatalf("another session's resume resumed %v", got)
+		}
+		got := h.d.TakeoverResume("")
+		if len(got) != 1 || got[0] != "mcp:testhost:4242" {
+			t.Fatalf("resumed %v", got)
+		}
+		if ev := hostEvent(h, "takeover.resumed"); ev == nil || ev.By != "host" {
+			t.Fatalf("takeover.resumed by host: %+v", ev)
+		}
+		h.fail(engine.CodeConsentExpired, "get_window_state", map[string]any{"app": "Form Demo"})
+	})
+
+	t.Run("headless while paused ends the takeover; the session stays paused", func(t *testing.T) {
+		h := takeoverHarness(t)
+		h.desk.PressKey("q")
+		eventually(t, "paused", func() bool { return h.desk.IndicatorState() == mock.IndicatorPaused })
+		h.ok("start_session", map[string]any{"apps": []any{"Form Demo"}, "input": "headless"})
+		if h.desk.IndicatorState() != mock.IndicatorNone {
+			t.Fatal("headless removes the indicator at once")
+		}
+		read := h.readForm(nil)
+		h.fail(engine.CodeUserTookOver, "click", map[string]any{"element_token": tokenOf(t, read, "push_button", "Save")})
+		h.d.TakeoverResume("")
+		read = h.readForm(nil)
+		h.ok("click", map[string]any{"element_token": tokenOf(t, read, "push_button", "Save")})
+	})
+
+	t.Run("a lost indicator ends the takeover", func(t *testing.T) {
+		h := takeoverHarness(t)
+		h.desk.DestroyIndicator()
+		eventually(t, "takeover ended", func() bool {
+			st := h.ok("get_session_state", nil)
+			return st["takeover"].(map[string]any)["on"] == false
+		})
+		st := h.ok("get_session_state", nil)
+		if st["takeover"].(map[string]any)["reason"] != "indicator_lost" || st["input"] != "headless" {
+			t.Fatalf("after the indicator was lost: %v", st)
+		}
+		h.fail(engine.CodeRequiresTakeover, "press_key", map[string]any{"app": "Form Demo", "key": "a"})
+	})
+
+	t.Run("the kill switch ends a running glide and a paused session", func(t *testing.T) {
+		h := takeoverHarness(t)
+		win := uint64(h.demo.Form.Window.ID())
+		done := make(chan engine.Result, 1)
+		go func() {
+			done <- h.raw("move_cursor", map[string]any{"window_id": win, "x": 600, "y": 700, "duration_ms": 3000})
+		}()
+		eventually(t, "the glide started", func() bool { return len(h.desk.Sent()) >= 3 })
+		h.d.KillSwitch()
+		r := <-done
+		if r.Err == nil {
+			t.Fatal("the glide must stop")
+		}
+		if h.desk.IndicatorState() != mock.IndicatorNone {
+			t.Fatal("the kill switch removes the indicator")
+		}
+		h.fail(engine.CodeSessionRevoked, "get_session_state", nil)
+		if hostEvent(h, "kill_switch") == nil {
+			t.Fatal("the host hears kill_switch")
+		}
+
+		p := takeoverHarness(t)
+		p.desk.PressKey("q")
+		eventually(t, "paused", func() bool { return p.desk.IndicatorState() == mock.IndicatorPaused })
+		p.d.SessionRevoke("")
+		if p.desk.IndicatorState() != mock.IndicatorNone {
+			t.Fatal("revocation removes a paused indicator")
+		}
+		if got := p.d.TakeoverResume(""); len(got) != 0 {
+			t.Fatal("a resume never undoes a revocation")
+		}
+		p.fail(engine.CodeSessionRevoked, "click", map[string]any{"app": "Form Demo", "x": 1, "y": 1})
+	})
+
+	t.Run("the audit log holds the takeover records and no input", func(t *testing.T) {
+		h := takeoverHarness(t)
+		h.desk.PressKey("q")
+		eventually(t, "paused", func() bool { return h.desk.IndicatorState() == mock.IndicatorPaused })
+		h.d.TakeoverResume("")
+		h.ok("end_session", nil)
+		seen := map[string]bool{}
+		for _, r := range h.audit.Records() {
+			seen[r.Event] = true
+		}
+		for _, want := range []string{"session.started", "consent.granted", "takeover.started", "takeover.paused", "takeover.resumed", "takeover.ended", "session.ended"} {
+			if !seen[want] {
+				t.Errorf("audit lacks %s", want)
+			}
+		}
+	})
+}
