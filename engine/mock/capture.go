@@ -75,11 +75,22 @@ func (w *Window) render() *image.RGBA {
 	return img
 }
 
+// fill paints a rectangle: its first row pixel by pixel, the others as
+// copies of it.
 func fill(img *image.RGBA, r image.Rectangle, c color.RGBA) {
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			img.SetRGBA(x, y, c)
-		}
+	r = r.Intersect(img.Bounds())
+	if r.Empty() {
+		return
+	}
+	first := img.PixOffset(r.Min.X, r.Min.Y)
+	n := r.Dx() * 4
+	row := img.Pix[first : first+n]
+	for i := 0; i < n; i += 4 {
+		row[i], row[i+1], row[i+2], row[i+3] = c.R, c.G, c.B, c.A
+	}
+	for y := r.Min.Y + 1; y < r.Max.Y; y++ {
+		o := img.PixOffset(r.Min.X, y)
+		copy(img.Pix[o:o+n], row)
 	}
 }
 
