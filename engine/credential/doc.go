@@ -33,8 +33,11 @@
 //
 // Some values after a secret-ish key are not secrets and are left alone:
 // an empty value, the placeholder "[redacted]", a mask of asterisks or
-// bullets, null/true/false/nil/none, and the start of a nested object or
-// list ("{" or "[") whose own pairs are checked on their own.
+// bullets, null/true/false/nil/none, the start of a nested object or list
+// ("{" or "[") whose own pairs are checked on their own, and code that
+// names a secret without holding it: a function call (getToken()) or an
+// environment variable ($TOKEN, ${DB_PASSWORD}). A value on the next line
+// is not looked for ("Password:" then a line break passes).
 //
 // Everything runs in time linear in the input and does no backtracking:
 // every rule either looks at a bounded window or consumes what it scans.

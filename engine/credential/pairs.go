@@ -156,7 +156,7 @@ func valueAt(s string, v int) (start, end int, ok bool) {
 	}
 	e := spanWhile(s, v, -1, func(c byte) bool { return !isSpace(c) })
 	word := s[v:e]
-	if bare := strings.TrimRight(word, `,;}])"'`); bare == "" || isMask(bare) || isNotSecretWord(bare) {
+	if bare := strings.TrimRight(word, `,;}])"'`); bare == "" || isMask(bare) || isNotSecretWord(bare) || isReference(word) {
 		return 0, 0, false
 	}
 	if isSchemeWord(word) {
@@ -216,6 +216,27 @@ func isNotSecretWord(v string) bool {
 		}
 	}
 	return false
+}
+
+// isReference recognises code that names a secret without holding it: a
+// function call (getToken(), os.Getenv("X")) or an environment variable
+// ($TOKEN, ${DB_PASSWORD}).
+func isReference(v string) bool {
+	if v == "" {
+		return false
+	}
+	if v[0] == '$' {
+		name := strings.TrimSuffix(strings.TrimPrefix(v[1:], "{"), "}")
+		name = strings.TrimRight(name, ",;")
+		return name != "" && strings.IndexFunc(name, func(r rune) bool {
+			return !(r == '_' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+		}) < 0
+	}
+	i := 0
+	for i < len(v) && (isAlnum(v[i]) || v[i] == '_' || v[i] == '.') {
+		i++
+	}
+	return i > 0 && !isDigit(v[0]) && i < len(v) && v[i] == '('
 }
 
 func isSchemeWord(v string) bool {
