@@ -88,14 +88,20 @@ func listWindows(ctx context.Context, c *Conn, a *Args) Result {
 	if ferr != nil {
 		return Failure(ferr)
 	}
-	c.mu.Lock()
-	hasSession := c.session != nil
-	c.mu.Unlock()
-	var s *Session
-	if hasSession {
-		var err *Error
-		if s, err = c.requireReadable(ctx, "list_windows", "list windows"); err != nil && err.Code != CodeNoSession {
-			return Failure(err)
+	// Without a live grant (none yet, ended, revoked or lapsed) the list
+	// shows app names and pids only.
+	s, serr := c.sessionFor()
+	if serr == nil && s.checkLease() != nil {
+		s = nil
+	}
+	if serr != nil {
+		s = nil
+	}
+	if s != nil {
+		if h := c.d.host(); h != nil && h.Policy().ApproveReads {
+			if err := h.Approve(ctx, ApprovalRequest{Session: s.id, Tool: "list_windows", Description: "list windows"}); err != nil {
+				return Failure(AsError(err))
+			}
 		}
 	}
 	wins, err := c.d.windows(ctx)

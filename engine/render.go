@@ -110,6 +110,24 @@ func elementRows(sn *snapshot, root, maxRows, maxDepth int, win Rect) ([]Element
 	return rows, truncated
 }
 
+// textRole is a role's short name in tree_text: the structured rows keep
+// the AT-SPI role, the text spends fewer bytes on the commonest long ones.
+func textRole(role string) string {
+	if short, ok := shortRoles[role]; ok {
+		return short
+	}
+	return role
+}
+
+var shortRoles = map[string]string{
+	"push_button": "button", "toggle_button": "toggle", "check_box": "check", "radio_button": "radio",
+	"page_tab_list": "tabs", "page_tab": "tab", "table_column_header": "colhdr", "table_row_header": "rowhdr",
+	"table_cell": "cell", "table_row": "row", "list_item": "item", "menu_item": "menuitem",
+	"check_menu_item": "checkitem", "radio_menu_item": "radioitem", "password_text": "password",
+	"spin_button": "spin", "combo_box": "combo", "scroll_pane": "scroll", "document_text": "doc",
+	"document_frame": "doc", "document_web": "webdoc", "tree_item": "treeitem",
+}
+
 // rowsText renders rows as tree_text lines.
 func rowsText(rows []ElementRow) string {
 	var b strings.Builder
@@ -120,7 +138,7 @@ func rowsText(rows []ElementRow) string {
 		b.WriteByte('[')
 		b.WriteString(strconv.Itoa(r.ElementIndex))
 		b.WriteString("] ")
-		b.WriteString(r.Role)
+		b.WriteString(textRole(r.Role))
 		if r.Label != "" {
 			b.WriteByte(' ')
 			b.WriteString(quote(r.Label))
@@ -234,7 +252,7 @@ func skeletonText(rows []SkeletonRow) string {
 		b.WriteByte('[')
 		b.WriteString(strconv.Itoa(r.ElementIndex))
 		b.WriteString("] ")
-		b.WriteString(r.Role)
+		b.WriteString(textRole(r.Role))
 		if r.Label != "" {
 			b.WriteByte(' ')
 			b.WriteString(quote(r.Label))

@@ -7,9 +7,9 @@ import (
 	"unicode/utf8"
 )
 
-// CutEscape makes untrusted app text safe to show: control and invisible
-// formatting characters (newlines, bidi overrides, zero-width marks) are
-// written as \uXXXX so a title cannot fake a new line or reorder what the
+// CutEscape makes untrusted app text safe to show: newlines and tabs are
+// written as \n, \t and \r, other control and invisible formatting
+// characters (bidi overrides, zero-width marks) as \uXXXX, so a title cannot fake a new line or reorder what the
 // model reads, and the result is cut to at most max runes.
 func CutEscape(s string, max int) string {
 	out, _ := cutEscape(s, max)
@@ -23,7 +23,9 @@ func cutEscape(s string, max int) (string, bool) {
 		if n >= max {
 			return b.String(), true
 		}
-		if r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+		if r == '\n' || r == '\t' || r == '\r' {
+			b.WriteString(map[rune]string{'\n': `\n`, '\t': `\t`, '\r': `\r`}[r])
+		} else if r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
 			esc := fmt.Sprintf("\\u%04x", r)
 			if r == utf8.RuneError {
 				esc = "\\ufffd"

@@ -8,7 +8,8 @@ import (
 func TestCutEscape(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"Slack", "Slack"},
-		{"a\nb", `a\u000ab`},
+		{"a\nb", `a\nb`},
+		{"bell\a", `bell\u0007`},
 		{"evil\u202etxt", `evil\u202etxt`},
 		{"zero\u200bwidth", `zero\u200bwidth`},
 		{strings.Repeat("x", 100), strings.Repeat("x", 64)},
