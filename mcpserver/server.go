@@ -84,9 +84,10 @@ func New(d *engine.Driver, opts Options) (*Server, error) {
 // Run serves one session over t (stdio, for the mcp command) until the
 // client leaves or ctx ends, then ends the session's engine connection
 // before returning, so the indicator is gone and the audit log has the
-// session's end when the process exits.
+// session's end when the process exits. Requests read before the client's
+// input ended are still answered (DrainInput).
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
-	err := s.Server.Run(ctx, t)
+	err := s.Server.Run(ctx, DrainInput(t, DrainBound))
 	s.Close()
 	return err
 }

@@ -38,7 +38,8 @@ func main() {
 	ctx := kong.Parse(&c,
 		kong.Name("nish-driver"),
 		kong.Description("Drive Linux desktop apps through accessibility, as an MCP server."),
-		kong.UsageOnError(),
+		// No usage on a parse error: it would go to stdout, which is the
+		// protocol's in mcp. The error itself goes to stderr.
 	)
 	err := ctx.Run(&streams{Stdout: os.Stdout, Stderr: os.Stderr})
 	var status exitStatus

@@ -1,0 +1,381 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/schema"
+)
+
+// syncBuffer is a bytes.Buffer safe to read while a process writes it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// argMarker is sent as a tool argument; it must never reach stderr.
+const argMarker = "ARGMARKER-5e1f"
+
+// connect starts `nish-driver mcp args...` through the SDK's
+// CommandTransport and initializes a session with the legacy handshake.
+func connect(t *testing.T, env []string, args ...string) (*mcp.ClientSession, *syncBuffer) {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"mcp"}, args...)...)
+	cmd.Env = env
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	client := mcp.NewClient(&mcp.Implementation{Name: "binary-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatalf("connecting to the binary: %v\nstderr:\n%s", err, stderr.String())
+	}
+	return cs, stderr
+}
+
+func callTool(t *testing.T, cs *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return res
+}
+
+func structured(t *testing.T, res *mcp.CallToolResult) json.RawMessage {
+	t.Helper()
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func errorCode(t *testing.T, res *mcp.CallToolResult) string {
+	t.Helper()
+	if !res.IsError {
+		t.Fatalf("call succeeded: %s", structured(t, res))
+	}
+	raw := structured(t, res)
+	if err := schema.ValidateError(raw); err != nil {
+		t.Errorf("envelope does not validate: %v\n%s", err, raw)
+	}
+	var env struct {
+		Error struct {
+			Code        string `json:"code"`
+			Message     string `json:"message"`
+			Disposition struct {
+				Retry string `json:"retry"`
+			} `json:"disposition"`
+			Suggestion string `json:"suggestion"`
+		} `json:"error"`
+	}
+	_ = json.Unmarshal(raw, &env)
+	e := env.Error
+	want := fmt.Sprintf("%s: %s [retry: %s] %s", e.Code, e.Message, e.Disposition.Retry, e.Suggestion)
+	if len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text != want {
+		t.Errorf("failure text = %v, want %q", res.Content, want)
+	}
+	return e.Code
+}
+
+func TestMCPOverStdioWithTheMockDesktop(t *testing.T) {
+	env := noDesktopEnv(t)
+	auditPath := filepath.Join(t.TempDir(), "audit", "audit.jsonl")
+	cs, stderr := connect(t, env, "--backend", "mock", "--audit-log", auditPath)
+
+	if meta := cs.InitializeResult().Meta; meta["contract_version"] != "0.8.0" || meta["tools_list_schema_version"] != float64(1) {
+		t.Errorf("initialize _meta = %v", meta)
+	}
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range tools.Tools {
+		names = append(names, tool.Name)
+	}
+	if !slices.Equal(names, engine.ToolNames()) {
+		t.Errorf("tools = %v", names)
+	}
+
+	lw := callTool(t, cs, "list_windows", nil)
+	if lw.IsError {
+		t.Fatalf("list_windows failed: %v", lw.Content)
+	}
+	if err := schema.ValidateOutput("list_windows", structured(t, lw)); err != nil {
+		t.Errorf("list_windows result: %v", err)
+	}
+	var windows engine.ListWindowsResult
+	if err := json.Unmarshal(structured(t, lw), &windows); err != nil || len(windows.Windows) == 0 {
+		t.Fatalf("list_windows: %s", structured(t, lw))
+	}
+
+	if code := errorCode(t, callTool(t, cs, "get_session_state", nil)); code != "no_session" {
+		t.Errorf("get_session_state before start_session: %s, want no_session", code)
+	}
+	// An argument the driver never logs.
+	callTool(t, cs, "list_windows", map[string]any{"app": argMarker})
+
+	// A session on the mock: the consent person allows by default.
+	start := callTool(t, cs, "start_session", map[string]any{"apps": []any{windows.Windows[0].Pid}, "purpose": argMarker})
+	if start.IsError {
+		t.Fatalf("start_session: %v", start.Content)
+	}
+	lw = callTool(t, cs, "list_windows", nil)
+	if err := json.Unmarshal(structured(t, lw), &windows); err != nil {
+		t.Fatal(err)
+	}
+	var appText []string
+	for _, w := range windows.Windows {
+		appText = append(appText, w.App)
+		if w.Title != "" {
+			appText = append(appText, w.Title)
+		}
+	}
+	if len(appText) == 0 {
+		t.Fatal("no app text to look for")
+	}
+
+	if err := cs.Close(); err != nil {
+		t.Errorf("closing: %v", err)
+	}
+	logs := stderr.String()
+	if !strings.Contains(logs, "serving MCP on stdio") || !strings.Contains(logs, "MCP session ended") {
+		t.Errorf("stderr lacks the lifecycle lines:\n%s", logs)
+	}
+	for _, bad := range append([]string{argMarker, `"jsonrpc"`}, appText...) {
+		if strings.Contains(logs, bad) {
+			t.Errorf("stderr contains %q:\n%s", bad, logs)
+		}
+	}
+	info, err := os.Stat(auditPath)
+	if err != nil {
+		t.Fatalf("no audit log: %v", err)
+	}
+	if info.Mode().Perm() != 0o600 {
+		t.Errorf("audit log mode %v, want 0600", info.Mode().Perm())
+	}
+	audit, _ := os.ReadFile(auditPath)
+	if !bytes.Contains(audit, []byte(`"session.started"`)) || !bytes.Contains(audit, []byte(`"session.ended"`)) {
+		t.Errorf("audit log lacks the session's start and end:\n%s", audit)
+	}
+	for _, bad := range append([]string{argMarker}, appText...) {
+		if bytes.Contains(audit, []byte(bad)) {
+			t.Errorf("audit log contains %q", bad)
+		}
+	}
+}
+
+func TestLinuxBackendWithoutADisplayFailsHonestly(t *testing.T) {
+	cs, _ := connect(t, noDesktopEnv(t), "--backend", "linux")
+	defer cs.Close()
+	if code := errorCode(t, callTool(t, cs, "list_windows", nil)); code != "backend_unavailable" {
+		t.Errorf("list_windows: %s, want backend_unavailable", code)
+	}
+	health := callTool(t, cs, "health_report", nil)
+	if health.IsError {
+		t.Fatalf("health_report: %v", health.Content)
+	}
+	var h engine.HealthResult
+	if err := json.Unmarshal(structured(t, health), &h); err != nil {
+		t.Fatal(err)
+	}
+	if h.Ready {
+		t.Errorf("health_report says ready without a display: %s", structured(t, health))
+	}
+}
+
+// Every line the driver writes to stdout is a JSON-RPC 2.0 message, and it
+// exits cleanly when the host closes stdin.
+func TestStdoutCarriesOnlyProtocol(t *testing.T) {
+	cmd := exec.Command(binary, "mcp", "--backend", "mock")
+	cmd.Env = noDesktopEnv(t)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	requests := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_session_state","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"list_windows","arguments":"` + argMarker + `"}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"no_such_tool","arguments":{}}}`,
+	}
+	for _, r := range requests {
+		if _, err := io.WriteString(stdin, r+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	answered := map[float64]map[string]any{}
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for len(answered) < 5 && sc.Scan() {
+		var msg map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &msg); err != nil {
+			t.Fatalf("stdout line is not JSON: %q", sc.Text())
+		}
+		if msg["jsonrpc"] != "2.0" {
+			t.Fatalf("stdout line is not JSON-RPC 2.0: %q", sc.Text())
+		}
+		if id, ok := msg["id"].(float64); ok {
+			answered[id] = msg
+		}
+	}
+	stdin.Close()
+	rest, _ := io.ReadAll(stdout)
+	for _, line := range strings.Split(strings.TrimSpace(string(rest)), "\n") {
+		if line != "" && !json.Valid([]byte(line)) {
+			t.Errorf("stdout after the answers: %q", line)
+		}
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("driver exit: %v\nstderr:\n%s", err, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the driver did not exit after stdin closed")
+	}
+
+	if r := answered[3]["result"].(map[string]any); r["isError"] != true {
+		t.Errorf("get_session_state: %v", r)
+	}
+	if r := answered[4]["result"].(map[string]any); r["isError"] != true || strings.Contains(fmt.Sprint(r), argMarker) {
+		t.Errorf("arguments as a string: %v", r)
+	}
+	if e, ok := answered[5]["error"].(map[string]any); !ok || e["code"] != float64(-32602) {
+		t.Errorf("unknown tool: %v, want a -32602 protocol error", answered[5])
+	}
+	if strings.Contains(stderr.String(), argMarker) {
+		t.Errorf("stderr has the argument:\n%s", stderr.String())
+	}
+}
+
+// The control pipe is wired: the driver answers the host's lines on the
+// inherited descriptors.
+func TestControlPipeIsWired(t *testing.T) {
+	hostToDriverR, hostToDriverW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	driverToHostR, driverToHostW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(binary, "mcp", "--backend", "mock", "--control-in", "3", "--control-out", "4")
+	cmd.Env = noDesktopEnv(t)
+	cmd.ExtraFiles = []*os.File{hostToDriverR, driverToHostW}
+	stdin, _ := cmd.StdinPipe()
+	cmd.Stdout = io.Discard
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	hostToDriverR.Close()
+	driverToHostW.Close()
+	defer func() {
+		stdin.Close()
+		hostToDriverW.Close()
+		cmd.Wait()
+	}()
+
+	if _, err := io.WriteString(hostToDriverW, `{"method":"no.such.method","id":7}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	lines := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(driverToHostR)
+		if sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	select {
+	case line := <-lines:
+		if !strings.Contains(line, "unknown_method") {
+			t.Errorf("control answer %q, want an unknown_method error", line)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no answer on the control pipe\nstderr:\n%s", stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "control_pipe=true") {
+		t.Errorf("stderr does not say the control pipe is on:\n%s", stderr.String())
+	}
+}
+
+// A host that writes its requests and closes its end at once still gets
+// every answer.
+func TestAnswersSurviveTheEndOfInput(t *testing.T) {
+	cmd := exec.Command(binary, "mcp", "--backend", "mock")
+	cmd.Env = noDesktopEnv(t)
+	cmd.Stdin = strings.NewReader(strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_windows","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_session_state","arguments":{}}}`,
+	}, "\n") + "\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("driver: %v", err)
+	}
+	ids := map[float64]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var msg struct {
+			ID float64 `json:"id"`
+		}
+		if err := json.Unmarshal([]byte(line), &msg); err != nil {
+			t.Fatalf("stdout line %q: %v", line, err)
+		}
+		ids[msg.ID] = true
+	}
+	for _, id := range []float64{1, 2, 3} {
+		if !ids[id] {
+			t.Errorf("no answer to request %v; stdout:\n%s", id, out)
+		}
+	}
+}
