@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,6 +15,7 @@ import (
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/audit"
 	"github.com/nish-driver/nish-driver/engine/control"
+	"github.com/nish-driver/nish-driver/engine/doctor"
 	"github.com/nish-driver/nish-driver/mcpserver"
 )
 
@@ -72,6 +74,8 @@ func (c *mcpCmd) Run(s *streams) error {
 		}()
 	}
 
+	warnIfNotReady(ctx, logger, backend)
+
 	server, err := mcpserver.New(d, mcpserver.Options{Logger: logger})
 	if err != nil {
 		return err
@@ -85,6 +89,24 @@ func (c *mcpCmd) Run(s *streams) error {
 	}
 	logger.Info("MCP session ended")
 	return nil
+}
+
+// warnIfNotReady tells the person reading stderr, once at start, that the
+// desktop cannot be driven and why (reason codes only), so a host's log
+// explains why every tool fails with backend_unavailable.
+func warnIfNotReady(ctx context.Context, logger *slog.Logger, backend engine.Backend) {
+	ctx, cancel := context.WithTimeout(ctx, registryTimeout)
+	defer cancel()
+	report := doctor.Build(backend.Registry(ctx))
+	if report.Ready {
+		return
+	}
+	var reasons []string
+	for _, s := range report.NextSteps {
+		reasons = append(reasons, s.ReasonCode)
+	}
+	logger.Warn("the desktop is not ready: tools will fail with backend_unavailable; run nish-driver doctor",
+		"reasons", strings.Join(reasons, ","))
 }
 
 // openControl opens the inherited control pipe, when both descriptors are

@@ -198,8 +198,11 @@ func TestMCPOverStdioWithTheMockDesktop(t *testing.T) {
 }
 
 func TestLinuxBackendWithoutADisplayFailsHonestly(t *testing.T) {
-	cs, _ := connect(t, noDesktopEnv(t), "--backend", "linux")
+	cs, stderr := connect(t, noDesktopEnv(t), "--backend", "linux")
 	defer cs.Close()
+	if logs := stderr.String(); !strings.Contains(logs, "the desktop is not ready") || !strings.Contains(logs, "display_unreachable") {
+		t.Errorf("stderr does not warn that the desktop is unreachable:\n%s", logs)
+	}
 	if code := errorCode(t, callTool(t, cs, "list_windows", nil)); code != "backend_unavailable" {
 		t.Errorf("list_windows: %s, want backend_unavailable", code)
 	}
