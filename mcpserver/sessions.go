@@ -22,12 +22,16 @@ type sessions struct {
 
 	mu    sync.Mutex
 	conns map[*mcp.ServerSession]*engine.Conn
-	// closing counts connections opened and not yet fully closed.
-	closing sync.WaitGroup
+	// live counts connections opened and not yet fully closed; closed is
+	// signalled (under mu) each time one finishes closing.
+	live   int
+	closed *sync.Cond
 }
 
 func newSessions(d *engine.Driver, peerPid func(*mcp.ServerSession) int, logger *slog.Logger) *sessions {
-	return &sessions{d: d, peerPid: peerPid, logger: logger, conns: map[*mcp.ServerSession]*engine.Conn{}}
+	s := &sessions{d: d, peerPid: peerPid, logger: logger, conns: map[*mcp.ServerSession]*engine.Conn{}}
+	s.closed = sync.NewCond(&s.mu)
+	return s
 }
 
 // middleware opens the engine connection once initialize (or the
@@ -57,7 +61,7 @@ func (s *sessions) open(ss *mcp.ServerSession, client string) *engine.Conn {
 	if !ok {
 		conn = s.d.Connect(info)
 		s.conns[ss] = conn
-		s.closing.Add(1)
+		s.live++
 	}
 	s.mu.Unlock()
 	if ok {
@@ -84,13 +88,17 @@ func (s *sessions) close(ss *mcp.ServerSession) {
 	s.mu.Unlock()
 	if conn != nil {
 		conn.Close()
-		s.closing.Done()
+		s.mu.Lock()
+		s.live--
+		s.closed.Broadcast()
+		s.mu.Unlock()
 		s.logger.Info("mcp session closed")
 	}
 }
 
-// closeAll ends every open connection and waits for closes already under
-// way.
+// closeAll ends every open connection and waits until every close under
+// way has finished. A connection opened meanwhile (a new session on a
+// daemon) stays open and is not waited for.
 func (s *sessions) closeAll() {
 	s.mu.Lock()
 	open := make([]*mcp.ServerSession, 0, len(s.conns))
@@ -101,7 +109,11 @@ func (s *sessions) closeAll() {
 	for _, ss := range open {
 		s.close(ss)
 	}
-	s.closing.Wait()
+	s.mu.Lock()
+	for s.live > len(s.conns) {
+		s.closed.Wait()
+	}
+	s.mu.Unlock()
 }
 
 // forCall returns the connection a tool call runs on, and a release to
