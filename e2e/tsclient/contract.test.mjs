@@ -185,13 +185,13 @@ describe("nish-driver over stdio, driven by the TypeScript MCP SDK", { timeout: 
 
     const lines = sc.tree_text.split("\n");
     assert.ok(lines[0].includes(sc.snapshot_id), `the first line names the snapshot: ${JSON.stringify(lines[0])}`);
-    for (const e of sc.elements) {
+    assert.match(lines[0], new RegExp(`\\brows\\W*${sc.elements.length}\\b`), "the first line counts the rows");
+    const rowLines = lines.slice(1).filter((l) => l.trim() !== "");
+    assert.equal(rowLines.length, sc.elements.length, "one tree_text line per row");
+    sc.elements.forEach((e, i) => {
       assert.equal(e.element_token, `${sc.snapshot_id}:${e.element_index}`);
-      assert.ok(
-        lines.slice(1).some((l) => l.trimStart().startsWith(`[${e.element_index}] ${e.role}`)),
-        `tree_text has a row "[${e.element_index}] ${e.role} ..."`,
-      );
-    }
+      assert.ok(rowLines[i].trimStart().startsWith(`[${e.element_index}] `), `line ${i + 1} is row [${e.element_index}]: ${rowLines[i]}`);
+    });
     assert.ok(findElement(sc, "push_button", "Save"), "the Save push button is read");
   });
 

@@ -25,6 +25,23 @@ function printText(text) {
   if (lines.length > MAX_TEXT_LINES) console.log(`     | … ${lines.length - MAX_TEXT_LINES} more lines`);
 }
 
+// An act's diff, one line per row, so the demo shows what the act changed.
+function printDiff(diff) {
+  if (!diff) return;
+  const lines = [
+    ...(diff.added ?? []).map((r) => `+ [${r.element_index}] ${r.role} ${JSON.stringify(r.label ?? "")}`),
+    ...(diff.removed ?? []).map((r) => `- [${r.element_index}] ${r.role} ${JSON.stringify(r.label ?? "")}`),
+    ...(diff.changed ?? []).map(
+      (c) =>
+        `~ [${c.element_index}] ${(c.fields ?? []).join(",")}:` +
+        (c.label !== undefined ? ` label=${JSON.stringify(c.label)}` : "") +
+        (c.value !== undefined && c.value !== null ? ` value=${JSON.stringify(c.value)}` : ""),
+    ),
+  ];
+  for (const line of lines.slice(0, 4)) console.log(`     | diff ${line}`);
+  if (lines.length > 4) console.log(`     | diff … ${lines.length - 4} more`);
+}
+
 let stepNo = 0;
 let unexpected = 0;
 
@@ -43,6 +60,7 @@ async function step(client, tool, args, { expect } = {}) {
   console.log(`\n${stepNo}. ${tool} ${brief(args)}`);
   console.log(`   -> ${code} in ${took}${surprise ? "  (UNEXPECTED)" : ""}`);
   printText(textOf(result));
+  printDiff(result.structuredContent?.diff);
   return result;
 }
 
@@ -84,13 +102,13 @@ async function main() {
 
     let name = findNameEntry(read);
     if (name) {
-      let typed = await step(client, "type_text", { element_token: name.element_token, text: "Ada Lovelace" }, { expect: "stale_element_token" });
+      let typed = await step(client, "type_text", { element_token: name.element_token, text: " King" }, { expect: "stale_element_token" });
       if (typed.isError) {
         // The click changed the window's structure: read again, as the
         // disposition (after_refresh) says, and retry with a fresh token.
         read = (await step(client, "get_window_state", { app: "Form Demo" })).structuredContent;
         name = findNameEntry(read);
-        if (name) typed = await step(client, "type_text", { element_token: name.element_token, text: "Ada Lovelace" });
+        if (name) typed = await step(client, "type_text", { element_token: name.element_token, text: " King" });
         if (!name || typed.isError) unexpected += 1;
       }
     } else {
