@@ -1,0 +1,320 @@
+// Package sandbox starts a private virtual desktop: an Xvfb display, a
+// private session bus and the AT-SPI accessibility bus, in the order the
+// stack needs (the AT-SPI bus must be up before anything asks
+// org.a11y.Bus for its address, or D-Bus activation starts a second
+// launcher and the first exits). Apps started through it run there, never on
+// the person's screen. `nish-driver sandbox` offers it to users; the native
+// integration tests and `make demo` run inside one.
+//
+// A Desktop stops only what it started.
+package sandbox
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Options shape a desktop.
+type Options struct {
+	// Screen is Xvfb's screen geometry (default 1920x1080x24).
+	Screen string
+	// Log receives the children's stderr (default: discarded).
+	Log io.Writer
+	// StartTimeout bounds each start-up step (default 15 s).
+	StartTimeout time.Duration
+}
+
+// Desktop is a running private desktop.
+type Desktop struct {
+	// Display is the X display name, ":N".
+	Display string
+	// Root is the private directory holding the XDG folders.
+	Root string
+
+	vars  map[string]string
+	opts  Options
+	mu    sync.Mutex
+	procs []proc
+}
+
+// proc is a started child and a channel closed once it has been reaped.
+type proc struct {
+	cmd  *exec.Cmd
+	done chan struct{}
+}
+
+// Start brings a desktop up. On failure everything it started is stopped.
+func Start(ctx context.Context, opts Options) (*Desktop, error) {
+	if opts.Screen == "" {
+		opts.Screen = "1920x1080x24"
+	}
+	if opts.StartTimeout == 0 {
+		opts.StartTimeout = 15 * time.Second
+	}
+	if opts.Log == nil {
+		opts.Log = io.Discard
+	}
+	for _, tool := range []string{"Xvfb", "dbus-daemon", "gdbus"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			return nil, fmt.Errorf("sandbox: %s is not installed (Debian: xvfb, dbus, libglib2.0-bin)", tool)
+		}
+	}
+	if _, err := os.Stat(busLauncher); err != nil {
+		return nil, fmt.Errorf("sandbox: %s is missing (Debian: at-spi2-core)", busLauncher)
+	}
+	root, err := os.MkdirTemp("", "nish-sandbox-")
+	if err != nil {
+		return nil, err
+	}
+	d := &Desktop{Root: root, opts: opts, vars: map[string]string{}}
+	if err := d.start(ctx); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+const busLauncher = "/usr/libexec/at-spi-bus-launcher"
+
+func (d *Desktop) start(ctx context.Context) error {
+	for _, dir := range []string{"runtime", "config", "cache", "data", "state", "home"} {
+		if err := os.MkdirAll(filepath.Join(d.Root, dir), 0o700); err != nil {
+			return err
+		}
+	}
+	d.vars = map[string]string{
+		"XDG_RUNTIME_DIR":       filepath.Join(d.Root, "runtime"),
+		"XDG_CONFIG_HOME":       filepath.Join(d.Root, "config"),
+		"XDG_CACHE_HOME":        filepath.Join(d.Root, "cache"),
+		"XDG_DATA_HOME":         filepath.Join(d.Root, "data"),
+		"XDG_STATE_HOME":        filepath.Join(d.Root, "state"),
+		"HOME":                  filepath.Join(d.Root, "home"),
+		"GSETTINGS_BACKEND":     "memory",
+		"NO_AT_BRIDGE":          "",
+		"GTK_A11Y":              "",
+		"ACCESSIBILITY_ENABLED": "1",
+		"LANG":                  "C.UTF-8",
+	}
+	if err := d.startX(ctx); err != nil {
+		return err
+	}
+	if err := d.startSessionBus(ctx); err != nil {
+		return err
+	}
+	return d.startAccessibilityBus(ctx)
+}
+
+// startX starts Xvfb on the first free display from :90 on.
+func (d *Desktop) startX(ctx context.Context) error {
+	for n := 90; n < 200; n++ {
+		sock := fmt.Sprintf("/tmp/.X11-unix/X%d", n)
+		lock := fmt.Sprintf("/tmp/.X%d-lock", n)
+		if exists(sock) || exists(lock) {
+			continue
+		}
+		disp := ":" + strconv.Itoa(n)
+		cmd := exec.Command("Xvfb", disp, "-screen", "0", d.opts.Screen, "-nolisten", "tcp", "-noreset")
+		cmd.Stdout, cmd.Stderr = d.opts.Log, d.opts.Log
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+		if err := cmd.Start(); err != nil {
+			return fmt.Errorf("sandbox: Xvfb: %w", err)
+		}
+		exited := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(exited) }()
+		if waitFor(ctx, d.opts.StartTimeout, exited, func() bool { return exists(sock) }) {
+			d.trackWaited(cmd, exited)
+			d.Display = disp
+			d.vars["DISPLAY"] = disp
+			return nil
+		}
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		select {
+		case <-exited: // lost a race for this display; try the next
+			continue
+		default:
+			return errors.New("sandbox: Xvfb did not open its display in time")
+		}
+	}
+	return errors.New("sandbox: no free X display between :90 and :199")
+}
+
+// startSessionBus starts a private session bus and reads its address.
+func (d *Desktop) startSessionBus(ctx context.Context) error {
+	cmd := exec.Command("dbus-daemon", "--session", "--nofork", "--nopidfile", "--print-address=1")
+	cmd.Env = d.Env()
+	cmd.Stderr = d.opts.Log
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("sandbox: dbus-daemon: %w", err)
+	}
+	d.track(cmd)
+	addr := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(out).ReadString('\n')
+		addr <- strings.TrimSpace(line)
+		_, _ = io.Copy(io.Discard, out)
+	}()
+	select {
+	case a := <-addr:
+		if a == "" {
+			return errors.New("sandbox: dbus-daemon printed no address")
+		}
+		d.vars["DBUS_SESSION_BUS_ADDRESS"] = a
+		return nil
+	case <-time.After(d.opts.StartTimeout):
+		return errors.New("sandbox: dbus-daemon did not start in time")
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// startAccessibilityBus starts the AT-SPI bus launcher and waits until
+// org.a11y.Bus answers on the session bus.
+func (d *Desktop) startAccessibilityBus(ctx context.Context) error {
+	cmd := exec.Command(busLauncher, "--launch-immediately")
+	cmd.Env = d.Env()
+	cmd.Stdout, cmd.Stderr = d.opts.Log, d.opts.Log
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("sandbox: at-spi-bus-launcher: %w", err)
+	}
+	d.track(cmd)
+	wctx, cancel := context.WithTimeout(ctx, d.opts.StartTimeout)
+	defer cancel()
+	wait := exec.CommandContext(wctx, "gdbus", "wait", "--session", "--timeout",
+		strconv.Itoa(int(d.opts.StartTimeout/time.Second)), "org.a11y.Bus")
+	wait.Env = d.Env()
+	if out, err := wait.CombinedOutput(); err != nil {
+		return fmt.Errorf("sandbox: the AT-SPI bus did not come up: %v: %s", err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// Vars returns the environment variables that reach this desktop.
+func (d *Desktop) Vars() map[string]string {
+	out := make(map[string]string, len(d.vars))
+	for k, v := range d.vars {
+		out[k] = v
+	}
+	return out
+}
+
+// Env is the process environment with this desktop's variables in place of
+// the caller's (NO_AT_BRIDGE and GTK_A11Y are removed, not emptied).
+func (d *Desktop) Env() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, ours := d.vars[k]; ours || k == "WAYLAND_DISPLAY" || k == "AT_SPI_BUS_ADDRESS" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	for k, v := range d.vars {
+		if v == "" && (k == "NO_AT_BRIDGE" || k == "GTK_A11Y") {
+			continue
+		}
+		env = append(env, k+"="+v)
+	}
+	return env
+}
+
+// Command prepares a program to run on this desktop, in its own process
+// group so Close can stop it and everything it starts.
+func (d *Desktop) Command(name string, args ...string) *exec.Cmd {
+	cmd := exec.Command(name, args...)
+	cmd.Env = d.Env()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	return cmd
+}
+
+// Start runs a program on this desktop and stops it with the desktop. Its
+// exit is reaped in the background; use Done to wait for it.
+func (d *Desktop) Start(cmd *exec.Cmd) error {
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	d.track(cmd)
+	return nil
+}
+
+// track reaps a started child in the background and stops it on Close.
+func (d *Desktop) track(cmd *exec.Cmd) {
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	d.trackWaited(cmd, done)
+}
+
+func (d *Desktop) trackWaited(cmd *exec.Cmd, done chan struct{}) {
+	d.mu.Lock()
+	d.procs = append(d.procs, proc{cmd: cmd, done: done})
+	d.mu.Unlock()
+}
+
+// Close stops every process the desktop started (newest first, each with
+// its process group) and removes its private directory.
+func (d *Desktop) Close() error {
+	d.mu.Lock()
+	procs := d.procs
+	d.procs = nil
+	d.mu.Unlock()
+	for i := len(procs) - 1; i >= 0; i-- {
+		_ = syscall.Kill(-procs[i].cmd.Process.Pid, syscall.SIGTERM)
+	}
+	deadline := time.After(2 * time.Second)
+	for _, p := range procs {
+		select {
+		case <-p.done:
+		case <-deadline:
+		}
+		// The group may hold children that outlived their parent.
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	}
+	if d.Display != "" {
+		n := strings.TrimPrefix(d.Display, ":")
+		_ = os.Remove("/tmp/.X" + n + "-lock")
+		_ = os.Remove("/tmp/.X11-unix/X" + n)
+	}
+	if d.Root != "" {
+		return os.RemoveAll(d.Root)
+	}
+	return nil
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// waitFor polls cond until it holds, the process exits, or time runs out.
+func waitFor(ctx context.Context, limit time.Duration, exited <-chan struct{}, cond func() bool) bool {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		if cond() {
+			return true
+		}
+		select {
+		case <-exited:
+			return false
+		case <-ctx.Done():
+			return false
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	return false
+}
