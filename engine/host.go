@@ -3,7 +3,7 @@ package engine
 import "context"
 
 // HostChannel is the control pipe as the engine sees it (spec §8). The
-// implementation (control.go) owns the wire protocol; the engine only emits
+// implementation (package engine/control) owns the wire protocol; the engine only emits
 // events and asks for approvals. A nil HostChannel means the driver runs
 // without a host: consent alone rules.
 type HostChannel interface {
