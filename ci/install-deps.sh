@@ -23,10 +23,38 @@ DEBIAN_PACKAGES=(
   git
   libc6-dev
   make
+  # The private test desktop (sandbox/, spec §11): Xvfb with its core
+  # fonts, a session bus, gdbus, and the AT-SPI bus.
+  xvfb
+  xauth
+  xfonts-base
+  dbus
+  dbus-x11
+  libglib2.0-bin
+  at-spi2-core
+  # cgo headers and libraries of native/xlib and native/atspi.
+  pkg-config
+  libx11-dev
+  libxtst-dev
+  libxi-dev
+  libxext-dev
+  libxres-dev
+  libxcomposite-dev
+  libatspi2.0-dev
+  # Fixtures and the pyatspi baseline: GTK3 from Python, real apps.
+  python3-gi
+  gir1.2-gtk-3.0
+  python3-pyatspi
+  gtk-3-examples
+  mousepad
+  gedit
+  gnome-calculator
+  zenity
+  x11-utils
 )
 
 # Commands that must be on PATH once the packages above are installed.
-REQUIRED_COMMANDS=(gcc git make)
+REQUIRED_COMMANDS=(gcc git make Xvfb dbus-daemon gdbus pkg-config)
 
 # Minimum tool versions (major only for Node; Go's own toolchain switch
 # handles go.mod's exact version when the installed Go is older).
