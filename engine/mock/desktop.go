@@ -33,6 +33,7 @@ type Desktop struct {
 	pressed *Element        // the element under the last button-1 press
 
 	unavailable bool
+	leakSecure  bool // fault injection: ReadTree reports secure values
 	captureErr  engine.Code
 
 	calls    []Call
@@ -156,6 +157,16 @@ func (d *Desktop) Close() {
 func (d *Desktop) SetUnavailable(off bool) {
 	d.mu.Lock()
 	d.unavailable = off
+	d.mu.Unlock()
+}
+
+// LeakSecureValues makes ReadTree report secure elements' values, as a
+// toolkit that ignores the protected state would. It exists so tests can
+// show the engine's own guard keeps such values from the model even when a
+// backend lets them through.
+func (d *Desktop) LeakSecureValues(on bool) {
+	d.mu.Lock()
+	d.leakSecure = on
 	d.mu.Unlock()
 }
 

@@ -79,7 +79,7 @@ func (w *Window) node(e *Element, parent, index, depth int, frame engine.Rect) e
 		r := *e.numeric
 		n.Numeric = &r
 	}
-	if e.hasValue && !e.secure {
+	if e.hasValue && (!e.secure || w.d.leakSecure) {
 		n.Value, n.HasValue = e.value, true
 	}
 	return n
