@@ -50,3 +50,22 @@ func TestDesktopComesUpAndGoesAway(t *testing.T) {
 		t.Fatal("the private directory outlived Close")
 	}
 }
+
+func TestAnAppJoinsTheAccessibilityBus(t *testing.T) {
+	d, err := Start(context.Background(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	app := d.Command("zenity", "--info", "--text", "hello")
+	if err := d.Start(app); err != nil {
+		t.Fatalf("zenity (Debian: zenity) must be installed: %v", err)
+	}
+	got, err := d.WaitForApp(context.Background(), "zenity", 20*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Pid != app.Process.Pid {
+		t.Fatalf("registered pid %d, started %d", got.Pid, app.Process.Pid)
+	}
+}

@@ -18,6 +18,7 @@ type cli struct {
 	MCP      mcpCmd      `cmd:"" name:"mcp" help:"Serve MCP over stdio (what a host app starts)."`
 	Doctor   doctorCmd   `cmd:"" help:"Report whether the desktop can be driven, and what to fix. Exit status 0 when ready, else 1."`
 	Manifest manifestCmd `cmd:"" help:"Print the tools and capabilities as JSON, without starting MCP."`
+	Sandbox  sandboxCmd  `cmd:"" help:"Run a private virtual desktop (Xvfb and the accessibility bus) with the given apps, printing the environment that reaches it."`
 	Version  versionCmd  `cmd:"" help:"Print the driver and contract versions."`
 }
 

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/nish-driver/nish-driver/sandbox"
+)
+
+// sandboxCmd runs a private virtual desktop (Xvfb, a session bus and the
+// AT-SPI bus) with the given apps, prints the environment that reaches it,
+// and keeps it up until Ctrl-C. The person's own screen is never touched.
+type sandboxCmd struct {
+	Screen  string        `default:"1920x1080x24" help:"Xvfb screen geometry."`
+	Wait    time.Duration `default:"20s" help:"How long to wait for each app to join the accessibility bus."`
+	Apps    []string      `arg:"" optional:"" name:"app" help:"Programs to start; each argument is one command line, split on spaces (e.g. 'gtk3-demo --run=entry')."`
+	Verbose bool          `help:"Pass the desktop processes' own messages through to stderr."`
+}
+
+func (c *sandboxCmd) Run(s *streams) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	opts := sandbox.Options{Screen: c.Screen}
+	if c.Verbose {
+		opts.Log = s.Stderr
+	}
+	d, err := sandbox.Start(ctx, opts)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	for _, line := range c.Apps {
+		argv := strings.Fields(line)
+		if len(argv) == 0 {
+			continue
+		}
+		cmd := d.Command(argv[0], argv[1:]...)
+		if c.Verbose {
+			cmd.Stdout, cmd.Stderr = s.Stderr, s.Stderr
+		}
+		if err := d.Start(cmd); err != nil {
+			return fmt.Errorf("starting %s: %w", argv[0], err)
+		}
+		fmt.Fprintf(s.Stderr, "sandbox: started %s (pid %d)\n", argv[0], cmd.Process.Pid)
+	}
+	if len(c.Apps) > 0 {
+		c.waitForApps(ctx, d, s)
+	}
+	printEnv(s, d.Vars())
+	fmt.Fprintln(s.Stderr, "sandbox: ready; Ctrl-C stops it and everything started in it")
+	<-ctx.Done()
+	fmt.Fprintln(s.Stderr, "sandbox: stopping")
+	return nil
+}
+
+// waitForApps waits until as many apps as were started are on the AT-SPI
+// bus (names differ from program names, so it counts), then lists them.
+func (c *sandboxCmd) waitForApps(ctx context.Context, d *sandbox.Desktop, s *streams) {
+	deadline := time.Now().Add(c.Wait)
+	for {
+		apps, err := d.AccessibleApps(ctx)
+		if err == nil && countOwn(apps) >= len(c.Apps) || time.Now().After(deadline) || ctx.Err() != nil {
+			for _, a := range apps {
+				fmt.Fprintf(s.Stderr, "sandbox: accessible app %q (pid %d)\n", a.Name, a.Pid)
+			}
+			if err != nil && !errors.Is(err, context.Canceled) {
+				fmt.Fprintln(s.Stderr, "sandbox: the accessibility bus did not answer:", err)
+			}
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// countOwn counts registered apps, leaving out the desktop portal helpers
+// D-Bus starts on its own.
+func countOwn(apps []sandbox.AccessibleApp) int {
+	n := 0
+	for _, a := range apps {
+		if !strings.HasPrefix(a.Name, "xdg-desktop-portal") {
+			n++
+		}
+	}
+	return n
+}
+
+// printEnv prints shell lines that point a program at the sandbox.
+func printEnv(s *streams, vars map[string]string) {
+	keys := make([]string, 0, len(vars))
+	for k := range vars {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if vars[k] == "" {
+			fmt.Fprintf(s.Stdout, "unset %s\n", k)
+			continue
+		}
+		fmt.Fprintf(s.Stdout, "export %s=%q\n", k, vars[k])
+	}
+}
