@@ -1,0 +1,270 @@
+//go:build cgo
+
+package xlib
+
+/*
+#cgo pkg-config: x11 xtst xi xext xres xcomposite
+#include <stdlib.h>
+#include "nx.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+	"unsafe"
+)
+
+// Display is one connection to an X display. Xlib is not safe to share
+// between threads, so the connection belongs to one goroutine locked to its
+// OS thread; every method hands that goroutine a closure and waits for it.
+// The methods are safe to call from any goroutine.
+type Display struct {
+	name string
+	conn *C.nx_conn // set before Open returns; freed by the loop after Close
+
+	mu      sync.Mutex
+	queue   []job
+	closing bool
+	lost    bool
+	lostCh  chan struct{} // closed when the connection breaks
+	done    chan struct{} // closed when the loop has ended
+
+	// Owned by the loop goroutine.
+	dpy        *C.Display
+	root       C.Window
+	ext        Extensions
+	xresIDs    bool // X-Resource 1.2: client ids, and so pids
+	atoms      map[string]C.Atom
+	onEvent    func(*Display, *C.nx_event)
+	onClose    []func()
+	keys       keyboard
+	redirected map[C.Window]bool
+}
+
+// job is a closure for the loop; res (if set) receives its error.
+type job struct {
+	f   func() error
+	res chan error
+}
+
+// Open connects to an X display ("" means $DISPLAY).
+func Open(display string) (*Display, error) {
+	return open(display, nil)
+}
+
+// open starts a connection's goroutine; onEvent (if set) sees every event
+// the connection reads.
+func open(display string, onEvent func(*Display, *C.nx_event)) (*Display, error) {
+	d := &Display{
+		lostCh:     make(chan struct{}),
+		done:       make(chan struct{}),
+		atoms:      map[string]C.Atom{},
+		onEvent:    onEvent,
+		redirected: map[C.Window]bool{},
+	}
+	d.onClose = append(d.onClose, d.releaseAll)
+	ready := make(chan error, 1)
+	go d.loop(display, ready)
+	if err := <-ready; err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// loop owns the connection: it opens it on its locked thread, runs queued
+// closures, reads events, and closes it after Close. The thread is never
+// unlocked, so it ends with the goroutine, thread-local error slot and all.
+func (d *Display) loop(display string, ready chan<- error) {
+	runtime.LockOSThread()
+	defer close(d.done)
+	var cname *C.char
+	if display != "" {
+		cname = C.CString(display)
+		defer C.free(unsafe.Pointer(cname))
+	}
+	c := C.nx_open(cname)
+	if c == nil {
+		if display == "" {
+			display = os.Getenv("DISPLAY")
+		}
+		ready <- fmt.Errorf("xlib: cannot open X display %q", display)
+		return
+	}
+	d.conn = c
+	d.dpy = c.dpy
+	d.name = C.GoString(C.XDisplayString(d.dpy))
+	d.root = C.nx_root(d.dpy)
+	d.queryExtensions()
+	ready <- nil
+	d.serve()
+	for i := len(d.onClose) - 1; i >= 0; i-- {
+		if !d.connLost() {
+			d.onClose[i]()
+		}
+	}
+	C.nx_close(c)
+}
+
+// serve runs closures and dispatches events until Close.
+func (d *Display) serve() {
+	for {
+		d.mu.Lock()
+		q, closing := d.queue, d.closing
+		d.queue = nil
+		d.mu.Unlock()
+		if closing {
+			for _, j := range q {
+				if j.res != nil {
+					j.res <- ErrClosed
+				}
+			}
+			return
+		}
+		for _, j := range q {
+			d.run(j)
+		}
+		if len(q) > 0 {
+			continue
+		}
+		d.pump()
+		d.mu.Lock()
+		idle := len(d.queue) == 0 && !d.closing
+		d.mu.Unlock()
+		if idle {
+			C.nx_wait(d.conn, -1)
+		}
+	}
+}
+
+// run runs one closure with an empty error slot.
+func (d *Display) run(j job) {
+	var err error
+	if d.connLost() {
+		err = ErrDisplayLost
+	} else {
+		C.nx_err_reset()
+		err = j.f()
+		if d.connLost() {
+			err = ErrDisplayLost
+		}
+	}
+	if j.res != nil {
+		j.res <- err
+	}
+}
+
+// pump reads every waiting event and hands it to onEvent.
+func (d *Display) pump() {
+	var ev C.nx_event
+	for !d.connLost() && C.nx_next_event(d.conn, &ev) == 1 {
+		if d.onEvent != nil {
+			d.onEvent(d, &ev)
+		}
+	}
+	d.connLost()
+}
+
+// connLost reports (on the loop) whether the connection broke, and makes
+// the Display refuse further calls once it has.
+func (d *Display) connLost() bool {
+	if d.conn.lost == 0 {
+		return false
+	}
+	d.mu.Lock()
+	if !d.lost {
+		d.lost = true
+		close(d.lostCh)
+	}
+	d.mu.Unlock()
+	return true
+}
+
+// do runs f on the connection's goroutine and returns its error.
+func (d *Display) do(f func() error) error {
+	res := make(chan error, 1)
+	if err := d.enqueue(job{f: f, res: res}); err != nil {
+		return err
+	}
+	return <-res
+}
+
+// post queues f without waiting; it is dropped once the Display is closed.
+func (d *Display) post(f func() error) {
+	_ = d.enqueue(job{f: f})
+}
+
+func (d *Display) enqueue(j job) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch {
+	case d.closing:
+		return ErrClosed
+	case d.lost:
+		return ErrDisplayLost
+	}
+	d.queue = append(d.queue, j)
+	C.nx_wake(d.conn)
+	return nil
+}
+
+// Close ends the connection: the closure running now finishes, queued ones
+// return ErrClosed, keys and buttons this Display still holds are
+// released, and later calls return ErrClosed. It is safe to call twice.
+func (d *Display) Close() error {
+	d.mu.Lock()
+	if !d.closing {
+		d.closing = true
+		C.nx_wake(d.conn)
+	}
+	d.mu.Unlock()
+	<-d.done
+	return nil
+}
+
+// Name is the display's name as Xlib resolved it (":0").
+func (d *Display) Name() string { return d.name }
+
+// Sync waits until the X server has handled every request sent so far.
+func (d *Display) Sync() error {
+	return d.do(func() error {
+		C.XSync(d.dpy, C.False)
+		return nil
+	})
+}
+
+// xerr returns the X error trapped since the closure began (waiting for the
+// server's answers first when sync is set), or nil.
+func (d *Display) xerr(sync bool) error {
+	var e C.nx_xerror
+	s := C.int(0)
+	if sync {
+		s = 1
+	}
+	if C.nx_err_take(d.dpy, s, &e) == 0 {
+		return nil
+	}
+	var buf [128]C.char
+	C.XGetErrorText(d.dpy, e.code, &buf[0], C.int(len(buf)))
+	return &XError{
+		Code:     int(e.code),
+		Request:  int(e.request),
+		Minor:    int(e.minor),
+		Resource: uint64(e.resource),
+		Text:     C.GoString(&buf[0]),
+	}
+}
+
+// atom interns an atom name once per connection.
+func (d *Display) atom(name string) C.Atom {
+	if a, ok := d.atoms[name]; ok {
+		return a
+	}
+	cs := C.CString(name)
+	defer C.free(unsafe.Pointer(cs))
+	a := C.XInternAtom(d.dpy, cs, C.False)
+	d.atoms[name] = a
+	return a
+}

@@ -1,0 +1,177 @@
+//go:build cgo
+
+package xlib
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nish-driver/nish-driver/sandbox"
+)
+
+func TestOpenNamesTheDisplayAndCloseEndsIt(t *testing.T) {
+	d, err := Open(desk.Display)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Name() != desk.Display {
+		t.Errorf("Name() = %q, want %q", d.Name(), desk.Display)
+	}
+	if err := d.Sync(); err != nil {
+		t.Fatalf("Sync on an open display: %v", err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatalf("a second Close: %v", err)
+	}
+	if _, err := d.TopLevels(); !errors.Is(err, ErrClosed) {
+		t.Fatalf("TopLevels after Close = %v, want ErrClosed", err)
+	}
+	if err := d.FakeMotion(1, 1); !errors.Is(err, ErrClosed) {
+		t.Fatalf("FakeMotion after Close = %v, want ErrClosed", err)
+	}
+}
+
+func TestOpenOfAMissingDisplayFails(t *testing.T) {
+	d, err := Open(":249")
+	if err == nil {
+		d.Close()
+		t.Fatal("opening a display that does not exist succeeded")
+	}
+}
+
+func TestExtensionsOfXvfb(t *testing.T) {
+	x := dpy.Extensions()
+	want := Extensions{XTest: true, XInputMajor: 2, XInputMinor: 2, Composite: true, XRes: true, Shape: true}
+	if x != want {
+		t.Fatalf("Extensions() = %+v, want %+v", x, want)
+	}
+}
+
+func TestAnXErrorIsAGoErrorAndTheDisplayKeepsWorking(t *testing.T) {
+	id, err := dpy.newPlainWindow(plainWindow{Frame: Rect{X: 10, Y: 10, W: 50, H: 50}, RGB: 0x808080, Class: "nish-test-gone", Title: "gone"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := dpy.destroyWindow(id); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		call func() error
+	}{
+		{"Capture", func() error { _, err := dpy.Capture(id); return err }},
+		{"Describe", func() error { _, err := dpy.Describe(id); return err }},
+		{"Raise", func() error { return dpy.Raise(id) }},
+		{"destroy twice", func() error { return dpy.destroyWindow(id) }},
+	}
+	for _, c := range cases {
+		err := c.call()
+		if !errors.Is(err, ErrWindowGone) {
+			t.Errorf("%s of a destroyed window = %v, want an error matching ErrWindowGone", c.name, err)
+		}
+	}
+	var xe *XError
+	if _, err := dpy.Capture(id); !errors.As(err, &xe) || xe.Code != xBadWindow {
+		t.Errorf("Capture of a destroyed window = %v, want *XError BadWindow", err)
+	}
+	if _, err := dpy.TopLevels(); err != nil {
+		t.Fatalf("TopLevels after X errors: %v", err)
+	}
+	if _, _, err := dpy.Pointer(); err != nil {
+		t.Fatalf("Pointer after X errors: %v", err)
+	}
+}
+
+func TestCloseUnderPendingCallsReturnsErrors(t *testing.T) {
+	d, err := Open(desk.Display)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 400)
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 50; j++ {
+				_, err := d.TopLevels()
+				errs <- err
+			}
+		}()
+	}
+	time.Sleep(5 * time.Millisecond)
+	d.Close()
+	wg.Wait()
+	close(errs)
+	closed := 0
+	for err := range errs {
+		switch {
+		case err == nil:
+		case errors.Is(err, ErrClosed):
+			closed++
+		default:
+			t.Fatalf("a call racing Close returned %v, want nil or ErrClosed", err)
+		}
+	}
+	if closed == 0 {
+		t.Fatal("no call saw ErrClosed: Close did not stop the calls after it")
+	}
+}
+
+func TestALostDisplayIsAnErrorNotAnExit(t *testing.T) {
+	other, err := sandbox.Start(context.Background(), sandbox.Options{Screen: "640x480x24"})
+	if err != nil {
+		t.Fatalf("a second sandbox desktop: %v", err)
+	}
+	defer other.Close()
+	d, err := Open(other.Display)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if _, err := d.TopLevels(); err != nil {
+		t.Fatal(err)
+	}
+	// A call is in flight on the connection while its server goes away.
+	results := make(chan error, 1)
+	go func() {
+		for {
+			if _, err := d.TopLevels(); err != nil {
+				results <- err
+				return
+			}
+		}
+	}()
+	time.Sleep(20 * time.Millisecond)
+	other.Close() // kills Xvfb
+	select {
+	case err := <-results:
+		if !errors.Is(err, ErrDisplayLost) {
+			t.Fatalf("a call on a dead display = %v, want ErrDisplayLost", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("calls kept succeeding after the X server died")
+	}
+	for _, call := range []func() error{
+		d.Sync,
+		func() error { return d.FakeMotion(1, 1) },
+		func() error { _, err := d.Capture(1); return err },
+	} {
+		if err := call(); !errors.Is(err, ErrDisplayLost) {
+			t.Fatalf("a later call = %v, want ErrDisplayLost", err)
+		}
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// The main connection is untouched.
+	if _, err := dpy.TopLevels(); err != nil {
+		t.Fatalf("the other display's connection broke too: %v", err)
+	}
+}

@@ -1,0 +1,56 @@
+package xlib
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Errors the package returns. Messages never carry app text.
+var (
+	// ErrNotBuilt is what every call returns in a binary built without cgo.
+	ErrNotBuilt = errors.New("xlib: the X11 backend was not built into this binary (it needs cgo)")
+	// ErrClosed is returned by calls on a Display after Close.
+	ErrClosed = errors.New("xlib: the display connection is closed")
+	// ErrDisplayLost is returned once the connection to the X server broke
+	// (the server exited or the socket failed). The Display is unusable; open
+	// a new one.
+	ErrDisplayLost = errors.New("xlib: the connection to the X display was lost")
+	// ErrWindowGone matches (errors.Is) an X error saying the window or
+	// drawable no longer exists.
+	ErrWindowGone = errors.New("xlib: the window no longer exists")
+	// ErrMiddleButton refuses button 2: the driver never sends a middle
+	// click, which pastes the primary selection.
+	ErrMiddleButton = errors.New("xlib: the middle button is never sent (it pastes the primary selection)")
+	// ErrUnknownButton is returned for a button outside 1-9.
+	ErrUnknownButton = errors.New("xlib: not a pointer button (1-9)")
+	// ErrUnknownKey is returned for a key name that is not an X keysym name.
+	ErrUnknownKey = errors.New("xlib: not an X keysym name")
+	// ErrNoKeycode is returned when a keysym has no keycode and no spare
+	// keycode is left to map it onto.
+	ErrNoKeycode = errors.New("xlib: no keycode is free to send this key")
+)
+
+// X protocol error codes the package looks at.
+const (
+	xBadWindow   = 3
+	xBadMatch    = 8
+	xBadDrawable = 9
+)
+
+// XError is an X protocol error trapped during a call.
+type XError struct {
+	Code     int    // the error code (3 BadWindow, 8 BadMatch, ...)
+	Request  int    // the major opcode of the failed request
+	Minor    int    // the minor opcode (extension requests)
+	Resource uint64 // the resource id the error names
+	Text     string // Xlib's name for the code
+}
+
+func (e *XError) Error() string {
+	return fmt.Sprintf("xlib: X error %d (%s), request %d.%d", e.Code, e.Text, e.Request, e.Minor)
+}
+
+// Is makes errors.Is(err, ErrWindowGone) true for BadWindow and BadDrawable.
+func (e *XError) Is(target error) bool {
+	return target == ErrWindowGone && (e.Code == xBadWindow || e.Code == xBadDrawable)
+}

@@ -1,0 +1,40 @@
+//go:build !cgo
+
+package xlib
+
+import (
+	"context"
+	"image"
+)
+
+// Display is the X display connection; without cgo it cannot be opened.
+type Display struct{}
+
+// Open reports that the X11 backend was not built.
+func Open(display string) (*Display, error) { return nil, ErrNotBuilt }
+
+func (d *Display) Close() error                               { return nil }
+func (d *Display) Name() string                               { return "" }
+func (d *Display) Extensions() Extensions                     { return Extensions{} }
+func (d *Display) Sync() error                                { return ErrNotBuilt }
+func (d *Display) TopLevels() ([]Window, error)               { return nil, ErrNotBuilt }
+func (d *Display) Describe(id uint64) (Window, error)         { return Window{}, ErrNotBuilt }
+func (d *Display) FindByClass(class string) ([]uint64, error) { return nil, ErrNotBuilt }
+func (d *Display) FocusedTopLevel() (uint64, error)           { return 0, ErrNotBuilt }
+func (d *Display) Pointer() (x, y int, err error)             { return 0, 0, ErrNotBuilt }
+func (d *Display) TopmostAt(x, y int, skip func(uint64) bool) (uint64, error) {
+	return 0, ErrNotBuilt
+}
+func (d *Display) Raise(id uint64) error                   { return ErrNotBuilt }
+func (d *Display) Capture(id uint64) (*image.RGBA, error)  { return nil, ErrNotBuilt }
+func (d *Display) FakeMotion(x, y int) error               { return ErrNotBuilt }
+func (d *Display) FakeButton(button int, press bool) error { return ErrNotBuilt }
+func (d *Display) FakeKey(keysym string, press bool) error { return ErrNotBuilt }
+func (d *Display) FakeChar(r rune, press bool) error       { return ErrNotBuilt }
+func (d *Display) HasKeysym(name string) bool              { return false }
+func (d *Display) TextProperty(id uint64, name string) (string, bool, error) {
+	return "", false, ErrNotBuilt
+}
+func (d *Display) ShowConsent(ctx context.Context, dlg ConsentDialog) (ConsentResult, error) {
+	return ConsentResult{}, ErrNotBuilt
+}

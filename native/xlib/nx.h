@@ -1,0 +1,159 @@
+// nx.h declares the package's small C helpers. Each one wraps a macro, a
+// union or a multi-step Xlib sequence that would be awkward from Go, and
+// frees whatever it allocates before it returns (or says in its comment who
+// frees it). Everything else is called from Go directly.
+#ifndef NISH_NX_H
+#define NISH_NX_H
+
+#include <X11/Xlib.h>
+#include <stdint.h>
+
+// ---- nx_conn.c: connections, error trapping, waiting ----
+
+// nx_init makes Xlib thread-aware and installs the process-wide error and
+// I/O error handlers. It is idempotent and must run before the first open.
+void nx_init(void);
+
+// nx_conn is one display connection with its wake-up descriptor and the
+// flag the I/O exit handler raises when the connection dies.
+typedef struct nx_conn {
+	Display *dpy;
+	int wakefd;
+	volatile int lost;
+} nx_conn;
+
+// nx_open connects to the display (NULL: $DISPLAY) and sets the connection's
+// I/O exit handler. It returns NULL when the display cannot be opened.
+nx_conn *nx_open(const char *name);
+// nx_close closes the connection (also after it was lost) and frees c.
+void nx_close(nx_conn *c);
+// nx_wake makes a pending nx_wait return. Safe from any thread.
+void nx_wake(nx_conn *c);
+// nx_wait blocks until the connection has input, nx_wake was called, or
+// timeout_ms passed (-1: no timeout). It does not read X events.
+void nx_wait(nx_conn *c, int timeout_ms);
+
+// nx_xerror is the first X protocol error trapped on this thread since the
+// last nx_err_reset.
+typedef struct {
+	int count;
+	int code;
+	int request;
+	int minor;
+	unsigned long resource;
+} nx_xerror;
+
+// nx_err_reset empties this thread's error slot.
+void nx_err_reset(void);
+// nx_err_take copies this thread's slot to out, empties it, and returns the
+// number of errors trapped. With sync set it first waits (XSync) for the
+// server to answer every request sent so far.
+int nx_err_take(Display *dpy, int sync, nx_xerror *out);
+
+// ---- nx_event.c: events as a flat struct ----
+
+typedef struct {
+	int type;
+	int send_event;
+	unsigned long window;
+	unsigned long time;
+	int x, y, x_root, y_root;
+	unsigned int button;
+	unsigned int state;
+	int count;      // Expose
+	int visibility; // VisibilityNotify
+	int width, height;
+	unsigned long message_type; // ClientMessage
+	long data0;                 // ClientMessage l[0]
+} nx_event;
+
+// nx_next_event reads one queued or pending event into out and returns 1,
+// or returns 0 when none is waiting. MappingNotify is handled here (the
+// keyboard map is refreshed) and also reported.
+int nx_next_event(nx_conn *c, nx_event *out);
+
+// ---- nx_window.c: windows and properties ----
+
+Window nx_root(Display *dpy);
+int nx_screen_width(Display *dpy);
+int nx_screen_height(Display *dpy);
+
+typedef struct {
+	int x, y, width, height, border, depth;
+	int map_state;
+	int override_redirect;
+	int input_only;
+	int visual_class;
+	unsigned long red_mask, green_mask, blue_mask;
+} nx_attrs;
+
+// nx_get_attrs fills out and returns nonzero on success.
+int nx_get_attrs(Display *dpy, Window w, nx_attrs *out);
+
+typedef struct {
+	unsigned long type;
+	int format;
+	unsigned long nitems;
+	unsigned char *data; // the caller frees it with XFree
+} nx_prop;
+
+// nx_get_prop reads up to max_bytes of a property. It returns 1 when the
+// property exists (out->data then needs XFree), 0 when it does not.
+int nx_get_prop(Display *dpy, Window w, Atom prop, Atom type, long max_bytes, nx_prop *out);
+
+// nx_class_hint copies WM_CLASS's instance and class into the buffers
+// (cut to their sizes) and returns 1, or returns 0 when it is not set.
+int nx_class_hint(Display *dpy, Window w, char *inst, int inst_len, char *cls, int cls_len);
+
+// nx_client_pid asks the X-Resource extension for the pid of the client that
+// created w; it returns 0 when that is unknown.
+int nx_client_pid(Display *dpy, Window w);
+
+// nx_send_client_message sends a 32-bit ClientMessage about win to dest.
+void nx_send_client_message(Display *dpy, Window dest, Window win, Atom type,
+                            long l0, long l1, long l2, long l3, long l4, long mask);
+
+// nx_send_button sends a synthetic (SendEvent) ButtonPress or ButtonRelease
+// to win at window coordinates x, y.
+void nx_send_button(Display *dpy, Window win, int press, int x, int y, unsigned int button);
+
+// nx_create_window creates an InputOutput child of the root.
+Window nx_create_window(Display *dpy, int x, int y, int w, int h, unsigned long bg,
+                        int override_redirect, long event_mask);
+
+// nx_set_class sets WM_CLASS.
+void nx_set_class(Display *dpy, Window w, const char *inst, const char *cls);
+// nx_set_fixed_size asks for a fixed size and a program-chosen position.
+void nx_set_fixed_size(Display *dpy, Window w, int x, int y, int width, int height);
+// nx_set_delete_protocol takes part in WM_DELETE_WINDOW.
+void nx_set_delete_protocol(Display *dpy, Window w, Atom wm_delete);
+
+// nx_pixel returns the pixel value for an RGB colour in the default colormap.
+unsigned long nx_pixel(Display *dpy, unsigned int rgb);
+
+// ---- nx_capture.c: images ----
+
+// nx_read_image reads w x h pixels at (x, y) of a drawable and writes them
+// into dst (RGBA, stride bytes per row, at dst_x, dst_y), using the visual's
+// colour masks. It returns 1 on success, 0 when XGetImage failed.
+int nx_read_image(Display *dpy, Drawable d, int x, int y, int w, int h, int depth,
+                  unsigned long red_mask, unsigned long green_mask, unsigned long blue_mask,
+                  uint8_t *dst, int stride, int dst_x, int dst_y);
+
+// ---- nx_draw.c: text for the driver's own windows ----
+
+typedef struct {
+	XFontStruct *font;
+	int ascent, descent, width;
+} nx_font;
+
+// nx_font_load loads a core font by name; it returns 0 when there is none.
+int nx_font_load(Display *dpy, const char *name, nx_font *out);
+// nx_font_free frees a font nx_font_load loaded.
+void nx_font_free(Display *dpy, nx_font *f);
+// nx_draw_text draws UCS-2 text with the font at baseline (x, y).
+void nx_draw_text(Display *dpy, Drawable d, GC gc, nx_font *f, int x, int y, const uint16_t *s, int n);
+// nx_text_width measures UCS-2 text in the font.
+int nx_text_width(nx_font *f, const uint16_t *s, int n);
+
+#endif
