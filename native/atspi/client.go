@@ -1,0 +1,241 @@
+package atspi
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/godbus/dbus/v5"
+
+	"github.com/nish-driver/nish-driver/engine"
+)
+
+// Options configure a Client.
+type Options struct {
+	// Getenv looks up the environment (default os.Getenv). The client reads
+	// AT_SPI_BUS_ADDRESS (the accessibility bus, if set) and
+	// DBUS_SESSION_BUS_ADDRESS (where org.a11y.Bus tells the accessibility
+	// bus's address) through it, so a caller can aim it at a private
+	// desktop without touching its own environment.
+	Getenv func(string) string
+	// NoPeerToPeer makes every call go through the bus daemon even when an
+	// app offers a private socket. For measurements and tests.
+	NoPeerToPeer bool
+}
+
+// Client talks to the AT-SPI accessibility bus and to the apps on it. It
+// connects lazily, reconnects after the bus restarts (the next call after a
+// failure dials again), and is safe for concurrent use. Calls to one app
+// never wait on another app: each call has its own context, and a stopped
+// app only makes its own calls fail (app_not_responding) when their
+// contexts end.
+type Client struct {
+	opts Options
+
+	mu    sync.Mutex
+	bus   *wireConn
+	apps  map[string]*appConn // by bus name
+	gen   int                 // bumps on every new bus connection
+	memo  map[engine.ElementID]ifaceSet
+	dialM sync.Mutex // one bus dial at a time
+}
+
+// appConn is how the client reaches one app: its private socket when it
+// offers one (GTK 3 does, GTK 4 does not), else the bus.
+type appConn struct {
+	mu    sync.Mutex
+	tried bool
+	peer  *wireConn
+}
+
+// New makes a client. It does not connect until first used.
+func New(opts Options) *Client {
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	return &Client{opts: opts, apps: map[string]*appConn{}}
+}
+
+// Close closes every connection. The client may be used again afterwards
+// (it reconnects).
+func (c *Client) Close() {
+	c.mu.Lock()
+	bus, apps := c.bus, c.apps
+	c.bus, c.apps = nil, map[string]*appConn{}
+	c.mu.Unlock()
+	if bus != nil {
+		bus.close(errConnClosed)
+	}
+	for _, a := range apps {
+		a.mu.Lock()
+		if a.peer != nil {
+			a.peer.close(errConnClosed)
+		}
+		a.mu.Unlock()
+	}
+}
+
+// busConn returns the bus connection, dialling it (again) if needed. A new
+// bus connection forgets every app connection: after a bus restart the
+// apps' bus names are new, and old element ids are gone.
+func (c *Client) busConn(ctx context.Context) (*wireConn, error) {
+	c.mu.Lock()
+	b := c.bus
+	c.mu.Unlock()
+	if b != nil && !b.isClosed() {
+		return b, nil
+	}
+	c.dialM.Lock()
+	defer c.dialM.Unlock()
+	c.mu.Lock()
+	b = c.bus
+	c.mu.Unlock()
+	if b != nil && !b.isClosed() {
+		return b, nil
+	}
+	addr, err := c.busAddress(ctx)
+	if err != nil {
+		return nil, err
+	}
+	nb, err := dialWire(ctx, addr, false)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, engine.Wrap(engine.CodeBackendUnavailable, err, "the accessibility bus did not answer in time")
+		}
+		return nil, engine.Wrap(engine.CodeBackendUnavailable, err, "cannot connect to the accessibility bus")
+	}
+	c.mu.Lock()
+	old := c.apps
+	c.bus, c.apps = nb, map[string]*appConn{}
+	c.gen++
+	c.mu.Unlock()
+	for _, a := range old {
+		a.mu.Lock()
+		if a.peer != nil {
+			a.peer.close(errConnClosed)
+		}
+		a.mu.Unlock()
+	}
+	return nb, nil
+}
+
+// busAddress finds the accessibility bus: AT_SPI_BUS_ADDRESS, else ask
+// org.a11y.Bus on the session bus.
+func (c *Client) busAddress(ctx context.Context) (string, error) {
+	if a := c.opts.Getenv("AT_SPI_BUS_ADDRESS"); a != "" {
+		return a, nil
+	}
+	session := c.opts.Getenv("DBUS_SESSION_BUS_ADDRESS")
+	if session == "" {
+		return "", engine.Errf(engine.CodeBackendUnavailable, "no session bus: DBUS_SESSION_BUS_ADDRESS is not set")
+	}
+	conn, err := dbus.Connect(session, dbus.WithContext(ctx))
+	if err != nil {
+		return "", engine.Wrap(engine.CodeBackendUnavailable, err, "cannot connect to the session bus")
+	}
+	defer conn.Close()
+	var addr string
+	err = conn.Object("org.a11y.Bus", "/org/a11y/bus").CallWithContext(ctx, "org.a11y.Bus.GetAddress", 0).Store(&addr)
+	if err != nil || addr == "" {
+		return "", engine.Wrap(engine.CodeBackendUnavailable, err, "the session bus has no accessibility bus (org.a11y.Bus)")
+	}
+	return addr, nil
+}
+
+// connFor returns the connection that reaches an app: its private socket
+// if it has one, else the bus.
+func (c *Client) connFor(ctx context.Context, bus string) (*wireConn, error) {
+	b, err := c.busConn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if c.opts.NoPeerToPeer {
+		return b, nil
+	}
+	c.mu.Lock()
+	a := c.apps[bus]
+	if a == nil {
+		a = &appConn{}
+		c.apps[bus] = a
+	}
+	c.mu.Unlock()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.peer != nil && a.peer.isClosed() {
+		// The app's socket closed: it exited, or stopped reading and a
+		// write timed out. Try again (a gone app fails on the bus).
+		a.peer, a.tried = nil, false
+	}
+	if a.peer != nil {
+		return a.peer, nil
+	}
+	if a.tried {
+		return b, nil
+	}
+	r, err := b.call(ctx, bus, "/org/a11y/atspi/accessible/root", "org.a11y.atspi.Application", "GetApplicationBusAddress")
+	if err != nil {
+		var de *dbusError
+		if errors.As(err, &de) && de.Name == "org.freedesktop.DBus.Error.UnknownMethod" {
+			a.tried = true // the app has no private socket (GTK 4)
+			return b, nil
+		}
+		return nil, mapErr(err, b, ctx, targetApp)
+	}
+	addr := r.decoder().str()
+	if addr == "" || !strings.HasPrefix(addr, "unix:") {
+		a.tried = true
+		return b, nil
+	}
+	pctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+	defer cancel()
+	p, err := dialWire(pctx, addr, true)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, mapErr(ctx.Err(), b, ctx, targetApp)
+		}
+		a.tried = true // fall back to the bus for this app
+		return b, nil
+	}
+	a.peer, a.tried = p, true
+	return p, nil
+}
+
+// peerToPeer reports whether calls to an app use its private socket.
+func (c *Client) peerToPeer(bus string) bool {
+	c.mu.Lock()
+	a := c.apps[bus]
+	c.mu.Unlock()
+	if a == nil {
+		return false
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.peer != nil && !a.peer.isClosed()
+}
+
+// maxRemembered bounds the interface memo.
+const maxRemembered = 100000
+
+// remember keeps the interfaces of the elements a read saw, so a later
+// Details call knows which calls apply without asking again.
+func (c *Client) remember(bus string, elems []*elem) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.memo == nil || len(c.memo)+len(elems) > maxRemembered {
+		c.memo = make(map[engine.ElementID]ifaceSet, len(elems))
+	}
+	for _, e := range elems {
+		c.memo[e.id()] = e.ifaces
+	}
+}
+
+// recall returns an element's remembered interfaces.
+func (c *Client) recall(id engine.ElementID) (ifaceSet, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s, ok := c.memo[id]
+	return s, ok
+}

@@ -1,0 +1,378 @@
+package atspi
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+)
+
+// This file is the D-Bus wire format for the few shapes the package sends
+// and receives. A general library (godbus) decodes every reply into trees of
+// interface values and writes one message per system call; a whole-window
+// read sends thousands of small calls and receives one reply of several
+// megabytes, so the hot path encodes and decodes by hand instead.
+
+// Message types of the D-Bus header.
+const (
+	msgCall   byte = 1
+	msgReturn byte = 2
+	msgError  byte = 3
+	msgSignal byte = 4
+)
+
+// Header field codes.
+const (
+	fieldPath        byte = 1
+	fieldInterface   byte = 2
+	fieldMember      byte = 3
+	fieldErrorName   byte = 4
+	fieldReplySerial byte = 5
+	fieldDestination byte = 6
+	fieldSender      byte = 7
+	fieldSignature   byte = 8
+)
+
+// flagNoReplyExpected marks a call whose reply nobody waits for.
+const flagNoReplyExpected byte = 1
+
+// encoder appends little-endian D-Bus values to a buffer. Alignment is
+// computed from base, the buffer offset where the current message starts
+// (messages are 8-aligned, so body alignment follows from it).
+type encoder struct {
+	buf  []byte
+	base int
+}
+
+func (e *encoder) align(n int) {
+	for (len(e.buf)-e.base)%n != 0 {
+		e.buf = append(e.buf, 0)
+	}
+}
+
+func (e *encoder) byte1(b byte) { e.buf = append(e.buf, b) }
+
+func (e *encoder) uint32(v uint32) {
+	e.align(4)
+	e.buf = binary.LittleEndian.AppendUint32(e.buf, v)
+}
+
+func (e *encoder) int32(v int32) { e.uint32(uint32(v)) }
+
+func (e *encoder) float64(v float64) {
+	e.align(8)
+	e.buf = binary.LittleEndian.AppendUint64(e.buf, math.Float64bits(v))
+}
+
+func (e *encoder) str(s string) {
+	e.uint32(uint32(len(s)))
+	e.buf = append(e.buf, s...)
+	e.buf = append(e.buf, 0)
+}
+
+func (e *encoder) sig(s string) {
+	e.buf = append(e.buf, byte(len(s)))
+	e.buf = append(e.buf, s...)
+	e.buf = append(e.buf, 0)
+}
+
+// variantDouble is an argument sent as a variant holding a double (the
+// value of a Properties.Set call).
+type variantDouble float64
+
+// arg appends one argument and returns its signature code.
+func (e *encoder) arg(a any) string {
+	switch v := a.(type) {
+	case uint32:
+		e.uint32(v)
+		return "u"
+	case int32:
+		e.int32(v)
+		return "i"
+	case string:
+		e.str(v)
+		return "s"
+	case variantDouble:
+		e.sig("d")
+		e.float64(float64(v))
+		return "v"
+	}
+	panic("atspi: unsupported argument type")
+}
+
+// appendCall encodes one method call message onto buf and returns the new
+// buffer. dest may be empty on a peer-to-peer connection.
+func appendCall(buf []byte, serial uint32, flags byte, dest, path, iface, member string, args []any) []byte {
+	start := len(buf)
+	e := encoder{buf: buf, base: start}
+	e.buf = append(e.buf, 'l', msgCall, flags, 1, 0, 0, 0, 0)
+	e.buf = binary.LittleEndian.AppendUint32(e.buf, serial)
+	// Header fields: a(yv). The array length is patched in below.
+	lenAt := len(e.buf)
+	e.buf = append(e.buf, 0, 0, 0, 0)
+	fieldsStart := len(e.buf) // already 8-aligned (offset 16)
+	field := func(code byte, sigCode string, val string) {
+		e.align(8)
+		e.byte1(code)
+		e.sig(sigCode)
+		if sigCode == "g" {
+			e.sig(val)
+		} else {
+			e.str(val)
+		}
+	}
+	field(fieldPath, "o", path)
+	if iface != "" {
+		field(fieldInterface, "s", iface)
+	}
+	field(fieldMember, "s", member)
+	if dest != "" {
+		field(fieldDestination, "s", dest)
+	}
+	var bodySig []byte
+	var body encoder
+	if len(args) > 0 {
+		// Encode the body separately (it starts 8-aligned) to learn its
+		// signature before the header's signature field is written.
+		body = encoder{buf: make([]byte, 0, 64)}
+		for _, a := range args {
+			bodySig = append(bodySig, body.arg(a)...)
+		}
+		field(fieldSignature, "g", string(bodySig))
+	}
+	binary.LittleEndian.PutUint32(e.buf[lenAt:], uint32(len(e.buf)-fieldsStart))
+	e.align(8)
+	binary.LittleEndian.PutUint32(e.buf[start+4:], uint32(len(body.buf)))
+	e.buf = append(e.buf, body.buf...)
+	return e.buf
+}
+
+// errShortBody means a reply did not hold the values its signature promised.
+var errShortBody = errors.New("atspi: malformed reply body")
+
+// decoder reads D-Bus values from a message body. It records the first
+// error and returns zero values after it, so callers check err once.
+type decoder struct {
+	b   []byte
+	pos int
+	big bool
+	err error
+}
+
+func (d *decoder) fail() {
+	if d.err == nil {
+		d.err = errShortBody
+	}
+	d.pos = len(d.b)
+}
+
+func (d *decoder) align(n int) {
+	p := (d.pos + n - 1) &^ (n - 1)
+	if p > len(d.b) {
+		d.fail()
+		return
+	}
+	d.pos = p
+}
+
+func (d *decoder) byte1() byte {
+	if d.pos >= len(d.b) {
+		d.fail()
+		return 0
+	}
+	v := d.b[d.pos]
+	d.pos++
+	return v
+}
+
+func (d *decoder) uint32() uint32 {
+	d.align(4)
+	if d.pos+4 > len(d.b) {
+		d.fail()
+		return 0
+	}
+	var v uint32
+	if d.big {
+		v = binary.BigEndian.Uint32(d.b[d.pos:])
+	} else {
+		v = binary.LittleEndian.Uint32(d.b[d.pos:])
+	}
+	d.pos += 4
+	return v
+}
+
+func (d *decoder) int32() int32 { return int32(d.uint32()) }
+
+func (d *decoder) uint64() uint64 {
+	d.align(8)
+	if d.pos+8 > len(d.b) {
+		d.fail()
+		return 0
+	}
+	var v uint64
+	if d.big {
+		v = binary.BigEndian.Uint64(d.b[d.pos:])
+	} else {
+		v = binary.LittleEndian.Uint64(d.b[d.pos:])
+	}
+	d.pos += 8
+	return v
+}
+
+func (d *decoder) float64() float64 { return math.Float64frombits(d.uint64()) }
+
+// strBytes returns a string's bytes without copying them.
+func (d *decoder) strBytes() []byte {
+	n := int(d.uint32())
+	if n < 0 || d.pos+n+1 > len(d.b) {
+		d.fail()
+		return nil
+	}
+	s := d.b[d.pos : d.pos+n]
+	d.pos += n + 1
+	return s
+}
+
+func (d *decoder) str() string { return string(d.strBytes()) }
+
+func (d *decoder) sig() string {
+	n := int(d.byte1())
+	if d.pos+n+1 > len(d.b) {
+		d.fail()
+		return ""
+	}
+	s := string(d.b[d.pos : d.pos+n])
+	d.pos += n + 1
+	return s
+}
+
+// array reads an array header and returns the offset where its elements
+// end. elemAlign is the element type's alignment.
+func (d *decoder) array(elemAlign int) int {
+	n := int(d.uint32())
+	d.align(elemAlign)
+	end := d.pos + n
+	if n < 0 || end > len(d.b) {
+		d.fail()
+		return d.pos
+	}
+	return end
+}
+
+// more reports whether an array ending at end has more elements.
+func (d *decoder) more(end int) bool { return d.err == nil && d.pos < end }
+
+// ref reads an object reference, a (so) struct.
+func (d *decoder) ref() (bus, path string) {
+	d.align(8)
+	bus = d.str()
+	path = d.str()
+	return bus, path
+}
+
+// skip skips one complete value of the single complete type at the start
+// of sig and returns the rest of sig.
+func (d *decoder) skip(sig string) string {
+	if sig == "" || d.err != nil {
+		d.fail()
+		return ""
+	}
+	c := sig[0]
+	rest := sig[1:]
+	switch c {
+	case 'y':
+		d.byte1()
+	case 'b', 'i', 'u':
+		d.uint32()
+	case 'n', 'q':
+		d.align(2)
+		if d.pos+2 > len(d.b) {
+			d.fail()
+		} else {
+			d.pos += 2
+		}
+	case 'x', 't', 'd':
+		d.uint64()
+	case 's', 'o':
+		d.strBytes()
+	case 'g':
+		d.sig()
+	case 'h':
+		d.uint32()
+	case 'v':
+		inner := d.sig()
+		if r := d.skip(inner); r != "" {
+			d.fail()
+		}
+	case 'a':
+		elem := rest
+		end := d.array(alignOf(elem))
+		rest = afterType(elem)
+		if d.err == nil {
+			d.pos = end
+		}
+	case '(':
+		d.align(8)
+		for rest != "" && rest[0] != ')' && d.err == nil {
+			rest = d.skip(rest)
+		}
+		if rest == "" {
+			d.fail()
+			return ""
+		}
+		rest = rest[1:]
+	case '{':
+		d.align(8)
+		rest = d.skip(rest)
+		rest = d.skip(rest)
+		if rest == "" || rest[0] != '}' {
+			d.fail()
+			return ""
+		}
+		rest = rest[1:]
+	default:
+		d.fail()
+	}
+	return rest
+}
+
+// alignOf is the alignment of the type at the start of sig.
+func alignOf(sig string) int {
+	if sig == "" {
+		return 1
+	}
+	switch sig[0] {
+	case 'y', 'g', 'v':
+		return 1
+	case 'n', 'q':
+		return 2
+	case 'x', 't', 'd', '(', '{':
+		return 8
+	}
+	return 4
+}
+
+// afterType returns sig past its first complete type.
+func afterType(sig string) string {
+	if sig == "" {
+		return ""
+	}
+	switch sig[0] {
+	case 'a':
+		return afterType(sig[1:])
+	case '(', '{':
+		depth := 0
+		for i := 0; i < len(sig); i++ {
+			switch sig[i] {
+			case '(', '{':
+				depth++
+			case ')', '}':
+				depth--
+				if depth == 0 {
+					return sig[i+1:]
+				}
+			}
+		}
+		return ""
+	}
+	return sig[1:]
+}

@@ -1,0 +1,117 @@
+package atspi
+
+import (
+	"strings"
+
+	"github.com/nish-driver/nish-driver/engine"
+)
+
+// stateSet is an AT-SPI state set: bit N is state number N (the wire sends
+// it as two 32-bit words, low word first).
+type stateSet uint64
+
+// State numbers the package tests (AtspiStateType).
+const (
+	stateEditable           = 7
+	stateEnabled            = 8
+	stateSensitive          = 24
+	stateShowing            = 25
+	stateVisible            = 30
+	stateManagesDescendants = 31
+)
+
+func (s stateSet) has(n int) bool { return s&(1<<uint(n)) != 0 }
+
+// ifaceSet records which AT-SPI interfaces an object implements.
+type ifaceSet uint32
+
+const (
+	ifAccessible ifaceSet = 1 << iota
+	ifAction
+	ifApplication
+	ifCollection
+	ifComponent
+	ifDocument
+	ifEditableText
+	ifHyperlink
+	ifHypertext
+	ifImage
+	ifSelection
+	ifTable
+	ifTableCell
+	ifText
+	ifValue
+)
+
+const ifacePrefix = "org.a11y.atspi."
+
+var ifaceBits = map[string]ifaceSet{
+	"org.a11y.atspi.Accessible":   ifAccessible,
+	"org.a11y.atspi.Action":       ifAction,
+	"org.a11y.atspi.Application":  ifApplication,
+	"org.a11y.atspi.Collection":   ifCollection,
+	"org.a11y.atspi.Component":    ifComponent,
+	"org.a11y.atspi.Document":     ifDocument,
+	"org.a11y.atspi.EditableText": ifEditableText,
+	"org.a11y.atspi.Hyperlink":    ifHyperlink,
+	"org.a11y.atspi.Hypertext":    ifHypertext,
+	"org.a11y.atspi.Image":        ifImage,
+	"org.a11y.atspi.Selection":    ifSelection,
+	"org.a11y.atspi.Table":        ifTable,
+	"org.a11y.atspi.TableCell":    ifTableCell,
+	"org.a11y.atspi.Text":         ifText,
+	"org.a11y.atspi.Value":        ifValue,
+}
+
+// elem is one accessible object as the reader learns it: first from the
+// app's cache reply or from per-object calls, then placed in the tree.
+type elem struct {
+	bus, path string
+	// parent as the app reported it (empty when unknown)
+	parentBus, parentPath string
+	index                 int32 // index in parent as reported; -1 unknown
+	childCount            int32 // as reported; -1 unknown (menus in the cache)
+	ifaces                ifaceSet
+	name, desc            string
+	role                  uint32
+	states                stateSet
+
+	hasProps bool    // role, name, states and interfaces are known
+	gone     bool    // the object vanished during the read
+	resolved bool    // children is the complete, ordered child list
+	children []*elem // valid when resolved
+	cached   []*elem // children the cache reply named (unordered)
+}
+
+// key is the element's identity: bus name and object path.
+func (e *elem) key() string { return e.bus + e.path }
+
+func (e *elem) id() engine.ElementID { return engine.ElementID(e.bus + e.path) }
+
+// nullPath is AT-SPI's "no object" reference.
+const nullPath = "/org/a11y/atspi/null"
+
+// splitID splits an ElementID into bus name and object path.
+func splitID(id engine.ElementID) (bus, path string, ok bool) {
+	s := string(id)
+	i := strings.IndexByte(s, '/')
+	if i <= 0 {
+		return "", "", false
+	}
+	return s[:i], s[i:], true
+}
+
+// topLevelRoles are the roles of an application's windows.
+var topLevelRoles = map[string]bool{
+	"frame": true, "window": true, "dialog": true, "alert": true, "file_chooser": true,
+	"color_chooser": true, "font_chooser": true,
+}
+
+// textValueRoles are roles whose text is their value (what a person typed
+// or a document's content), as opposed to labels whose text is their name.
+var textValueRoles = map[string]bool{
+	"text": true, "entry": true, "paragraph": true, "terminal": true, "editbar": true,
+	"document_text": true, "document_web": true, "document_email": true,
+	"document_frame": true, "document_spreadsheet": true, "document_presentation": true,
+	"password_text": true, "spin_button": true,
+}

@@ -1,0 +1,477 @@
+package atspi
+
+import (
+	"context"
+	"sort"
+	"time"
+
+	"github.com/nish-driver/nish-driver/engine"
+)
+
+// Details selects what a read fetches beyond the structure (ids, roles,
+// names, descriptions, states, child counts), which comes from the app's
+// cache reply and costs no per-element call. Each detail costs one call per
+// element that has it; the engine can read the structure of a whole window
+// and ask for details of only the rows it returns (Client.Details).
+type Details uint8
+
+const (
+	// DetailExtents reads Frame for elements that are showing. An element
+	// that is not showing (scrolled out, in a closed menu, on a hidden page)
+	// has a zero Frame: it cannot be seen or clicked, and its extents cost
+	// one call each, with an X round trip inside the app.
+	DetailExtents Details = 1 << iota
+	// DetailHiddenExtents reads Frame for elements that are not showing too.
+	DetailHiddenExtents
+	// DetailActions reads action names.
+	DetailActions
+	// DetailValues reads Value/HasValue/Numeric: the Value interface's
+	// number and range, or the text of an element whose text is its value
+	// (entries, text views, documents, terminals; not labels, whose text is
+	// their name). It also runs the attribute check for secure fields.
+	DetailValues
+
+	// DetailsNone reads the structure only.
+	DetailsNone Details = 0
+	// DetailsAll is what a full read needs.
+	DetailsAll = DetailExtents | DetailActions | DetailValues
+)
+
+// ReadOptions shape one window read.
+type ReadOptions struct {
+	// Budget bounds the read (zero fields: the zoom budget's).
+	Budget engine.Budget
+	// Details selects the per-element details to read.
+	Details Details
+	// Window is copied into the returned tree (the X window the caller
+	// matched to the frame).
+	Window engine.WindowID
+	// DetailLimit, when positive, reads details only for the first
+	// DetailLimit nodes in pre-order (the rows the engine will return);
+	// the rest get structure only. Client.Details can fill more later.
+	DetailLimit int
+	// Stats, when set, receives the read's phase timings.
+	Stats *ReadStats
+}
+
+// ReadStats are one read's measurements.
+type ReadStats struct {
+	PeerToPeer  bool          // the app was reached on its private socket
+	CacheItems  int           // elements in the app's cache reply
+	CacheTime   time.Duration // the cache call, decoding included
+	FillRounds  int           // rounds of calls for what the cache left out
+	FillCalls   int           // calls made in those rounds
+	FillTime    time.Duration // time spent in them and in building the tree
+	DetailCalls int           // per-element detail calls
+	DetailTime  time.Duration // time spent reading details
+	Elements    int           // nodes returned
+	Total       time.Duration
+}
+
+// maxFillRounds bounds the rounds of fill-in calls; each round descends at
+// least one level, so the depth budget bounds it too.
+const maxFillRounds = 256
+
+// ReadTree reads a window's accessibility tree: frame is the window's
+// top-level accessible (see Frames). The result is in pre-order with
+// Nodes[0] the frame, cut by the budget (Truncated set when anything was
+// left out). It is complete: every element a live walk of the window
+// finds, including what the app's cache reply leaves out (children of
+// containers that manage their descendants, menus, some title-bar buttons),
+// which is read with extra calls.
+//
+// A secure element (role password_text, or attributes marking a password
+// input) never has its value read: Secure is set and Value is empty.
+func (c *Client) ReadTree(ctx context.Context, frame engine.ElementID, opts ReadOptions) (*engine.Tree, error) {
+	start := time.Now()
+	var stats ReadStats
+	if opts.Budget.MaxElements <= 0 {
+		opts.Budget.MaxElements = engine.ZoomBudget.MaxElements
+	}
+	if opts.Budget.MaxDepth <= 0 {
+		opts.Budget.MaxDepth = engine.ZoomBudget.MaxDepth
+	}
+	bus, path, ok := splitID(frame)
+	if !ok {
+		return nil, engine.Errf(engine.CodeWindowGone, "the window's accessibility id is not valid")
+	}
+	conn, err := c.connFor(ctx, bus)
+	if err != nil {
+		return nil, mapErr(err, nil, ctx, targetFrame)
+	}
+	stats.PeerToPeer = conn.peer
+	r := &reader{c: c, ctx: ctx, app: bus, known: map[string]*elem{}, budget: opts.Budget}
+
+	t0 := time.Now()
+	items, err := r.cache(conn)
+	if err != nil {
+		return nil, mapErr(err, conn, ctx, targetFrame)
+	}
+	stats.CacheItems = len(items)
+	stats.CacheTime = time.Since(t0)
+	for _, it := range items {
+		if it.bus == bus {
+			r.known[it.key()] = it
+		}
+	}
+	for _, it := range items {
+		if it.bus != bus {
+			continue
+		}
+		if p := r.known[it.parentBus+it.parentPath]; p != nil && p != it {
+			p.cached = append(p.cached, it)
+		}
+	}
+	root := r.known[bus+path]
+	if root == nil {
+		root = &elem{bus: bus, path: path, index: -1, childCount: -1}
+		r.known[root.key()] = root
+	}
+	r.root = root
+
+	t1 := time.Now()
+	if err := r.fill(); err != nil {
+		return nil, err
+	}
+	tree, elems := r.assemble()
+	tree.Window = opts.Window
+	stats.FillRounds, stats.FillCalls = r.rounds, r.calls
+	stats.FillTime = time.Since(t1)
+
+	t2 := time.Now()
+	if opts.Details != DetailsNone {
+		n := len(elems)
+		if opts.DetailLimit > 0 && opts.DetailLimit < n {
+			n = opts.DetailLimit
+		}
+		targets := make([]detailTarget, n)
+		for i, e := range elems[:n] {
+			targets[i] = detailTarget{node: &tree.Nodes[i], bus: e.bus, path: e.path, ifaces: e.ifaces, states: e.states}
+		}
+		n, err := c.details(ctx, targets, opts.Details)
+		stats.DetailCalls = n
+		if err != nil {
+			return nil, err
+		}
+	}
+	c.remember(bus, elems)
+	stats.DetailTime = time.Since(t2)
+	stats.Elements = len(tree.Nodes)
+	stats.Total = time.Since(start)
+	if opts.Stats != nil {
+		*opts.Stats = stats
+	}
+	return tree, nil
+}
+
+// reader is one read's working state.
+type reader struct {
+	c      *Client
+	ctx    context.Context
+	app    string
+	known  map[string]*elem
+	root   *elem
+	budget engine.Budget
+	rounds int
+	calls  int
+}
+
+// cache asks the app for its whole cached tree in one call. An app without
+// the cache interface returns nothing (the fill-in reads everything).
+func (r *reader) cache(conn *wireConn) ([]*elem, error) {
+	rep, err := conn.call(r.ctx, r.app, "/org/a11y/atspi/cache", "org.a11y.atspi.Cache", "GetItems")
+	if err != nil {
+		if isGone(err) && r.ctx.Err() == nil {
+			return nil, nil
+		}
+		return nil, err
+	}
+	items, err := decodeItems(rep)
+	if err == errItemsSig {
+		return nil, nil
+	}
+	return items, err
+}
+
+// resolveFromCache orders an element's children from the cache reply when
+// they add up: as many as its child count, with indexes 0..n-1.
+func resolveFromCache(e *elem) bool {
+	if e.resolved {
+		return true
+	}
+	if e.childCount < 0 || int(e.childCount) != len(e.cached) {
+		return false
+	}
+	kids := e.cached
+	sort.Slice(kids, func(i, j int) bool { return kids[i].index < kids[j].index })
+	for i, k := range kids {
+		if int(k.index) != i {
+			return false
+		}
+	}
+	e.children, e.resolved = kids, true
+	return true
+}
+
+// plan walks the tree known so far in pre-order within the budget and
+// lists what is missing: elements whose children are not known, and
+// elements whose own properties are not known.
+func (r *reader) plan() (needKids, needProps []*elem) {
+	count := 0
+	seen := map[*elem]bool{}
+	var visit func(e *elem, depth int)
+	visit = func(e *elem, depth int) {
+		if count >= r.budget.MaxElements || seen[e] || e.gone {
+			return
+		}
+		seen[e] = true
+		count++
+		if !e.hasProps {
+			needProps = append(needProps, e)
+			return
+		}
+		if depth >= r.budget.MaxDepth {
+			return
+		}
+		if !resolveFromCache(e) {
+			if e.childCount == 0 && len(e.cached) == 0 {
+				e.resolved = true
+				return
+			}
+			needKids = append(needKids, e)
+			// Look ahead into the children the cache named: they are
+			// most likely among the real ones, and what they miss can be
+			// asked for in this same round.
+			for _, k := range e.cached {
+				visit(k, depth+1)
+			}
+			return
+		}
+		for _, k := range e.children {
+			visit(k, depth+1)
+		}
+	}
+	visit(r.root, 0)
+	return needKids, needProps
+}
+
+// Kinds of fill-in calls, packed into a reply's tag with the element's
+// position in its round.
+const (
+	callChildren = iota
+	callRole
+	callState
+	callIfaces
+	callProps
+	callKinds
+)
+
+// fill reads, round by round, what the cache reply left out, until the
+// tree within the budget is complete.
+func (r *reader) fill() error {
+	for r.rounds = 0; r.rounds < maxFillRounds; r.rounds++ {
+		needKids, needProps := r.plan()
+		if len(needKids)+len(needProps) == 0 {
+			return nil
+		}
+		targets := append(append([]*elem(nil), needKids...), needProps...)
+		p := newPipe(r.ctx, len(needKids)+4*len(needProps))
+		for i, e := range targets {
+			conn, err := r.c.connFor(r.ctx, e.bus)
+			if err != nil {
+				p.close()
+				return mapErr(err, nil, r.ctx, r.targetOf(e))
+			}
+			if i < len(needKids) {
+				p.add(conn, i*callKinds+callChildren, e.bus, e.path, "org.a11y.atspi.Accessible", "GetChildren")
+				continue
+			}
+			p.add(conn, i*callKinds+callRole, e.bus, e.path, "org.a11y.atspi.Accessible", "GetRole")
+			p.add(conn, i*callKinds+callState, e.bus, e.path, "org.a11y.atspi.Accessible", "GetState")
+			p.add(conn, i*callKinds+callIfaces, e.bus, e.path, "org.a11y.atspi.Accessible", "GetInterfaces")
+			p.add(conn, i*callKinds+callProps, e.bus, e.path, "org.freedesktop.DBus.Properties", "GetAll", "org.a11y.atspi.Accessible")
+		}
+		r.calls += p.sent
+		p.flush()
+		props := make([]int, len(targets))
+		for {
+			rep, ok, err := p.next()
+			if err != nil {
+				p.close()
+				return mapErr(err, nil, r.ctx, targetFrame)
+			}
+			if !ok {
+				break
+			}
+			e := targets[rep.tag/callKinds]
+			kind := rep.tag % callKinds
+			if rep.err != nil {
+				if isGone(rep.err) && e != r.root {
+					// The element went away during the read.
+					e.gone = true
+					continue
+				}
+				p.close()
+				return mapErr(rep.err, r.connOf(e), r.ctx, r.targetOf(e))
+			}
+			if err := r.apply(e, kind, &rep); err != nil {
+				p.close()
+				return mapErr(err, nil, r.ctx, r.targetOf(e))
+			}
+			if kind != callChildren {
+				props[rep.tag/callKinds]++
+				if props[rep.tag/callKinds] == 4 {
+					e.hasProps = true
+				}
+			}
+		}
+		p.close()
+	}
+	return nil
+}
+
+// targetOf says whether a failure about e is about the window or one
+// element of it.
+func (r *reader) targetOf(e *elem) target {
+	if e == r.root {
+		return targetFrame
+	}
+	return targetElement
+}
+
+// connOf is the connection an element's calls went to (for error mapping).
+func (r *reader) connOf(e *elem) *wireConn {
+	conn, err := r.c.connFor(r.ctx, e.bus)
+	if err != nil {
+		return nil
+	}
+	return conn
+}
+
+// apply stores one fill-in reply.
+func (r *reader) apply(e *elem, kind int, rep *reply) error {
+	d := rep.decoder()
+	switch kind {
+	case callChildren:
+		end := d.array(8)
+		var kids []*elem
+		for i := 0; d.more(end); i++ {
+			bus, path := d.ref()
+			if path == nullPath || bus == "" {
+				continue
+			}
+			k := r.known[bus+path]
+			if k == nil {
+				k = &elem{bus: bus, path: path, childCount: -1}
+				r.known[bus+path] = k
+			}
+			k.index = int32(i)
+			kids = append(kids, k)
+		}
+		e.children, e.resolved = kids, true
+	case callRole:
+		e.role = d.uint32()
+	case callState:
+		end := d.array(4)
+		var words [2]uint32
+		for i := 0; d.more(end); i++ {
+			w := d.uint32()
+			if i < 2 {
+				words[i] = w
+			}
+		}
+		e.states = stateSet(words[0]) | stateSet(words[1])<<32
+	case callIfaces:
+		e.ifaces = 0
+		end := d.array(4)
+		for d.more(end) {
+			e.ifaces |= ifaceBits[string(d.strBytes())]
+		}
+	case callProps:
+		end := d.array(8)
+		for d.more(end) {
+			d.align(8)
+			key := string(d.strBytes())
+			vsig := d.sig()
+			switch {
+			case key == "Name" && vsig == "s":
+				e.name = d.str()
+			case key == "Description" && vsig == "s":
+				e.desc = d.str()
+			case key == "ChildCount" && vsig == "i":
+				e.childCount = d.int32()
+			default:
+				d.skip(vsig)
+			}
+		}
+	}
+	return d.err
+}
+
+// assemble lays the tree out in pre-order within the budget.
+func (r *reader) assemble() (*engine.Tree, []*elem) {
+	t := &engine.Tree{}
+	var elems []*elem
+	seen := map[*elem]bool{}
+	var visit func(e *elem, parent, index, depth int) bool
+	visit = func(e *elem, parent, index, depth int) bool {
+		if len(t.Nodes) >= r.budget.MaxElements {
+			t.Truncated = true
+			return false
+		}
+		seen[e] = true
+		i := len(t.Nodes)
+		childCount := int(e.childCount)
+		if e.resolved {
+			childCount = 0
+			for _, k := range e.children {
+				if !k.gone {
+					childCount++
+				}
+			}
+		}
+		if childCount < 0 {
+			childCount = 0
+		}
+		role := RoleName(e.role)
+		t.Nodes = append(t.Nodes, engine.Node{
+			ID:            e.id(),
+			Parent:        parent,
+			IndexInParent: index,
+			Depth:         depth,
+			Role:          role,
+			Name:          e.name,
+			Description:   e.desc,
+			States:        StateNames(e.states),
+			ChildCount:    childCount,
+			Secure:        secureRole(role),
+			Editable:      e.ifaces&ifEditableText != 0,
+			Text:          e.ifaces&ifText != 0,
+		})
+		elems = append(elems, e)
+		if childCount == 0 {
+			return true
+		}
+		if depth >= r.budget.MaxDepth || !e.resolved {
+			t.Truncated = true
+			return true
+		}
+		k := 0
+		for _, ch := range e.children {
+			if ch.gone || seen[ch] {
+				continue
+			}
+			if !ch.hasProps {
+				t.Truncated = true // not read: the fill-in stopped early
+				continue
+			}
+			if !visit(ch, i, k, depth+1) {
+				return false
+			}
+			k++
+		}
+		return true
+	}
+	visit(r.root, -1, 0, 0)
+	return t, elems
+}

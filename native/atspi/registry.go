@@ -1,0 +1,254 @@
+package atspi
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/nish-driver/nish-driver/engine"
+)
+
+// App is an application registered on the accessibility bus.
+type App struct {
+	Bus  string // its unique bus name, ":1.42"
+	Name string // the AT-SPI application name (untrusted app text)
+	Pid  int
+	// Err is set (an *engine.Error, app_not_responding) when the app did
+	// not answer in time; Name is then empty.
+	Err error
+}
+
+// Frame is one top-level accessible of an app: a window.
+type Frame struct {
+	ID      engine.ElementID
+	Bus     string
+	Pid     int
+	AppName string // untrusted
+	Role    string
+	Name    string // the window title as the app tells it (untrusted)
+	States  []string
+	Extents engine.Rect // root (screen) coordinates
+}
+
+// listBound bounds how long one app may take to answer while apps or
+// windows are listed: a stopped app must not hold up the list.
+const listBound = 500 * time.Millisecond
+
+const (
+	registryName = "org.a11y.atspi.Registry"
+	rootPath     = "/org/a11y/atspi/accessible/root"
+)
+
+// Apps lists the apps on the accessibility bus with their pids and names.
+// An app that does not answer within a short bound is listed with Err set.
+func (c *Client) Apps(ctx context.Context) ([]App, error) {
+	bus, err := c.busConn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := bus.call(ctx, registryName, rootPath, "org.a11y.atspi.Accessible", "GetChildren")
+	if err != nil {
+		return nil, c.busErr(err, bus, ctx)
+	}
+	d := rep.decoder()
+	end := d.array(8)
+	var apps []App
+	for d.more(end) {
+		name, _ := d.ref()
+		if name != "" {
+			apps = append(apps, App{Bus: name})
+		}
+	}
+	if d.err != nil {
+		return nil, mapErr(d.err, bus, ctx, targetApp)
+	}
+	lctx, cancel := context.WithTimeout(ctx, listBound)
+	defer cancel()
+	p := newPipe(lctx, 2*len(apps))
+	defer p.close()
+	for i, a := range apps {
+		p.add(bus, 2*i, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID", a.Bus)
+		p.add(bus, 2*i+1, a.Bus, rootPath, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Accessible", "Name")
+	}
+	p.flush()
+	named := make([]bool, len(apps))
+	for {
+		r, ok, err := p.next()
+		if err != nil || !ok {
+			break
+		}
+		a := &apps[r.tag/2]
+		if r.err != nil {
+			if r.tag%2 == 1 {
+				a.Err = mapErr(r.err, bus, lctx, targetApp)
+				named[r.tag/2] = true
+			}
+			continue
+		}
+		d := r.decoder()
+		if r.tag%2 == 0 {
+			a.Pid = int(d.uint32())
+			continue
+		}
+		if d.sig() == "s" {
+			a.Name = d.str()
+		}
+		named[r.tag/2] = true
+	}
+	if ctx.Err() != nil {
+		return nil, mapErr(ctx.Err(), bus, ctx, targetApp)
+	}
+	for i := range apps {
+		if !named[i] {
+			apps[i].Err = engine.Errf(engine.CodeAppNotResponding, "the app did not answer within the call's time bound")
+		}
+	}
+	return apps, nil
+}
+
+// busErr maps a failure of a call to the bus itself: the bus is unreachable.
+func (c *Client) busErr(err error, bus *wireConn, ctx context.Context) error {
+	if ctx.Err() != nil {
+		return engine.Wrap(engine.CodeBackendUnavailable, err, "the accessibility bus did not answer in time")
+	}
+	return engine.Wrap(engine.CodeBackendUnavailable, err, "the accessibility registry did not answer")
+}
+
+// Frames lists an app's top-level windows (children of its application
+// object whose role is frame, window, dialog, alert or a chooser), with
+// their titles, states and screen extents.
+func (c *Client) Frames(ctx context.Context, app App) ([]Frame, error) {
+	conn, err := c.connFor(ctx, app.Bus)
+	if err != nil {
+		return nil, mapErr(err, nil, ctx, targetApp)
+	}
+	rep, err := conn.call(ctx, app.Bus, rootPath, "org.a11y.atspi.Accessible", "GetChildren")
+	if err != nil {
+		return nil, mapErr(err, conn, ctx, targetApp)
+	}
+	d := rep.decoder()
+	end := d.array(8)
+	var frames []Frame
+	for d.more(end) {
+		b, path := d.ref()
+		if path == nullPath || b == "" {
+			continue
+		}
+		frames = append(frames, Frame{ID: engine.ElementID(b + path), Bus: b, Pid: app.Pid, AppName: app.Name})
+	}
+	if d.err != nil {
+		return nil, mapErr(d.err, conn, ctx, targetApp)
+	}
+	p := newPipe(ctx, 4*len(frames))
+	defer p.close()
+	for i, f := range frames {
+		w := conn
+		if f.Bus != app.Bus {
+			if w, err = c.connFor(ctx, f.Bus); err != nil {
+				return nil, mapErr(err, nil, ctx, targetApp)
+			}
+		}
+		_, path, _ := splitID(f.ID)
+		p.add(w, 4*i, f.Bus, path, "org.a11y.atspi.Accessible", "GetRole")
+		p.add(w, 4*i+1, f.Bus, path, "org.a11y.atspi.Accessible", "GetState")
+		p.add(w, 4*i+2, f.Bus, path, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Accessible", "Name")
+		p.add(w, 4*i+3, f.Bus, path, "org.a11y.atspi.Component", "GetExtents", uint32(0))
+	}
+	p.flush()
+	gone := make([]bool, len(frames))
+	for {
+		r, ok, err := p.next()
+		if err != nil {
+			return nil, mapErr(err, conn, ctx, targetApp)
+		}
+		if !ok {
+			break
+		}
+		f := &frames[r.tag/4]
+		if r.err != nil {
+			if isGone(r.err) {
+				gone[r.tag/4] = true
+				continue
+			}
+			if r.tag%4 != 3 { // a window without extents is still a window
+				return nil, mapErr(r.err, conn, ctx, targetApp)
+			}
+			continue
+		}
+		d := r.decoder()
+		switch r.tag % 4 {
+		case 0:
+			f.Role = RoleName(d.uint32())
+		case 1:
+			f.States = StateNames(decodeStates(d))
+		case 2:
+			if d.sig() == "s" {
+				f.Name = d.str()
+			}
+		case 3:
+			d.align(8)
+			x, y, w, h := d.int32(), d.int32(), d.int32(), d.int32()
+			if d.err == nil {
+				f.Extents = engine.Rect{X: int(x), Y: int(y), W: int(w), H: int(h)}
+			}
+		}
+	}
+	out := frames[:0]
+	for i, f := range frames {
+		if !gone[i] && topLevelRoles[f.Role] {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// AllFrames lists the windows of every app, asking the apps concurrently.
+// An app that does not answer within a short bound contributes no windows
+// and is returned in the app list with Err set.
+func (c *Client) AllFrames(ctx context.Context) ([]Frame, []App, error) {
+	apps, err := c.Apps(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	lists := make([][]Frame, len(apps))
+	var wg sync.WaitGroup
+	for i := range apps {
+		if apps[i].Err != nil {
+			continue
+		}
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			actx, cancel := context.WithTimeout(ctx, listBound)
+			defer cancel()
+			fr, err := c.Frames(actx, apps[i])
+			if err != nil {
+				apps[i].Err = err
+				return
+			}
+			lists[i] = fr
+		}(i)
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		return nil, nil, mapErr(ctx.Err(), nil, ctx, targetApp)
+	}
+	var all []Frame
+	for _, l := range lists {
+		all = append(all, l...)
+	}
+	return all, apps, nil
+}
+
+// decodeStates reads a state set (au, low word first).
+func decodeStates(d *decoder) stateSet {
+	end := d.array(4)
+	var words [2]uint32
+	for i := 0; d.more(end); i++ {
+		w := d.uint32()
+		if i < 2 {
+			words[i] = w
+		}
+	}
+	return stateSet(words[0]) | stateSet(words[1])<<32
+}
