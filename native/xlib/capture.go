@@ -12,6 +12,7 @@ import "C"
 import (
 	"errors"
 	"image"
+	"time"
 	"unsafe"
 )
 
@@ -27,45 +28,110 @@ var (
 	errGetImage    = errors.New("xlib: the X server returned no image")
 )
 
+// captureSettle is how long the first capture of a window waits after
+// redirecting it: redirection starts the window's off-screen pixmap as a
+// copy of the screen there (windows above it included) and asks the app to
+// repaint, which apps do within a frame or two.
+const captureSettle = 100 * time.Millisecond
+
 // Capture returns a window's own contents. With Composite the window is
 // redirected off-screen (automatic redirection: the server still shows it
-// as before), so the pixels are the window's own, never the windows above
-// it; without Composite they are read from the screen, others' windows
-// included, and parts off the screen stay black.
+// as before) and stays redirected for the life of the Display, so its
+// pixmap always holds what the app drew, never the windows above it (the
+// takeover indicator, another app). The first capture of a window waits
+// captureSettle for the app to repaint after the redirection. Without
+// Composite the pixels are read from the screen, others' windows included,
+// and parts off the screen stay black.
 func (d *Display) Capture(id uint64) (*image.RGBA, error) {
+	w := C.Window(id)
+	if d.ext.Composite {
+		var fresh bool
+		err := d.do(func() error {
+			var err error
+			fresh, err = d.redirect(w)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		if fresh {
+			time.Sleep(captureSettle)
+		}
+	}
 	var img *image.RGBA
 	err := d.do(func() error {
 		var err error
-		img, err = d.capture(C.Window(id))
+		img, err = d.capture(w)
 		return err
 	})
 	return img, err
 }
 
-func (d *Display) capture(w C.Window) (*image.RGBA, error) {
+// redirect redirects a viewable window off-screen unless this Display did
+// already; fresh says it did now.
+func (d *Display) redirect(w C.Window) (fresh bool, err error) {
+	if _, err := d.viewable(w); err != nil {
+		return false, err
+	}
+	if d.redirected[w] {
+		return false, nil
+	}
+	C.XCompositeRedirectWindow(d.dpy, w, C.CompositeRedirectAutomatic)
+	if err := d.xerr(true); err != nil {
+		return false, err
+	}
+	d.redirected[w] = true
+	return true, nil
+}
+
+// viewable reads a window's attributes, and fails unless it is viewable
+// and TrueColor.
+func (d *Display) viewable(w C.Window) (C.nx_attrs, error) {
 	a, ok := d.attrs(w)
 	if !ok {
+		delete(d.redirected, w)
 		if err := d.xerr(false); err != nil {
-			return nil, err
+			return a, err
 		}
-		return nil, ErrWindowGone
+		return a, ErrWindowGone
 	}
 	if a.map_state != isViewable {
-		return nil, errNotViewable
+		return a, errNotViewable
 	}
 	if a.visual_class != visualTrueColor && a.visual_class != visualDirectColor {
-		return nil, errVisual
+		return a, errVisual
+	}
+	return a, nil
+}
+
+func (d *Display) capture(w C.Window) (*image.RGBA, error) {
+	a, err := d.viewable(w)
+	if err != nil {
+		return nil, err
 	}
 	if d.ext.Composite {
-		return d.captureComposite(w, a)
+		img, err := d.captureComposite(w, a)
+		var xe *XError
+		if errors.As(err, &xe) && xe.Code == xBadMatch && d.redirected[w] {
+			// The id was reused by a window this Display never redirected.
+			delete(d.redirected, w)
+			if _, err := d.redirect(w); err != nil {
+				return nil, err
+			}
+			return d.captureComposite(w, a)
+		}
+		return img, err
 	}
 	return d.captureScreen(w, a)
 }
 
 // captureComposite reads the window's off-screen pixmap.
 func (d *Display) captureComposite(w C.Window, a C.nx_attrs) (*image.RGBA, error) {
-	C.XCompositeRedirectWindow(d.dpy, w, C.CompositeRedirectAutomatic)
-	defer C.XCompositeUnredirectWindow(d.dpy, w, C.CompositeRedirectAutomatic)
+	if !d.redirected[w] {
+		if _, err := d.redirect(w); err != nil {
+			return nil, err
+		}
+	}
 	pix := C.XCompositeNameWindowPixmap(d.dpy, w)
 	if err := d.xerr(true); err != nil {
 		return nil, err

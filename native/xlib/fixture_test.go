@@ -69,21 +69,23 @@ func startGTK(t *testing.T, title, prgname string, frame Rect) *gtkApp {
 	if err := app.waitLine("ready", 15*time.Second); err != nil {
 		t.Fatalf("the GTK fixture did not come up: %v", err)
 	}
+	// Found by class rather than through TopLevels, which hides windows
+	// claiming the driver's class.
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
-		ws, err := dpy.TopLevels()
+		ids, err := dpy.FindByClass(prgname)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, w := range ws {
-			if w.Pid == cmd.Process.Pid && w.Mapped {
-				app.id = w.ID
+		for _, id := range ids {
+			if w, err := dpy.Describe(id); err == nil && w.Pid == cmd.Process.Pid && w.Mapped {
+				app.id = id
 				return app
 			}
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Fatal("the GTK fixture's window is not among TopLevels with its pid")
+	t.Fatal("the GTK fixture's window did not appear with its pid")
 	return nil
 }
 

@@ -79,3 +79,14 @@ func (d *Display) sendSyntheticClick(id uint64, x, y int) error {
 		return d.xerr(true)
 	})
 }
+
+// unmapWindow unmaps a window.
+func (d *Display) unmapWindow(id uint64) error {
+	return d.do(func() error {
+		C.XUnmapWindow(d.dpy, C.Window(id))
+		return d.xerr(true)
+	})
+}
+
+// cWindow converts a window id for the C side.
+func cWindow(id uint64) C.Window { return C.Window(id) }
