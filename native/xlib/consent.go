@@ -119,7 +119,6 @@ type consentWindow struct {
 	colors        map[uint32]C.ulong
 	hasWindow     bool
 	visibilityMet bool
-	fontIndex     int  // which of regularFonts loaded
 	sharedBold    bool // no bold font: bold is the regular one
 }
 
@@ -127,11 +126,12 @@ var errNoFont = errors.New("xlib: no core X font could be loaded for the consent
 
 // create loads fonts, lays the form out, and maps the window centred.
 func (cw *consentWindow) create(d *Display) error {
-	if !cw.loadFont(d, regularFonts, &cw.font) {
+	var i int
+	if cw.font, i = loadFont(d, regularFonts); cw.font.font == nil {
 		return errNoFont
 	}
-	cw.unicode = cw.fontIndex != len(regularFonts)-1
-	if !cw.loadFont(d, boldFonts, &cw.bold) {
+	cw.unicode = i != len(regularFonts)-1 // the last is Latin-1 "fixed"
+	if cw.bold, _ = loadFont(d, boldFonts); cw.bold.font == nil {
 		cw.bold = cw.font
 		cw.sharedBold = true
 	}
@@ -166,20 +166,17 @@ func (cw *consentWindow) create(d *Display) error {
 	return d.xerr(true)
 }
 
-// loadFont loads the first of names that exists into out.
-func (cw *consentWindow) loadFont(d *Display, names []string, out *C.nx_font) bool {
+// loadFont loads the first of names that exists and says which.
+func loadFont(d *Display, names []string) (C.nx_font, int) {
 	for i, n := range names {
 		cs := C.CString(n)
-		ok := C.nx_font_load(d.dpy, cs, out) != 0
+		f := C.nx_font_load(d.dpy, cs)
 		C.free(unsafe.Pointer(cs))
-		if ok {
-			if out == &cw.font {
-				cw.fontIndex = i
-			}
-			return true
+		if f.font != nil {
+			return f, i
 		}
 	}
-	return false
+	return C.nx_font{}, -1
 }
 
 // destroy takes the window down and frees what create made.
@@ -193,9 +190,9 @@ func (cw *consentWindow) destroy(d *Display) {
 	}
 	C.XFreeGC(d.dpy, cw.gc)
 	if !cw.sharedBold {
-		C.nx_font_free(d.dpy, &cw.bold)
+		C.nx_font_free(d.dpy, cw.bold)
 	}
-	C.nx_font_free(d.dpy, &cw.font)
+	C.nx_font_free(d.dpy, cw.font)
 	C.XSync(d.dpy, C.False)
 	C.nx_err_reset()
 }
@@ -360,9 +357,9 @@ func (cw *consentWindow) text(d *Display, x, baseline int, s string, bold bool, 
 	if len(u) == 0 {
 		return
 	}
-	font := &cw.font
+	font := cw.font
 	if bold {
-		font = &cw.bold
+		font = cw.bold
 	}
 	C.XSetForeground(d.dpy, cw.gc, cw.pixel(d, rgb))
 	C.nx_draw_text(d.dpy, C.Drawable(cw.win), cw.gc, font, C.int(x), C.int(baseline), &u[0], C.int(len(u)))
@@ -373,9 +370,9 @@ func (cw *consentWindow) textWidth(s string, bold bool) int {
 	if len(u) == 0 {
 		return 0
 	}
-	font := &cw.font
+	font := cw.font
 	if bold {
-		font = &cw.bold
+		font = cw.bold
 	}
 	return int(C.nx_text_width(font, &u[0], C.int(len(u))))
 }

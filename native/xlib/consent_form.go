@@ -94,8 +94,10 @@ func layoutConsent(dlg ConsentDialog, m fontMetrics) *consentForm {
 	lh := m.lineH()
 	y := margin
 
+	// fit cuts text drawn at x to the window's inner width.
+	fit := func(x int, s string) string { return cut(s, (width-margin-x)/max(m.charW, 1)) }
 	text := func(x int, s string, bold, alert bool) {
-		f.texts = append(f.texts, formText{x: x, baseline: y + m.ascent, text: s, bold: bold, alert: alert})
+		f.texts = append(f.texts, formText{x: x, baseline: y + m.ascent, text: fit(x, s), bold: bold, alert: alert})
 		y += lh
 	}
 	text(margin, "An AI assistant asks to use apps on your screen", true, false)
@@ -109,13 +111,14 @@ func layoutConsent(dlg ConsentDialog, m fontMetrics) *consentForm {
 	if purpose == "" {
 		purpose = "(none given)"
 	}
-	for i, line := range wrap("Purpose: "+purpose, cols, maxPurposeLines) {
-		x := margin
-		if i > 0 {
-			x += 9 * m.charW // under the text, past "Purpose: "
-			line = strings.TrimLeft(line, " ")
+	const purposeLabel = "Purpose: "
+	indent := len(purposeLabel) * m.charW
+	for i, line := range wrap(purpose, cols-len(purposeLabel), maxPurposeLines) {
+		if i == 0 {
+			text(margin, purposeLabel+line, false, false)
+		} else {
+			text(margin+indent, line, false, false)
 		}
-		text(x, line, false, false)
 	}
 	y += 10
 
@@ -123,7 +126,7 @@ func layoutConsent(dlg ConsentDialog, m fontMetrics) *consentForm {
 	row := func(id, label string, ticked, alert bool, pid int) {
 		f.controls = append(f.controls, formControl{
 			id: id, kind: tickBox, rect: Rect{X: margin, Y: y, W: width - 2*margin, H: rowH},
-			label: label, ticked: ticked, alert: alert, pid: pid,
+			label: fit(margin+boxW+14, label), ticked: ticked, alert: alert, pid: pid,
 			baseline: y + (rowH-lh)/2 + m.ascent,
 		})
 		y += rowH
@@ -131,13 +134,12 @@ func layoutConsent(dlg ConsentDialog, m fontMetrics) *consentForm {
 	if len(dlg.Apps) > 0 {
 		text(margin, "It may read and operate these apps (untick to leave one out):", false, false)
 		y += 4
-		labelCols := cols - 4
 		for _, app := range dlg.Apps {
 			name := cut(plainText(app.Name), maxAppRunes)
 			if name == "" {
 				name = "(unnamed app)"
 			}
-			row(appID(app.Pid), cut(name+" (pid "+strconv.Itoa(app.Pid)+")", labelCols), true, false, app.Pid)
+			row(appID(app.Pid), name+" (pid "+strconv.Itoa(app.Pid)+")", true, false, app.Pid)
 		}
 	}
 	if dlg.Takeover || dlg.ClipboardRead {
@@ -147,7 +149,7 @@ func layoutConsent(dlg ConsentDialog, m fontMetrics) *consentForm {
 	}
 	if dlg.Takeover {
 		row(idTakeover, "ALSO allow VISIBLE TAKEOVER", false, true, 0)
-		text(margin+boxW+14, "It would move your pointer and type; a red frame shows while it does.", false, false)
+		text(margin+boxW+14, "It moves your pointer and types; a red frame shows meanwhile.", false, false)
 		y += 4
 	}
 	if dlg.ClipboardRead {

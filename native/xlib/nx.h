@@ -147,13 +147,14 @@ typedef struct {
 	int ascent, descent, width;
 } nx_font;
 
-// nx_font_load loads a core font by name; it returns 0 when there is none.
-int nx_font_load(Display *dpy, const char *name, nx_font *out);
+// nx_font_load loads a core font by name; font is NULL when there is none.
+// Fonts travel by value, so Go can keep them without C pointing into Go.
+nx_font nx_font_load(Display *dpy, const char *name);
 // nx_font_free frees a font nx_font_load loaded.
-void nx_font_free(Display *dpy, nx_font *f);
+void nx_font_free(Display *dpy, nx_font f);
 // nx_draw_text draws UCS-2 text with the font at baseline (x, y).
-void nx_draw_text(Display *dpy, Drawable d, GC gc, nx_font *f, int x, int y, const uint16_t *s, int n);
+void nx_draw_text(Display *dpy, Drawable d, GC gc, nx_font f, int x, int y, const uint16_t *s, int n);
 // nx_text_width measures UCS-2 text in the font.
-int nx_text_width(nx_font *f, const uint16_t *s, int n);
+int nx_text_width(nx_font f, const uint16_t *s, int n);
 
 #endif

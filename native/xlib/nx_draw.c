@@ -4,22 +4,21 @@
 
 #include <stdlib.h>
 
-int nx_font_load(Display *dpy, const char *name, nx_font *out) {
+nx_font nx_font_load(Display *dpy, const char *name) {
+	nx_font out = {NULL, 0, 0, 0};
 	XFontStruct *f = XLoadQueryFont(dpy, name);
-	out->font = f;
-	if (f == NULL) {
-		return 0;
+	if (f != NULL) {
+		out.font = f;
+		out.ascent = f->ascent;
+		out.descent = f->descent;
+		out.width = f->max_bounds.width;
 	}
-	out->ascent = f->ascent;
-	out->descent = f->descent;
-	out->width = f->max_bounds.width;
-	return 1;
+	return out;
 }
 
-void nx_font_free(Display *dpy, nx_font *f) {
-	if (f->font != NULL) {
-		XFreeFont(dpy, f->font);
-		f->font = NULL;
+void nx_font_free(Display *dpy, nx_font f) {
+	if (f.font != NULL) {
+		XFreeFont(dpy, f.font);
 	}
 }
 
@@ -37,11 +36,11 @@ static XChar2b *to_char2b(const uint16_t *s, int n) {
 	return c;
 }
 
-void nx_draw_text(Display *dpy, Drawable d, GC gc, nx_font *f, int x, int y, const uint16_t *s, int n) {
-	if (f->font == NULL || n <= 0) {
+void nx_draw_text(Display *dpy, Drawable d, GC gc, nx_font f, int x, int y, const uint16_t *s, int n) {
+	if (f.font == NULL || n <= 0) {
 		return;
 	}
-	XSetFont(dpy, gc, f->font->fid);
+	XSetFont(dpy, gc, f.font->fid);
 	XChar2b *c = to_char2b(s, n);
 	if (c == NULL) {
 		return;
@@ -50,15 +49,15 @@ void nx_draw_text(Display *dpy, Drawable d, GC gc, nx_font *f, int x, int y, con
 	free(c);
 }
 
-int nx_text_width(nx_font *f, const uint16_t *s, int n) {
-	if (f->font == NULL || n <= 0) {
+int nx_text_width(nx_font f, const uint16_t *s, int n) {
+	if (f.font == NULL || n <= 0) {
 		return 0;
 	}
 	XChar2b *c = to_char2b(s, n);
 	if (c == NULL) {
 		return 0;
 	}
-	int w = XTextWidth16(f->font, c, n);
+	int w = XTextWidth16(f.font, c, n);
 	free(c);
 	return w;
 }

@@ -90,3 +90,13 @@ func (d *Display) unmapWindow(id uint64) error {
 
 // cWindow converts a window id for the C side.
 func cWindow(id uint64) C.Window { return C.Window(id) }
+
+// sendDeleteWindow asks a window to close the way a window manager does
+// (WM_PROTOCOLS / WM_DELETE_WINDOW).
+func (d *Display) sendDeleteWindow(id uint64) error {
+	return d.do(func() error {
+		C.nx_send_client_message(d.dpy, C.Window(id), C.Window(id), d.atom("WM_PROTOCOLS"),
+			C.long(d.atom("WM_DELETE_WINDOW")), C.CurrentTime, 0, 0, 0, 0)
+		return d.xerr(true)
+	})
+}

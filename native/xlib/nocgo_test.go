@@ -1,0 +1,15 @@
+//go:build !cgo
+
+package xlib
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestWithoutCgoOpenSaysTheBackendWasNotBuilt(t *testing.T) {
+	d, err := Open("")
+	if d != nil || !errors.Is(err, ErrNotBuilt) {
+		t.Fatalf("Open = %v, %v; want nil, ErrNotBuilt", d, err)
+	}
+}
