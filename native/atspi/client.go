@@ -39,7 +39,7 @@ type Client struct {
 	bus   *wireConn
 	apps  map[string]*appConn // by bus name
 	gen   int                 // bumps on every new bus connection
-	memo  map[engine.ElementID]ifaceSet
+	memo  map[engine.ElementID]*memoEntry
 	dialM sync.Mutex // one bus dial at a time
 }
 
@@ -216,26 +216,74 @@ func (c *Client) peerToPeer(bus string) bool {
 	return a.peer != nil && !a.peer.isClosed()
 }
 
-// maxRemembered bounds the interface memo.
+// maxRemembered bounds the memo of elements.
 const maxRemembered = 100000
 
-// remember keeps the interfaces of the elements a read saw, so a later
-// Details call knows which calls apply without asking again.
-func (c *Client) remember(bus string, elems []*elem) {
+// memoEntry is what the client remembers about an element between calls:
+// its interfaces (so Details knows which calls apply) and its action names
+// with the localized names they were read with (a later read that gets the
+// same localized names reuses the names instead of asking for each).
+type memoEntry struct {
+	ifaces    ifaceSet
+	localized []string
+	names     []string
+}
+
+// remember keeps the interfaces of the elements a read saw.
+func (c *Client) remember(elems []*elem) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.memo == nil || len(c.memo)+len(elems) > maxRemembered {
-		c.memo = make(map[engine.ElementID]ifaceSet, len(elems))
+		c.memo = make(map[engine.ElementID]*memoEntry, len(elems))
 	}
 	for _, e := range elems {
-		c.memo[e.id()] = e.ifaces
+		m := c.memo[e.id()]
+		if m == nil {
+			m = &memoEntry{}
+			c.memo[e.id()] = m
+		}
+		m.ifaces = e.ifaces
 	}
 }
 
-// recall returns an element's remembered interfaces.
-func (c *Client) recall(id engine.ElementID) (ifaceSet, bool) {
+// recallIfaces returns an element's remembered interfaces.
+func (c *Client) recallIfaces(id engine.ElementID) (ifaceSet, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	s, ok := c.memo[id]
-	return s, ok
+	if m := c.memo[id]; m != nil {
+		return m.ifaces, true
+	}
+	return 0, false
+}
+
+// recallActions returns remembered action names if they were read with
+// the same localized names.
+func (c *Client) recallActions(id engine.ElementID, localized []string) ([]string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m := c.memo[id]
+	if m == nil || m.names == nil || len(m.localized) != len(localized) {
+		return nil, false
+	}
+	for i := range localized {
+		if m.localized[i] != localized[i] {
+			return nil, false
+		}
+	}
+	return m.names, true
+}
+
+// rememberActions keeps an element's action names.
+func (c *Client) rememberActions(id engine.ElementID, localized, names []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.memo == nil || len(c.memo) >= maxRemembered {
+		c.memo = map[engine.ElementID]*memoEntry{}
+	}
+	m := c.memo[id]
+	if m == nil {
+		m = &memoEntry{}
+		c.memo[id] = m
+	}
+	m.localized, m.names = localized, names
 }

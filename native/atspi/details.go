@@ -33,8 +33,22 @@ const (
 	detAttrs
 	detRole
 	detText
+	detName
 	detKinds
 )
+
+// maxActions bounds the action names read per element.
+const maxActions = 64
+
+// detTag packs a target's position, a call kind and an action index into
+// a reply tag.
+func detTag(i, kind, j int) int { return (i*detKinds+kind)*maxActions + j }
+
+func detUntag(tag int) (i, kind, j int) {
+	j = tag % maxActions
+	tag /= maxActions
+	return tag / detKinds, tag % detKinds, j
+}
 
 // details reads the selected details of the targets with every call in
 // flight at once, and fills their nodes. It returns the number of calls.
@@ -77,7 +91,7 @@ func (c *Client) details(ctx context.Context, targets []detailTarget, which Deta
 	if n == 0 {
 		return 0, nil
 	}
-	p := newPipe(ctx, n)
+	p := newPipe(ctx)
 	defer p.close()
 	conns := map[string]*wireConn{}
 	connOf := func(bus string) (*wireConn, error) {
@@ -101,20 +115,19 @@ func (c *Client) details(ctx context.Context, targets []detailTarget, which Deta
 		if err != nil {
 			return p.sent, mapErr(err, nil, ctx, targetElement)
 		}
-		tag := i * detKinds
 		if pl.extents {
-			p.add(w, tag+detExtents, t.bus, t.path, "org.a11y.atspi.Component", "GetExtents", uint32(0))
+			p.add(w, detTag(i, detExtents, 0), t.bus, t.path, "org.a11y.atspi.Component", "GetExtents", uint32(0))
 		}
 		if pl.actions {
-			p.add(w, tag+detActions, t.bus, t.path, "org.a11y.atspi.Action", "GetActions")
+			p.add(w, detTag(i, detActions, 0), t.bus, t.path, "org.a11y.atspi.Action", "GetActions")
 		}
 		if pl.value {
-			p.add(w, tag+detValue, t.bus, t.path, "org.freedesktop.DBus.Properties", "GetAll", "org.a11y.atspi.Value")
+			p.add(w, detTag(i, detValue, 0), t.bus, t.path, "org.freedesktop.DBus.Properties", "GetAll", "org.a11y.atspi.Value")
 		}
 		if pl.text {
-			p.add(w, tag+detAttrs, t.bus, t.path, "org.a11y.atspi.Accessible", "GetAttributes")
+			p.add(w, detTag(i, detAttrs, 0), t.bus, t.path, "org.a11y.atspi.Accessible", "GetAttributes")
 			if t.recheck {
-				p.add(w, tag+detRole, t.bus, t.path, "org.a11y.atspi.Accessible", "GetRole")
+				p.add(w, detTag(i, detRole, 0), t.bus, t.path, "org.a11y.atspi.Accessible", "GetRole")
 			}
 		}
 	}
@@ -130,6 +143,11 @@ func (c *Client) details(ctx context.Context, targets []detailTarget, which Deta
 			}
 		}
 	}
+	type actionRead struct {
+		localized, names []string
+		left             int
+	}
+	pending := map[int]*actionRead{}
 	queued := false
 	for {
 		rep, ok := p.ready()
@@ -147,7 +165,7 @@ func (c *Client) details(ctx context.Context, targets []detailTarget, which Deta
 				break
 			}
 		}
-		i, kind := rep.tag/detKinds, rep.tag%detKinds
+		i, kind, j := detUntag(rep.tag)
 		t := &targets[i]
 		if rep.err != nil {
 			if errConnGone(rep.err) {
@@ -155,6 +173,9 @@ func (c *Client) details(ctx context.Context, targets []detailTarget, which Deta
 			}
 			if kind == detAttrs || kind == detRole {
 				checks[i] = -1 // unchecked: never read its text
+			}
+			if kind == detName {
+				delete(pending, i) // names incomplete: report none
 			}
 			continue
 		}
@@ -167,7 +188,38 @@ func (c *Client) details(ctx context.Context, targets []detailTarget, which Deta
 				t.node.Frame = engine.Rect{X: int(x), Y: int(y), W: int(w), H: int(h)}
 			}
 		case detActions:
-			t.node.Actions = decodeActionNames(d)
+			// GetActions gives localized names; the names a caller acts
+			// by ("click") come from GetName, one call per action, unless
+			// an earlier read already learnt them for these localized
+			// names.
+			localized := decodeActionNames(d)
+			if len(localized) > maxActions {
+				localized = localized[:maxActions]
+			}
+			if names, ok := c.recallActions(t.node.ID, localized); ok {
+				t.node.Actions = append([]string(nil), names...)
+				continue
+			}
+			if len(localized) == 0 {
+				continue
+			}
+			pending[i] = &actionRead{localized: localized, names: make([]string, len(localized)), left: len(localized)}
+			for k := range localized {
+				p.add(conns[t.bus], detTag(i, detName, k), t.bus, t.path, "org.a11y.atspi.Action", "GetName", int32(k))
+			}
+			queued = true
+		case detName:
+			a := pending[i]
+			if a == nil {
+				continue
+			}
+			a.names[j] = d.str()
+			a.left--
+			if a.left == 0 && d.err == nil {
+				t.node.Actions = a.names
+				c.rememberActions(t.node.ID, a.localized, append([]string(nil), a.names...))
+				delete(pending, i)
+			}
 		case detValue:
 			decodeValue(d, t.node)
 		case detAttrs, detRole:
@@ -189,7 +241,7 @@ func (c *Client) details(ctx context.Context, targets []detailTarget, which Deta
 				checks[i]--
 				if checks[i] == 0 {
 					w := conns[t.bus]
-					p.add(w, i*detKinds+detText, t.bus, t.path, "org.a11y.atspi.Text", "GetText", int32(0), int32(maxValueBytes))
+					p.add(w, detTag(i, detText, 0), t.bus, t.path, "org.a11y.atspi.Text", "GetText", int32(0), int32(maxValueBytes))
 					queued = true
 				}
 			}
@@ -285,4 +337,63 @@ func cutUTF8(s string, n int) (string, bool) {
 		n--
 	}
 	return s[:n], true
+}
+
+// Details reads details of nodes from an earlier read, in place: the
+// engine reads a whole window's structure (DetailsNone) and then the
+// details of the rows it returns. The nodes' ids, roles and states are
+// taken as read; the interfaces come from what the client remembers of the
+// read (or are asked for). Text values are read only after a live check of
+// the element's role and attributes.
+func (c *Client) Details(ctx context.Context, nodes []*engine.Node, which Details) error {
+	targets := make([]detailTarget, 0, len(nodes))
+	var unknown []int
+	for _, n := range nodes {
+		bus, path, ok := splitID(n.ID)
+		if !ok {
+			return engine.Errf(engine.CodeStaleElementToken, "the element id is not valid")
+		}
+		t := detailTarget{node: n, bus: bus, path: path, recheck: true}
+		if n.HasState("showing") {
+			t.states |= 1 << stateShowing
+		}
+		if s, ok := c.recallIfaces(n.ID); ok {
+			t.ifaces = s
+		} else {
+			unknown = append(unknown, len(targets))
+		}
+		targets = append(targets, t)
+	}
+	if len(unknown) > 0 {
+		p := newPipe(ctx)
+		defer p.close()
+		for _, i := range unknown {
+			t := &targets[i]
+			w, err := c.connFor(ctx, t.bus)
+			if err != nil {
+				return mapErr(err, nil, ctx, targetElement)
+			}
+			p.add(w, i, t.bus, t.path, "org.a11y.atspi.Accessible", "GetInterfaces")
+		}
+		p.flush()
+		for {
+			r, ok, err := p.next()
+			if err != nil {
+				return mapErr(err, nil, ctx, targetElement)
+			}
+			if !ok {
+				break
+			}
+			if r.err != nil {
+				continue // gone: no details
+			}
+			d := r.decoder()
+			end := d.array(4)
+			for d.more(end) {
+				targets[r.tag].ifaces |= ifaceBits[string(d.strBytes())]
+			}
+		}
+	}
+	_, err := c.details(ctx, targets, which)
+	return err
 }

@@ -6,39 +6,31 @@ import (
 )
 
 // pipe sends many calls at once, to one or several connections, and
-// collects their replies in arrival order. Its channel is sized for every
-// call it will carry, so the connections' reader goroutines never block on
-// it even when the caller gives up early.
+// collects their replies in arrival order. More calls may be added while
+// replies come in (follow-up calls); flush sends what was added since the
+// last flush.
 type pipe struct {
 	ctx     context.Context
-	ch      chan reply
-	cap     int
+	sink    *sink
 	sent    int
 	waiting int
 	batches map[*wireConn]*batch
 	order   []*wireConn
 }
 
-// newPipe makes a pipe for at most n calls.
-func newPipe(ctx context.Context, n int) *pipe {
-	if n < 1 {
-		n = 1
-	}
-	return &pipe{ctx: ctx, ch: make(chan reply, n), cap: n, batches: map[*wireConn]*batch{}}
+func newPipe(ctx context.Context) *pipe {
+	return &pipe{ctx: ctx, sink: newSink(), batches: map[*wireConn]*batch{}}
 }
 
 // add queues one call; tag comes back with its reply.
 func (p *pipe) add(conn *wireConn, tag int, dest, path, iface, member string, args ...any) {
-	if p.sent >= p.cap {
-		panic("atspi: pipe overfilled")
-	}
 	b := p.batches[conn]
 	if b == nil {
 		b = &batch{c: conn, buf: make([]byte, 0, 4096)}
 		p.batches[conn] = b
 		p.order = append(p.order, conn)
 	}
-	b.add(p.ch, tag, dest, path, iface, member, args...)
+	b.add(p.sink, tag, dest, path, iface, member, args...)
 	p.sent++
 	p.waiting++
 }
@@ -46,7 +38,7 @@ func (p *pipe) add(conn *wireConn, tag int, dest, path, iface, member string, ar
 // flush writes every queued call, each connection's in one write, the
 // connections concurrently (a peer that stopped reading only delays its own
 // calls). A failed write closes its connection, which fails that
-// connection's calls through the channel.
+// connection's calls through the sink.
 func (p *pipe) flush() {
 	var busy []*batch
 	for _, c := range p.order {
@@ -75,13 +67,12 @@ func (p *pipe) next() (r reply, ok bool, err error) {
 	if p.waiting == 0 {
 		return reply{}, false, nil
 	}
-	select {
-	case r = <-p.ch:
-		p.waiting--
-		return r, true, nil
-	case <-p.ctx.Done():
-		return reply{}, false, p.ctx.Err()
+	r, err = p.sink.wait(p.ctx)
+	if err != nil {
+		return reply{}, false, err
 	}
+	p.waiting--
+	return r, true, nil
 }
 
 // ready returns a reply if one is already there, without waiting.
@@ -89,13 +80,11 @@ func (p *pipe) ready() (reply, bool) {
 	if p.waiting == 0 {
 		return reply{}, false
 	}
-	select {
-	case r := <-p.ch:
+	r, ok := p.sink.take()
+	if ok {
 		p.waiting--
-		return r, true
-	default:
-		return reply{}, false
 	}
+	return r, ok
 }
 
 // close forgets the calls still outstanding; their late replies are

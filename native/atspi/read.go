@@ -154,7 +154,7 @@ func (c *Client) ReadTree(ctx context.Context, frame engine.ElementID, opts Read
 			return nil, err
 		}
 	}
-	c.remember(bus, elems)
+	c.remember(elems)
 	stats.DetailTime = time.Since(t2)
 	stats.Elements = len(tree.Nodes)
 	stats.Total = time.Since(start)
@@ -275,7 +275,7 @@ func (r *reader) fill() error {
 			return nil
 		}
 		targets := append(append([]*elem(nil), needKids...), needProps...)
-		p := newPipe(r.ctx, len(needKids)+4*len(needProps))
+		p := newPipe(r.ctx)
 		for i, e := range targets {
 			conn, err := r.c.connFor(r.ctx, e.bus)
 			if err != nil {

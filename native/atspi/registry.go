@@ -64,7 +64,7 @@ func (c *Client) Apps(ctx context.Context) ([]App, error) {
 	}
 	lctx, cancel := context.WithTimeout(ctx, listBound)
 	defer cancel()
-	p := newPipe(lctx, 2*len(apps))
+	p := newPipe(lctx)
 	defer p.close()
 	for i, a := range apps {
 		p.add(bus, 2*i, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID", a.Bus)
@@ -139,7 +139,7 @@ func (c *Client) Frames(ctx context.Context, app App) ([]Frame, error) {
 	if d.err != nil {
 		return nil, mapErr(d.err, conn, ctx, targetApp)
 	}
-	p := newPipe(ctx, 4*len(frames))
+	p := newPipe(ctx)
 	defer p.close()
 	for i, f := range frames {
 		w := conn

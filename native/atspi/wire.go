@@ -41,8 +41,63 @@ type wireConn struct {
 
 // pendingCall is where a reply goes.
 type pendingCall struct {
-	tag int
-	ch  chan<- reply
+	tag  int
+	sink *sink
+}
+
+// sink collects replies for one caller. Putting never blocks, so the
+// reader goroutine never waits on a caller, even one that gave up.
+type sink struct {
+	mu     sync.Mutex
+	q      []reply
+	head   int
+	notify chan struct{}
+}
+
+func newSink() *sink { return &sink{notify: make(chan struct{}, 1)} }
+
+func (s *sink) put(r reply) {
+	s.mu.Lock()
+	s.q = append(s.q, r)
+	s.mu.Unlock()
+	select {
+	case s.notify <- struct{}{}:
+	default:
+	}
+}
+
+// take returns the oldest reply not yet taken.
+func (s *sink) take() (reply, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.head == len(s.q) {
+		return reply{}, false
+	}
+	r := s.q[s.head]
+	s.q[s.head] = reply{}
+	s.head++
+	if s.head == len(s.q) {
+		s.q, s.head = s.q[:0], 0
+	}
+	return r, true
+}
+
+// wait returns the next reply, waiting for it until ctx ends.
+func (s *sink) wait(ctx context.Context) (reply, error) {
+	for {
+		if r, ok := s.take(); ok {
+			return r, nil
+		}
+		select {
+		case <-s.notify:
+		case <-ctx.Done():
+			// A reply may have come in together with the end.
+			if r, ok := s.take(); ok {
+				return r, nil
+			}
+			return reply{}, ctx.Err()
+		}
+	}
 }
 
 // reply is one call's outcome. For an error reply, err is a *dbusError.
@@ -184,7 +239,7 @@ func (c *wireConn) close(why error) {
 	close(c.done)
 	_ = c.conn.Close()
 	for _, p := range pend {
-		p.ch <- reply{tag: p.tag, err: errConnClosed}
+		p.sink.put(reply{tag: p.tag, err: errConnClosed})
 	}
 }
 
@@ -322,9 +377,7 @@ func (c *wireConn) deliver(h header, body []byte, big, isErr bool) {
 		}
 		r.err = e
 	}
-	// The channel has room for every call registered on it (see batch), so
-	// this send never blocks the reader.
-	p.ch <- r
+	p.sink.put(r)
 }
 
 // refuse answers a method call addressed to us: we export nothing.
@@ -392,9 +445,8 @@ type batch struct {
 	serials []uint32
 }
 
-// add encodes one call whose reply will go to ch with tag. ch must have room
-// for every call registered on it that has not been received yet.
-func (b *batch) add(ch chan<- reply, tag int, dest, path, iface, member string, args ...any) {
+// add encodes one call whose reply will go to the sink with tag.
+func (b *batch) add(sk *sink, tag int, dest, path, iface, member string, args ...any) {
 	serial := b.c.nextSerial()
 	if b.c.peer {
 		dest = ""
@@ -404,10 +456,10 @@ func (b *batch) add(ch chan<- reply, tag int, dest, path, iface, member string, 
 	b.c.mu.Lock()
 	if b.c.closed {
 		b.c.mu.Unlock()
-		ch <- reply{tag: tag, err: errConnClosed}
+		sk.put(reply{tag: tag, err: errConnClosed})
 		return
 	}
-	b.c.pending[serial] = pendingCall{tag: tag, ch: ch}
+	b.c.pending[serial] = pendingCall{tag: tag, sink: sk}
 	b.c.mu.Unlock()
 }
 
@@ -454,21 +506,20 @@ func (b *batch) forget() {
 
 // call makes one call and waits for its reply or the context's end.
 func (c *wireConn) call(ctx context.Context, dest, path, iface, member string, args ...any) (*reply, error) {
-	ch := make(chan reply, 1)
+	sk := newSink()
 	b := batch{c: c}
-	b.add(ch, 0, dest, path, iface, member, args...)
+	b.add(sk, 0, dest, path, iface, member, args...)
 	if err := b.flush(ctx); err != nil {
 		b.forget()
 		return nil, err
 	}
-	select {
-	case r := <-ch:
-		if r.err != nil {
-			return nil, r.err
-		}
-		return &r, nil
-	case <-ctx.Done():
+	r, err := sk.wait(ctx)
+	if err != nil {
 		b.forget()
-		return nil, ctx.Err()
+		return nil, err
 	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return &r, nil
 }

@@ -1,0 +1,351 @@
+package atspi
+
+import (
+	"context"
+	"strings"
+
+	"github.com/nish-driver/nish-driver/engine"
+)
+
+// liveInfo is what a live check learns about one element just before an
+// act or a value read.
+type liveInfo struct {
+	bus, path string
+	conn      *wireConn
+	role      string
+	states    stateSet
+	ifaces    ifaceSet
+	secure    bool
+}
+
+// inspect reads an element's role, states, interfaces and attributes in one
+// round of calls, and decides whether it is secure (see secure.go). A gone
+// element is stale_element_token; a gone app is window_gone.
+func (c *Client) inspect(ctx context.Context, ref engine.ElementRef) (*liveInfo, error) {
+	bus, path, ok := splitID(ref.ID)
+	if !ok {
+		return nil, engine.Errf(engine.CodeStaleElementToken, "the element id is not valid")
+	}
+	conn, err := c.connFor(ctx, bus)
+	if err != nil {
+		return nil, mapErr(err, nil, ctx, targetElement)
+	}
+	info := &liveInfo{bus: bus, path: path, conn: conn}
+	p := newPipe(ctx)
+	defer p.close()
+	p.add(conn, 0, bus, path, "org.a11y.atspi.Accessible", "GetRole")
+	p.add(conn, 1, bus, path, "org.a11y.atspi.Accessible", "GetState")
+	p.add(conn, 2, bus, path, "org.a11y.atspi.Accessible", "GetInterfaces")
+	p.add(conn, 3, bus, path, "org.a11y.atspi.Accessible", "GetAttributes")
+	p.flush()
+	for {
+		r, ok, err := p.next()
+		if err != nil {
+			return nil, mapErr(err, conn, ctx, targetElement)
+		}
+		if !ok {
+			break
+		}
+		if r.err != nil {
+			return nil, mapErr(r.err, conn, ctx, targetElement)
+		}
+		d := r.decoder()
+		switch r.tag {
+		case 0:
+			info.role = RoleName(d.uint32())
+		case 1:
+			info.states = decodeStates(d)
+		case 2:
+			end := d.array(4)
+			for d.more(end) {
+				info.ifaces |= ifaceBits[string(d.strBytes())]
+			}
+		case 3:
+			if secureAttrs(d) {
+				info.secure = true
+			}
+		}
+		if d.err != nil {
+			return nil, mapErr(d.err, conn, ctx, targetElement)
+		}
+	}
+	if secureRole(info.role) {
+		info.secure = true
+	}
+	return info, nil
+}
+
+// call makes one call on the element and maps its failure for an act.
+func (l *liveInfo) call(ctx context.Context, t target, iface, member string, args ...any) (*reply, error) {
+	r, err := l.conn.call(ctx, l.bus, l.path, iface, member, args...)
+	if err != nil {
+		return nil, mapErr(err, l.conn, ctx, t)
+	}
+	return r, nil
+}
+
+// boolResult reads a b reply; false means the app declined.
+func boolResult(r *reply) bool {
+	d := r.decoder()
+	return d.uint32() != 0 && d.err == nil
+}
+
+// DoAction invokes the element's accessibility action with this name (the
+// non-localized name a read reports, such as "click"; a case-insensitive
+// match is accepted too). An element without it is not_actionable.
+func (c *Client) DoAction(ctx context.Context, ref engine.ElementRef, name string) error {
+	l, err := c.inspect(ctx, ref)
+	if err != nil {
+		return err
+	}
+	if l.ifaces&ifAction == 0 {
+		return engine.Errf(engine.CodeNotActionable, "the element has no accessibility actions")
+	}
+	names, err := c.actionNames(ctx, l)
+	if err != nil {
+		return err
+	}
+	idx := -1
+	for i, n := range names {
+		if n == name {
+			idx = i
+			break
+		}
+	}
+	if idx < 0 {
+		for i, n := range names {
+			if strings.EqualFold(n, name) {
+				idx = i
+				break
+			}
+		}
+	}
+	if idx < 0 {
+		return engine.Errf(engine.CodeNotActionable, "the element has no action of that name")
+	}
+	r, err := l.call(ctx, targetAct, "org.a11y.atspi.Action", "DoAction", int32(idx))
+	if err != nil {
+		return err
+	}
+	if !boolResult(r) {
+		return engine.Errf(engine.CodeNotActionable, "the app declined the action")
+	}
+	return nil
+}
+
+// actionNames reads an element's action names live.
+func (c *Client) actionNames(ctx context.Context, l *liveInfo) ([]string, error) {
+	r, err := l.call(ctx, targetAct, "org.a11y.atspi.Action", "GetActions")
+	if err != nil {
+		return nil, err
+	}
+	localized := decodeActionNames(r.decoder())
+	if len(localized) == 0 {
+		return nil, nil
+	}
+	p := newPipe(ctx)
+	defer p.close()
+	for i := range localized {
+		p.add(l.conn, i, l.bus, l.path, "org.a11y.atspi.Action", "GetName", int32(i))
+	}
+	p.flush()
+	names := make([]string, len(localized))
+	for {
+		r, ok, err := p.next()
+		if err != nil {
+			return nil, mapErr(err, l.conn, ctx, targetAct)
+		}
+		if !ok {
+			break
+		}
+		if r.err != nil {
+			return nil, mapErr(r.err, l.conn, ctx, targetAct)
+		}
+		names[r.tag] = r.decoder().str()
+	}
+	return names, nil
+}
+
+// editable checks an element before typing into it: not secure, and with
+// the EditableText interface.
+func (c *Client) editable(ctx context.Context, ref engine.ElementRef) (*liveInfo, error) {
+	l, err := c.inspect(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	if l.secure {
+		return nil, engine.Errf(engine.CodeSecureField, "the element is a secure field")
+	}
+	if l.ifaces&ifEditableText == 0 {
+		return nil, engine.Errf(engine.CodeNotActionable, "the element has no editable text")
+	}
+	return l, nil
+}
+
+// InsertText inserts text at the element's caret (EditableText.InsertText
+// at Text.CaretOffset; at the end when the caret is unknown). A secure
+// field is refused with secure_field before anything is sent.
+func (c *Client) InsertText(ctx context.Context, ref engine.ElementRef, text string) error {
+	l, err := c.editable(ctx, ref)
+	if err != nil {
+		return err
+	}
+	pos := int32(-1)
+	if l.ifaces&ifText != 0 {
+		if r, err := l.call(ctx, targetAct, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Text", "CaretOffset"); err == nil {
+			d := r.decoder()
+			if d.sig() == "i" {
+				if v := d.int32(); d.err == nil && v >= 0 {
+					pos = v
+				}
+			}
+		} else if ctx.Err() != nil {
+			return err
+		}
+		if pos < 0 {
+			if r, err := l.call(ctx, targetAct, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Text", "CharacterCount"); err == nil {
+				d := r.decoder()
+				if d.sig() == "i" {
+					if v := d.int32(); d.err == nil && v >= 0 {
+						pos = v
+					}
+				}
+			} else {
+				return err
+			}
+		}
+	}
+	if pos < 0 {
+		pos = 0
+	}
+	// The length is in bytes (ATK and GTK take the text's byte length).
+	r, err := l.call(ctx, targetAct, "org.a11y.atspi.EditableText", "InsertText", pos, text, int32(len(text)))
+	if err != nil {
+		return err
+	}
+	if !boolResult(r) {
+		return engine.Errf(engine.CodeNotActionable, "the app declined the text insertion")
+	}
+	return nil
+}
+
+// SetText replaces the element's whole text (EditableText.SetTextContents).
+func (c *Client) SetText(ctx context.Context, ref engine.ElementRef, text string) error {
+	l, err := c.editable(ctx, ref)
+	if err != nil {
+		return err
+	}
+	r, err := l.call(ctx, targetAct, "org.a11y.atspi.EditableText", "SetTextContents", text)
+	if err != nil {
+		return err
+	}
+	if !boolResult(r) {
+		return engine.Errf(engine.CodeNotActionable, "the app declined the new text")
+	}
+	return nil
+}
+
+// SetNumber sets the element's value through the Value interface's
+// CurrentValue property.
+func (c *Client) SetNumber(ctx context.Context, ref engine.ElementRef, v float64) error {
+	l, err := c.inspect(ctx, ref)
+	if err != nil {
+		return err
+	}
+	if l.secure {
+		return engine.Errf(engine.CodeSecureField, "the element is a secure field")
+	}
+	if l.ifaces&ifValue == 0 {
+		return engine.Errf(engine.CodeNotActionable, "the element has no numeric value")
+	}
+	_, err = l.call(ctx, targetAct, "org.freedesktop.DBus.Properties", "Set", "org.a11y.atspi.Value", "CurrentValue", variantDouble(v))
+	return err
+}
+
+// ReadText returns the element's text, at most maxBytes of it (cut on a
+// character boundary; maxBytes <= 0 means no limit) and whether it was cut.
+// A secure element is secure_field and its text is never requested; an
+// element without the Text interface is not_actionable.
+func (c *Client) ReadText(ctx context.Context, ref engine.ElementRef, maxBytes int) (string, bool, error) {
+	l, err := c.inspect(ctx, ref)
+	if err != nil {
+		return "", false, err
+	}
+	if l.secure {
+		return "", false, engine.Errf(engine.CodeSecureField, "the element is a secure field")
+	}
+	if l.ifaces&ifText == 0 {
+		return "", false, engine.Errf(engine.CodeNotActionable, "the element has no text interface")
+	}
+	return l.text(ctx, maxBytes)
+}
+
+// text reads the whole text, or enough characters to fill maxBytes.
+func (l *liveInfo) text(ctx context.Context, maxBytes int) (string, bool, error) {
+	count := int32(-1)
+	if r, err := l.call(ctx, targetElement, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Text", "CharacterCount"); err == nil {
+		d := r.decoder()
+		if d.sig() == "i" {
+			if v := d.int32(); d.err == nil {
+				count = v
+			}
+		}
+	} else {
+		return "", false, err
+	}
+	end := int32(-1)
+	if maxBytes > 0 && count >= 0 && int64(count) > int64(maxBytes) {
+		// A character is at least one byte: maxBytes characters always
+		// hold maxBytes bytes or more.
+		end = int32(maxBytes)
+	}
+	r, err := l.call(ctx, targetElement, "org.a11y.atspi.Text", "GetText", int32(0), end)
+	if err != nil {
+		return "", false, err
+	}
+	d := r.decoder()
+	s := d.str()
+	if d.err != nil {
+		return "", false, mapErr(d.err, l.conn, ctx, targetElement)
+	}
+	out, cut := cutUTF8(s, maxBytes)
+	return out, cut || end >= 0, nil
+}
+
+// readValueMax bounds a live value read.
+const readValueMax = 64 << 10
+
+// ReadValue reads the element's current value live: its number (Value
+// interface) or its text. The element's security is re-checked first from
+// its live role and attributes; a secure element's value is never read
+// (Secure true, Value empty).
+func (c *Client) ReadValue(ctx context.Context, ref engine.ElementRef) (engine.Readback, error) {
+	l, err := c.inspect(ctx, ref)
+	if err != nil {
+		return engine.Readback{}, err
+	}
+	if l.secure {
+		return engine.Readback{Secure: true}, nil
+	}
+	if l.ifaces&ifValue != 0 {
+		r, err := l.call(ctx, targetElement, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Value", "CurrentValue")
+		if err != nil {
+			return engine.Readback{}, err
+		}
+		d := r.decoder()
+		if d.sig() == "d" {
+			if v := d.float64(); d.err == nil {
+				return engine.Readback{Value: formatNumber(v)}, nil
+			}
+		}
+		return engine.Readback{}, engine.Errf(engine.CodeInternal, "the app sent a malformed value")
+	}
+	if l.ifaces&ifText != 0 {
+		s, _, err := l.text(ctx, readValueMax)
+		if err != nil {
+			return engine.Readback{}, err
+		}
+		return engine.Readback{Value: s}, nil
+	}
+	return engine.Readback{}, nil
+}

@@ -1,0 +1,142 @@
+package atspi
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/nish-driver/nish-driver/engine"
+)
+
+// find returns the first node with this role and name.
+func find(t *testing.T, tree *engine.Tree, role, name string) engine.Node {
+	t.Helper()
+	for _, n := range tree.Nodes {
+		if n.Role == role && n.Name == name {
+			return n
+		}
+	}
+	t.Fatalf("no %s %q in the read", role, name)
+	return engine.Node{}
+}
+
+// rowEntry returns the entry of row r of the synthetic window.
+func rowEntry(t *testing.T, tree *engine.Tree, r string) engine.Node {
+	t.Helper()
+	for _, n := range tree.Nodes {
+		if n.Role == "text" && n.Value == "value "+r {
+			return n
+		}
+	}
+	t.Fatalf("no entry for row %s", r)
+	return engine.Node{}
+}
+
+func ref(n engine.Node) engine.ElementRef { return engine.ElementRef{ID: n.ID} }
+
+func wantCode(t *testing.T, err error, code engine.Code) {
+	t.Helper()
+	var e *engine.Error
+	if !errors.As(err, &e) || e.Code != code {
+		t.Fatalf("got %v, want %s", err, code)
+	}
+}
+
+func TestDoActionClicksTheButton(t *testing.T) {
+	f := synthetic200(t)
+	tree := readUntil(t, f.frame.ID, func(*engine.Tree) bool { return true })
+	btn := find(t, tree, "push_button", "Click me")
+	before := labelCount(tree)
+	if err := client.DoAction(callCtx(t), ref(btn), "click"); err != nil {
+		t.Fatal(err)
+	}
+	after := readUntil(t, f.frame.ID, func(tr *engine.Tree) bool { return labelCount(tr) > before })
+	if labelCount(after) != before+1 {
+		t.Fatalf("the status label did not count the click")
+	}
+	wantCode(t, client.DoAction(callCtx(t), ref(btn), "no-such-action"), engine.CodeNotActionable)
+}
+
+// labelCount reads the synthetic window's status label ("clicked N").
+func labelCount(tree *engine.Tree) int {
+	for _, n := range tree.Nodes {
+		if n.Role == "label" && (n.Name == "not clicked" || strings.HasPrefix(n.Name, "clicked ")) {
+			var k int
+			for _, c := range strings.TrimPrefix(n.Name, "clicked ") {
+				if c >= '0' && c <= '9' {
+					k = k*10 + int(c-'0')
+				}
+			}
+			return k
+		}
+	}
+	return -1
+}
+
+func TestTextAndNumberActs(t *testing.T) {
+	f := synthetic200(t)
+	tree := readUntil(t, f.frame.ID, func(*engine.Tree) bool { return true })
+	entry := rowEntry(t, tree, "7")
+	spin := find(t, tree, "spin_button", "Amount")
+	notes := find(t, tree, "text", "Notes")
+
+	if err := client.SetText(callCtx(t), ref(entry), "héllo"); err != nil {
+		t.Fatal(err)
+	}
+	if rb, err := client.ReadValue(callCtx(t), ref(entry)); err != nil || rb.Value != "héllo" || rb.Secure {
+		t.Fatalf("after SetText: %+v %v", rb, err)
+	}
+	if err := client.InsertText(callCtx(t), ref(entry), " wörld"); err != nil {
+		t.Fatal(err)
+	}
+	rb, err := client.ReadValue(callCtx(t), ref(entry))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The caret sits where the person (or SetText) left it: the insertion
+	// lands at the caret, so both words are there in some order.
+	if !strings.Contains(rb.Value, "héllo") || !strings.Contains(rb.Value, " wörld") || len(rb.Value) != len("héllo wörld") {
+		t.Fatalf("after InsertText: %q", rb.Value)
+	}
+	if err := client.SetNumber(callCtx(t), ref(spin), 42); err != nil {
+		t.Fatal(err)
+	}
+	if rb, err := client.ReadValue(callCtx(t), ref(spin)); err != nil || rb.Value != "42" {
+		t.Fatalf("after SetNumber: %+v %v", rb, err)
+	}
+	text, cut, err := client.ReadText(callCtx(t), ref(notes), 0)
+	if err != nil || cut || text != "first line\nsecond line" {
+		t.Fatalf("ReadText: %q %v %v", text, cut, err)
+	}
+	text, cut, err = client.ReadText(callCtx(t), ref(notes), 5)
+	if err != nil || !cut || text != "first" {
+		t.Fatalf("ReadText cut to 5: %q %v %v", text, cut, err)
+	}
+	// Acts that do not fit the element.
+	btn := find(t, tree, "push_button", "Click me")
+	wantCode(t, client.SetText(callCtx(t), ref(btn), "x"), engine.CodeNotActionable)
+	wantCode(t, client.SetNumber(callCtx(t), ref(btn), 1), engine.CodeNotActionable)
+}
+
+func TestSecureFieldIsNeverRead(t *testing.T) {
+	f := synthetic200(t)
+	tree := readUntil(t, f.frame.ID, func(*engine.Tree) bool { return true })
+	pw := find(t, tree, "password_text", "Password")
+	rb, err := client.ReadValue(callCtx(t), ref(pw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rb.Secure || rb.Value != "" {
+		t.Fatalf("ReadValue of the password entry: secure %v, %d bytes", rb.Secure, len(rb.Value))
+	}
+	_, _, err = client.ReadText(callCtx(t), ref(pw), 0)
+	wantCode(t, err, engine.CodeSecureField)
+	wantCode(t, client.SetText(callCtx(t), ref(pw), "x"), engine.CodeSecureField)
+	wantCode(t, client.InsertText(callCtx(t), ref(pw), "x"), engine.CodeSecureField)
+	noCanary(t, tree)
+	for _, n := range tree.Nodes {
+		if n.Secure && n.Role != "password_text" {
+			t.Errorf("%s %q is marked secure", n.Role, n.Name)
+		}
+	}
+}

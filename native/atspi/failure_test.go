@@ -1,0 +1,129 @@
+package atspi
+
+import (
+	"context"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nish-driver/nish-driver/engine"
+)
+
+func TestStoppedAppTimesOutOthersStayReadable(t *testing.T) {
+	other := synthetic200(t)
+	f := startSynthetic(t, 20)
+	defer f.stop()
+	tree, err := client.ReadTree(callCtx(t), f.frame.ID, ReadOptions{Details: DetailsAll})
+	if err != nil {
+		t.Fatal(err)
+	}
+	btn := find(t, tree, "push_button", "Click me")
+
+	if err := syscall.Kill(f.pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Kill(f.pid, syscall.SIGCONT)
+
+	var wg sync.WaitGroup
+	var otherErr error
+	var otherTime time.Duration
+	wg.Add(1)
+	go func() {
+		// While the stopped app holds its calls, another app answers at
+		// its usual speed.
+		defer wg.Done()
+		time.Sleep(100 * time.Millisecond)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		t0 := time.Now()
+		_, otherErr = client.ReadTree(ctx, other.frame.ID, ReadOptions{Details: DetailsAll})
+		otherTime = time.Since(t0)
+	}()
+	cases := []struct {
+		name string
+		call func(ctx context.Context) error
+	}{
+		{"ReadTree", func(ctx context.Context) error {
+			_, err := client.ReadTree(ctx, f.frame.ID, ReadOptions{Details: DetailsAll})
+			return err
+		}},
+		{"DoAction", func(ctx context.Context) error { return client.DoAction(ctx, ref(btn), "click") }},
+	}
+	for _, tc := range cases {
+		ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+		t0 := time.Now()
+		err := tc.call(ctx)
+		took := time.Since(t0)
+		cancel()
+		wantCode(t, err, engine.CodeAppNotResponding)
+		if took > time.Second {
+			t.Errorf("%s: the error took %v past a 700ms bound", tc.name, took)
+		}
+	}
+	// Listing windows does not wait for the stopped app beyond its bound.
+	lctx, lcancel := context.WithTimeout(context.Background(), 2*time.Second)
+	t0 := time.Now()
+	_, apps, err := client.AllFrames(lctx)
+	lcancel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(t0); took > 1500*time.Millisecond {
+		t.Errorf("listing windows took %v with a stopped app", took)
+	}
+	stoppedListed := false
+	for _, a := range apps {
+		if a.Pid == f.pid {
+			stoppedListed = true
+			wantCode(t, a.Err, engine.CodeAppNotResponding)
+		}
+	}
+	if !stoppedListed {
+		t.Error("the stopped app is missing from the app list")
+	}
+	wg.Wait()
+	if otherErr != nil {
+		t.Fatalf("the other app was not readable while one was stopped: %v", otherErr)
+	}
+	t.Logf("the other app read in %v meanwhile", otherTime)
+
+	if err := syscall.Kill(f.pid, syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	again, err := client.ReadTree(ctx, f.frame.ID, ReadOptions{Details: DetailsAll})
+	if err != nil {
+		t.Fatalf("after SIGCONT: %v", err)
+	}
+	if len(again.Nodes) != len(tree.Nodes) {
+		t.Errorf("after SIGCONT the read has %d elements, before %d", len(again.Nodes), len(tree.Nodes))
+	}
+}
+
+func TestKilledAppIsWindowGone(t *testing.T) {
+	f := startSynthetic(t, 5)
+	tree, err := client.ReadTree(callCtx(t), f.frame.ID, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	btn := find(t, tree, "push_button", "Click me")
+	f.stop()
+	_, err = client.ReadTree(callCtx(t), f.frame.ID, ReadOptions{})
+	wantCode(t, err, engine.CodeWindowGone)
+	wantCode(t, client.DoAction(callCtx(t), ref(btn), "click"), engine.CodeWindowGone)
+	_, err = client.ReadValue(callCtx(t), ref(btn))
+	wantCode(t, err, engine.CodeWindowGone)
+}
+
+func TestVanishedElementIsStale(t *testing.T) {
+	f := synthetic200(t)
+	bus, _, _ := splitID(f.frame.ID)
+	gone := engine.ElementRef{ID: engine.ElementID(bus + "/org/a11y/atspi/accessible/99999999")}
+	wantCode(t, client.DoAction(callCtx(t), gone, "click"), engine.CodeStaleElementToken)
+	_, err := client.ReadValue(callCtx(t), gone)
+	wantCode(t, err, engine.CodeStaleElementToken)
+	_, err = client.ReadTree(callCtx(t), engine.ElementID(bus+"/org/a11y/atspi/accessible/99999999"), ReadOptions{})
+	wantCode(t, err, engine.CodeWindowGone)
+}

@@ -1,0 +1,231 @@
+package atspi
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nish-driver/nish-driver/sandbox"
+)
+
+// The package's integration tests share one private desktop (Xvfb, a
+// session bus and the AT-SPI bus), started here.
+var (
+	desk   *sandbox.Desktop
+	client *Client
+)
+
+// python is the interpreter with PyGObject and pyatspi (the python3 on PATH
+// may be another one).
+const python = "/usr/bin/python3"
+
+func TestMain(m *testing.M) {
+	os.Exit(runMain(m))
+}
+
+func runMain(m *testing.M) int {
+	for _, need := range []string{python, "/usr/bin/gtk3-widget-factory", "/usr/bin/gnome-calculator"} {
+		if _, err := os.Stat(need); err != nil {
+			fmt.Fprintf(os.Stderr, "native/atspi tests need %s (see native/atspi/DEPS.txt): %v\n", need, err)
+			return 1
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	d, err := sandbox.Start(ctx, sandbox.Options{})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "native/atspi tests need a private desktop: %v\n", err)
+		return 1
+	}
+	defer d.Close()
+	desk = d
+	vars := d.Vars()
+	client = New(Options{Getenv: func(k string) string { return vars[k] }})
+	defer client.Close()
+	// libatspi (the naive reference walk) connects through this process's
+	// environment: aim it at the desktop's accessibility bus.
+	addr, err := client.busAddress(ctx)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "native/atspi tests: no accessibility bus: %v\n", err)
+		return 1
+	}
+	os.Setenv("AT_SPI_BUS_ADDRESS", addr)
+	defer stopShared()
+	return m.Run()
+}
+
+// fixture is an app started on the test desktop.
+type fixture struct {
+	cmd   *exec.Cmd
+	pid   int
+	title string
+	frame Frame
+}
+
+// stop kills the app and waits until it is reaped.
+func (f *fixture) stop() {
+	_ = syscall.Kill(-f.cmd.Process.Pid, syscall.SIGKILL)
+	for i := 0; i < 200; i++ {
+		if syscall.Kill(f.pid, 0) != nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// startSynthetic starts testdata/synthetic.py with rows rows and waits for
+// its window on the bus.
+func startSynthetic(t testing.TB, rows int) *fixture {
+	t.Helper()
+	script, err := filepath.Abs("testdata/synthetic.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := desk.Command(python, script, strconv.Itoa(rows))
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := desk.Start(cmd); err != nil {
+		t.Fatalf("starting the synthetic fixture: %v", err)
+	}
+	ready := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if sc.Text() == "ready" {
+				ready <- true
+				break
+			}
+		}
+		ready <- false
+		for sc.Scan() {
+		}
+	}()
+	select {
+	case ok := <-ready:
+		if !ok {
+			t.Fatal("the synthetic fixture exited before it was ready")
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the synthetic fixture did not print ready")
+	}
+	f := &fixture{cmd: cmd, pid: cmd.Process.Pid, title: fmt.Sprintf("Synthetic %d rows", rows)}
+	f.frame = waitFrame(t, f.pid, f.title)
+	return f
+}
+
+// startApp starts an installed app and waits for a window of it.
+func startApp(t testing.TB, titlePrefix string, name string, args ...string) *fixture {
+	t.Helper()
+	cmd := desk.Command(name, args...)
+	if err := desk.Start(cmd); err != nil {
+		t.Fatalf("starting %s: %v", name, err)
+	}
+	f := &fixture{cmd: cmd, pid: cmd.Process.Pid}
+	f.frame = waitFrame(t, f.pid, titlePrefix)
+	f.title = f.frame.Name
+	return f
+}
+
+// waitFrame waits until the app with this pid shows a window whose title
+// starts with prefix.
+func waitFrame(t testing.TB, pid int, prefix string) Frame {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	var last error
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		frames, _, err := client.AllFrames(ctx)
+		cancel()
+		last = err
+		for _, f := range frames {
+			if f.Pid == pid && strings.HasPrefix(f.Name, prefix) {
+				return f
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("no window %q of pid %d appeared on the accessibility bus (last error: %v)", prefix, pid, last)
+	return Frame{}
+}
+
+// The shared 200-row fixture, started on first use and stopped after the
+// tests.
+var (
+	sharedOnce sync.Once
+	shared     *fixture
+	sharedMu   sync.Mutex
+	sharedAll  []*fixture
+)
+
+func synthetic200(t testing.TB) *fixture {
+	t.Helper()
+	sharedOnce.Do(func() { shared = startSynthetic(t, 200); keep(shared) })
+	if shared == nil {
+		t.Fatal("the shared fixture did not start")
+	}
+	return shared
+}
+
+// keep registers a fixture to stop when the tests end.
+func keep(f *fixture) {
+	sharedMu.Lock()
+	sharedAll = append(sharedAll, f)
+	sharedMu.Unlock()
+}
+
+func stopShared() {
+	sharedMu.Lock()
+	defer sharedMu.Unlock()
+	for _, f := range sharedAll {
+		f.stop()
+	}
+}
+
+// pyWalk runs the pyatspi live walk of a window and returns its lines
+// (depth, role, name).
+func pyWalk(t testing.TB, pid int, prefix string) []NaiveElement {
+	t.Helper()
+	script, _ := filepath.Abs("testdata/walk.py")
+	cmd := desk.Command(python, script, strconv.Itoa(pid), prefix)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the pyatspi walk failed: %v", err)
+	}
+	var elems []NaiveElement
+	for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
+		parts := strings.SplitN(line, "\t", 3)
+		if len(parts) != 3 {
+			t.Fatalf("bad walk line %q", line)
+		}
+		depth, _ := strconv.Atoi(parts[0])
+		elems = append(elems, NaiveElement{Depth: depth, Role: parts[1], Name: unescapeWalk(parts[2])})
+	}
+	return elems
+}
+
+// unescapeWalk undoes walk.py's escapes.
+func unescapeWalk(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	r := strings.NewReplacer(`\\`, `\`, `\t`, "\t", `\n`, "\n")
+	return r.Replace(s)
+}
+
+// callCtx is a context with the engine's bound for one call.
+func callCtx(t testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
