@@ -69,9 +69,17 @@ const (
 // Only a counted click (see clickGate) on Allow allows; Deny, closing the
 // window, the window being destroyed, the connection breaking and the end
 // of ctx are all denials, returned with a nil error. An error means the
-// dialog could not be shown (the display cannot be opened).
+// dialog could not be shown: the display cannot be opened (or d is closed).
 func (d *Display) ShowConsent(ctx context.Context, dlg ConsentDialog) (ConsentResult, error) {
-	if ctx.Err() != nil {
+	d.mu.Lock()
+	closing, lost := d.closing, d.lost
+	d.mu.Unlock()
+	switch {
+	case closing:
+		return ConsentResult{}, ErrClosed
+	case lost:
+		return ConsentResult{}, ErrDisplayLost
+	case ctx.Err() != nil:
 		return ConsentResult{}, nil
 	}
 	cw := &consentWindow{

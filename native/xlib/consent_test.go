@@ -335,10 +335,10 @@ func TestConsentRaisesItselfWhenCovered(t *testing.T) {
 		RGB: 0x000000, Class: "nish-cover", Title: "cover"})
 	// scan lists every top-level, the driver's own included, topmost first.
 	dialogAbove := func() bool {
-		var ws []Window
+		var ws []listed
 		_ = dpy.do(func() error { ws = dpy.scan(); return nil })
-		di := slices.IndexFunc(ws, func(w Window) bool { return w.ID == p.dialog })
-		ci := slices.IndexFunc(ws, func(w Window) bool { return w.ID == cover })
+		di := slices.IndexFunc(ws, func(w listed) bool { return w.ID == p.dialog })
+		ci := slices.IndexFunc(ws, func(w listed) bool { return w.ID == cover })
 		return di >= 0 && ci >= 0 && di < ci
 	}
 	deadline := time.Now().Add(3 * time.Second)

@@ -1,13 +1,24 @@
-// Package xlib will wrap libX11 and its extensions with cgo: XTEST for
-// synthetic pointer and keyboard input, XInput2 raw events for noticing the
-// person's own input during a takeover, XRes for the process behind a window,
-// Composite for capturing a window's own contents, and XShape for the
-// click-through takeover indicator. It also draws the driver's own consent
-// dialog and indicator windows with plain Xlib, without a toolkit.
+// Package xlib is the driver's cgo layer over libX11 and its extensions:
+// listing top-level windows and the process behind each (X-Resource),
+// capturing a window's own pixels (Composite), synthetic pointer and
+// keyboard input (XTEST), and the consent dialog, drawn with core Xlib and
+// core fonts, no toolkit. It speaks Go types only; the C it needs lives in
+// the nx_*.c files, each helper freeing what it allocates.
 //
-// Xlib is not safe to call from several threads at once, so every call on the
-// driver's display connection runs on one goroutine locked to its OS thread;
-// other goroutines hand it work and wait for the answer. The input watcher
-// has a connection (and goroutine) of its own, so it can report the person's
-// input while a call on the main connection is still running.
+// Xlib is not safe to share between threads, so each Display is one
+// connection owned by one goroutine locked to its OS thread; the methods
+// hand it closures and wait. The consent dialog opens a connection of its
+// own, so a dialog waiting for the person never holds up the main one.
+//
+// X protocol errors are trapped per call (a thread-local slot filled by the
+// process-wide error handler, read after an XSync where a request can fail)
+// and returned as *XError. A broken connection raises a flag through the
+// connection's I/O exit handler (libX11 1.8 and later) instead of ending
+// the process; every later call on that Display returns ErrDisplayLost.
+// One window is not covered: a server that dies during XOpenDisplay's
+// handshake still makes Xlib exit, because no per-connection handler
+// exists yet at that point.
+//
+// Built without cgo, the package keeps its API and every call returns
+// ErrNotBuilt, so the rest of the driver still compiles and says why.
 package xlib

@@ -7,6 +7,9 @@ import (
 	"image"
 )
 
+// This file keeps the package's API in a binary built without cgo: Open
+// fails with ErrNotBuilt, and so does every method.
+
 // Display is the X display connection; without cgo it cannot be opened.
 type Display struct{}
 

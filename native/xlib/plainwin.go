@@ -100,3 +100,29 @@ func (d *Display) sendDeleteWindow(id uint64) error {
 		return d.xerr(true)
 	})
 }
+
+// pointerButtons returns the pointer's button state mask (Button1Mask is
+// 1<<8, Button3Mask 1<<10).
+func (d *Display) pointerButtons() (uint, error) {
+	var mask C.uint
+	err := d.do(func() error {
+		var root, child C.Window
+		var rx, ry, wx, wy C.int
+		C.XQueryPointer(d.dpy, d.root, &root, &child, &rx, &ry, &wx, &wy, &mask)
+		return nil
+	})
+	return uint(mask), err
+}
+
+// keyDown reports whether the key of a keysym name is down.
+func (d *Display) keyDown(name string) (bool, error) {
+	var down bool
+	err := d.do(func() error {
+		code := C.XKeysymToKeycode(d.dpy, d.keysym(name))
+		var keys [32]C.char
+		C.XQueryKeymap(d.dpy, &keys[0])
+		down = code != 0 && keys[code/8]&(1<<(code%8)) != 0
+		return nil
+	})
+	return down, err
+}

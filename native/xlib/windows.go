@@ -209,17 +209,32 @@ func isDriverClass(w Window) bool {
 	return false
 }
 
-// scan lists described clients topmost first. Stacking counts every
-// listed window, the driver's own included; callers filter.
-func (d *Display) scan() []Window {
+// listed is a described client and the outer rectangle of the frame that
+// holds it (the client itself without a window manager), in root
+// coordinates: what a click at a point would hit.
+type listed struct {
+	Window
+	outer Rect
+}
+
+// scan lists described clients topmost first, the driver's own included;
+// callers filter.
+func (d *Display) scan() []listed {
 	list, fromWM := d.stack()
-	var out []Window
+	var out []listed
 	for _, c := range list {
 		w, ok := d.describe(c, true)
 		if !ok || (!fromWM && !w.Mapped) {
 			continue
 		}
-		out = append(out, w)
+		outer := w.Frame
+		if c.frame != c.client {
+			if fa, ok := d.attrs(c.frame); ok {
+				b := int(fa.border)
+				outer = Rect{X: int(fa.x), Y: int(fa.y), W: int(fa.width) + 2*b, H: int(fa.height) + 2*b}
+			}
+		}
+		out = append(out, listed{Window: w, outer: outer})
 	}
 	return out
 }
@@ -232,10 +247,11 @@ func (d *Display) scan() []Window {
 func (d *Display) TopLevels() ([]Window, error) {
 	var out []Window
 	err := d.do(func() error {
-		for _, w := range d.scan() {
-			if isDriverClass(w) {
+		for _, l := range d.scan() {
+			if isDriverClass(l.Window) {
 				continue
 			}
+			w := l.Window
 			w.Stacking = len(out)
 			out = append(out, w)
 		}
@@ -355,8 +371,9 @@ func (d *Display) Pointer() (x, y int, err error) {
 	return x, y, err
 }
 
-// TopmostAt returns the topmost viewable top-level whose client area holds
-// the root point (x, y), or 0. It looks through windows this process made
+// TopmostAt returns the topmost viewable top-level whose frame (with a
+// window manager, the decorated frame round the client) holds the root
+// point (x, y), or 0. It looks through windows this process made
 // with the driver's classes (the consent dialog, the indicator) and every
 // window skip reports. A window of another process that claims a driver
 // class is not looked through: it may be hiding the target.
@@ -364,17 +381,17 @@ func (d *Display) TopmostAt(x, y int, skip func(uint64) bool) (uint64, error) {
 	var out uint64
 	me := os.Getpid()
 	err := d.do(func() error {
-		for _, w := range d.scan() {
-			if !w.Mapped || !w.Frame.Contains(x, y) {
+		for _, l := range d.scan() {
+			if !l.Mapped || !l.outer.Contains(x, y) {
 				continue
 			}
-			if isDriverClass(w) && w.Pid == me {
+			if isDriverClass(l.Window) && l.Pid == me {
 				continue
 			}
-			if skip != nil && skip(w.ID) {
+			if skip != nil && skip(l.ID) {
 				continue
 			}
-			out = w.ID
+			out = l.ID
 			return nil
 		}
 		return nil

@@ -197,8 +197,19 @@ func TestTopLevelsUnderAWindowManager(t *testing.T) {
 			if ws[0] != wantB || ws[1] != wantA {
 				t.Fatalf("TopLevels =\n%+v\nwant\n%+v", ws, []Window{wantB, wantA})
 			}
-			if got, err := dpy.TopmostAt(360, 450, nil); err != nil || got != b {
-				t.Errorf("TopmostAt in both = %#x, %v; want B %#x", got, err, b)
+			hits := []struct {
+				x, y int
+				want uint64
+			}{
+				{360, 450, b}, // both clients
+				{360, 425, b}, // B's title bar, over A's client area
+				{310, 410, a}, // A's title bar
+				{520, 530, 0}, // below both frames
+			}
+			for _, h := range hits {
+				if got, err := dpy.TopmostAt(h.x, h.y, nil); err != nil || got != h.want {
+					t.Errorf("TopmostAt(%d, %d) = %#x, %v; want %#x", h.x, h.y, got, err, h.want)
+				}
 			}
 			if err := dpy.Raise(a); err != nil {
 				t.Fatal(err)

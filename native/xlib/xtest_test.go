@@ -105,3 +105,34 @@ func TestFakeCharTypesShiftedAndUnmappedCharacters(t *testing.T) {
 		t.Fatalf("%d spare keycodes still lent after the release", lent)
 	}
 }
+
+func TestCloseReleasesHeldKeysAndButtons(t *testing.T) {
+	d, err := Open(desk.Display)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.FakeMotion(1900, 1060); err != nil { // over nothing
+		t.Fatal(err)
+	}
+	if err := d.FakeButton(3, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.FakeKey("Shift_L", true); err != nil {
+		t.Fatal(err)
+	}
+	d.Sync()
+	const button3 = 1 << 10
+	if mask, _ := dpy.pointerButtons(); mask&button3 == 0 {
+		t.Fatalf("button 3 is not down after the press (mask %#x)", mask)
+	}
+	if down, _ := dpy.keyDown("Shift_L"); !down {
+		t.Fatal("Shift_L is not down after the press")
+	}
+	d.Close()
+	if mask, _ := dpy.pointerButtons(); mask&button3 != 0 {
+		t.Errorf("button 3 is still down after Close (mask %#x)", mask)
+	}
+	if down, _ := dpy.keyDown("Shift_L"); down {
+		t.Error("Shift_L is still down after Close")
+	}
+}
