@@ -31,6 +31,7 @@ func decodeItems(r *reply) ([]*elem, error) {
 		d.align(8)
 		e := &elem{hasProps: true}
 		e.bus, e.path = d.ref()
+		e.ident = e.bus + e.path
 		d.ref() // the application
 		e.parentBus, e.parentPath = d.ref()
 		if old {

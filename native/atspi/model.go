@@ -67,6 +67,7 @@ var ifaceBits = map[string]ifaceSet{
 // app's cache reply or from per-object calls, then placed in the tree.
 type elem struct {
 	bus, path string
+	ident     string // bus + path: the map key and the ElementID
 	// parent as the app reported it (empty when unknown)
 	parentBus, parentPath string
 	index                 int32 // index in parent as reported; -1 unknown
@@ -76,6 +77,7 @@ type elem struct {
 	role                  uint32
 	states                stateSet
 
+	mark     int     // the walk that last visited it (cycle guard)
 	hasProps bool    // role, name, states and interfaces are known
 	gone     bool    // the object vanished during the read
 	resolved bool    // children is the complete, ordered child list
@@ -83,10 +85,15 @@ type elem struct {
 	cached   []*elem // children the cache reply named (unordered)
 }
 
-// key is the element's identity: bus name and object path.
-func (e *elem) key() string { return e.bus + e.path }
+// newElem makes an element known by reference only.
+func newElem(bus, path string) *elem {
+	return &elem{bus: bus, path: path, ident: bus + path, index: -1, childCount: -1}
+}
 
-func (e *elem) id() engine.ElementID { return engine.ElementID(e.bus + e.path) }
+// key is the element's identity: bus name and object path.
+func (e *elem) key() string { return e.ident }
+
+func (e *elem) id() engine.ElementID { return engine.ElementID(e.ident) }
 
 // nullPath is AT-SPI's "no object" reference.
 const nullPath = "/org/a11y/atspi/null"

@@ -124,7 +124,7 @@ func (c *Client) ReadTree(ctx context.Context, frame engine.ElementID, opts Read
 	}
 	root := r.known[bus+path]
 	if root == nil {
-		root = &elem{bus: bus, path: path, index: -1, childCount: -1}
+		root = newElem(bus, path)
 		r.known[root.key()] = root
 	}
 	r.root = root
@@ -174,6 +174,7 @@ type reader struct {
 	budget engine.Budget
 	rounds int
 	calls  int
+	walk   int // the current walk's mark
 }
 
 // cache asks the app for its whole cached tree in one call. An app without
@@ -218,13 +219,14 @@ func resolveFromCache(e *elem) bool {
 // elements whose own properties are not known.
 func (r *reader) plan() (needKids, needProps []*elem) {
 	count := 0
-	seen := map[*elem]bool{}
+	r.walk++
+	mark := r.walk
 	var visit func(e *elem, depth int)
 	visit = func(e *elem, depth int) {
-		if count >= r.budget.MaxElements || seen[e] || e.gone {
+		if count >= r.budget.MaxElements || e.mark == mark || e.gone {
 			return
 		}
-		seen[e] = true
+		e.mark = mark
 		count++
 		if !e.hasProps {
 			needProps = append(needProps, e)
@@ -286,6 +288,10 @@ func (r *reader) fill() error {
 				p.add(conn, i*callKinds+callChildren, e.bus, e.path, "org.a11y.atspi.Accessible", "GetChildren")
 				continue
 			}
+			// Its children are asked for in the same round: an element the
+			// cache did not name usually heads a subtree it did not name
+			// either (GTK 4 names few), and a level per round is slow.
+			p.add(conn, i*callKinds+callChildren, e.bus, e.path, "org.a11y.atspi.Accessible", "GetChildren")
 			p.add(conn, i*callKinds+callRole, e.bus, e.path, "org.a11y.atspi.Accessible", "GetRole")
 			p.add(conn, i*callKinds+callState, e.bus, e.path, "org.a11y.atspi.Accessible", "GetState")
 			p.add(conn, i*callKinds+callIfaces, e.bus, e.path, "org.a11y.atspi.Accessible", "GetInterfaces")
@@ -362,7 +368,7 @@ func (r *reader) apply(e *elem, kind int, rep *reply) error {
 			}
 			k := r.known[bus+path]
 			if k == nil {
-				k = &elem{bus: bus, path: path, childCount: -1}
+				k = newElem(bus, path)
 				r.known[bus+path] = k
 			}
 			k.index = int32(i)
@@ -410,16 +416,22 @@ func (r *reader) apply(e *elem, kind int, rep *reply) error {
 
 // assemble lays the tree out in pre-order within the budget.
 func (r *reader) assemble() (*engine.Tree, []*elem) {
-	t := &engine.Tree{}
-	var elems []*elem
-	seen := map[*elem]bool{}
+	size := len(r.known)
+	if size > r.budget.MaxElements {
+		size = r.budget.MaxElements
+	}
+	t := &engine.Tree{Nodes: make([]engine.Node, 0, size)}
+	elems := make([]*elem, 0, size)
+	r.walk++
+	mark := r.walk
+	states := map[stateSet][]string{}
 	var visit func(e *elem, parent, index, depth int) bool
 	visit = func(e *elem, parent, index, depth int) bool {
 		if len(t.Nodes) >= r.budget.MaxElements {
 			t.Truncated = true
 			return false
 		}
-		seen[e] = true
+		e.mark = mark
 		i := len(t.Nodes)
 		childCount := int(e.childCount)
 		if e.resolved {
@@ -434,6 +446,14 @@ func (r *reader) assemble() (*engine.Tree, []*elem) {
 			childCount = 0
 		}
 		role := RoleName(e.role)
+		// Elements with the same state set share one names slice (its
+		// capacity is its length, so an append by a caller copies).
+		names, ok := states[e.states]
+		if !ok {
+			names = StateNames(e.states)
+			names = names[:len(names):len(names)]
+			states[e.states] = names
+		}
 		t.Nodes = append(t.Nodes, engine.Node{
 			ID:            e.id(),
 			Parent:        parent,
@@ -442,7 +462,7 @@ func (r *reader) assemble() (*engine.Tree, []*elem) {
 			Role:          role,
 			Name:          e.name,
 			Description:   e.desc,
-			States:        StateNames(e.states),
+			States:        names,
 			ChildCount:    childCount,
 			Secure:        secureRole(role),
 			Editable:      e.ifaces&ifEditableText != 0,
@@ -458,7 +478,7 @@ func (r *reader) assemble() (*engine.Tree, []*elem) {
 		}
 		k := 0
 		for _, ch := range e.children {
-			if ch.gone || seen[ch] {
+			if ch.gone || ch.mark == mark {
 				continue
 			}
 			if !ch.hasProps {

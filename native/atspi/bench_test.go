@@ -1,0 +1,202 @@
+package atspi
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Benchmarks read the synthetic window at 200 and 1000 rows, one app at a
+// time (animating or busy neighbours slow everything on a small machine),
+// and measure the baselines in the same run:
+//
+//	go test ./native/atspi -run '^$' -bench . -benchtime 20x
+//
+// BenchmarkRead's modes: full reads every detail of every element;
+// engine reads the whole structure plus the details of the first 250 rows
+// (what a default get_window_state returns); structure reads no details.
+
+var (
+	benchMu   sync.Mutex
+	benchApps = map[int]*fixture{}
+)
+
+// benchFixture starts (once) the synthetic window with rows rows, and stops
+// the other sizes so one app runs at a time.
+func benchFixture(b *testing.B, rows int) *fixture {
+	b.Helper()
+	benchMu.Lock()
+	defer benchMu.Unlock()
+	for r, f := range benchApps {
+		if r != rows {
+			f.stop()
+			delete(benchApps, r)
+		}
+	}
+	if f := benchApps[rows]; f != nil {
+		return f
+	}
+	f := startSynthetic(b, rows)
+	keep(f)
+	benchApps[rows] = f
+	// Settle: the first read warms the app's accessibility objects.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := client.ReadTree(ctx, f.frame.ID, ReadOptions{Details: DetailsAll}); err != nil {
+		b.Fatal(err)
+	}
+	return f
+}
+
+var benchModes = []struct {
+	name string
+	opts ReadOptions
+}{
+	{"full", ReadOptions{Details: DetailsAll}},
+	{"engine", ReadOptions{Details: DetailsAll, DetailLimit: 250}},
+	{"structure", ReadOptions{Details: DetailsNone}},
+}
+
+func BenchmarkRead(b *testing.B) {
+	for _, rows := range []int{200, 1000} {
+		for _, m := range benchModes {
+			b.Run(fmt.Sprintf("rows=%d/%s", rows, m.name), func(b *testing.B) {
+				f := benchFixture(b, rows)
+				var stats ReadStats
+				opts := m.opts
+				opts.Stats = &stats
+				var cache, fill, det time.Duration
+				times := make([]time.Duration, 0, b.N)
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+					t0 := time.Now()
+					_, err := client.ReadTree(ctx, f.frame.ID, opts)
+					times = append(times, time.Since(t0))
+					cancel()
+					if err != nil {
+						b.Fatal(err)
+					}
+					cache += stats.CacheTime
+					fill += stats.FillTime
+					det += stats.DetailTime
+				}
+				n := float64(b.N)
+				b.ReportMetric(float64(stats.Elements), "elements")
+				b.ReportMetric(ms(median(times)), "median-ms")
+				b.ReportMetric(ms(cache)/n, "cache-ms")
+				b.ReportMetric(ms(fill)/n, "fill-ms")
+				b.ReportMetric(ms(det)/n, "details-ms")
+				b.ReportMetric(float64(stats.DetailCalls), "detail-calls")
+			})
+		}
+	}
+}
+
+// BenchmarkPyatspiWalk is the baseline: testdata/walk.py walks the window
+// b.N times in one Python process (startup not counted) and reports its
+// median walk.
+func BenchmarkPyatspiWalk(b *testing.B) {
+	for _, rows := range []int{200, 1000} {
+		b.Run(fmt.Sprintf("rows=%d", rows), func(b *testing.B) {
+			f := benchFixture(b, rows)
+			walks, elements := pyatspiWalks(b, f, b.N)
+			b.ReportMetric(float64(elements), "elements")
+			b.ReportMetric(ms(median(walks)), "median-ms")
+		})
+	}
+}
+
+// BenchmarkNaiveWalk is the libatspi (C) synchronous walk.
+func BenchmarkNaiveWalk(b *testing.B) {
+	for _, rows := range []int{200, 1000} {
+		b.Run(fmt.Sprintf("rows=%d", rows), func(b *testing.B) {
+			f := benchFixture(b, rows)
+			times := make([]time.Duration, 0, b.N)
+			var elements int
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				els, err := NaiveWalk(f.pid, f.title)
+				times = append(times, time.Since(t0))
+				if err != nil {
+					b.Fatal(err)
+				}
+				elements = len(els)
+			}
+			b.ReportMetric(float64(elements), "elements")
+			b.ReportMetric(ms(median(times)), "median-ms")
+		})
+	}
+}
+
+// BenchmarkRatio measures, in one run and for one window at a time, the
+// engine-mode read and the pyatspi walk, and reports how many times faster
+// the read is (the figure PERF.md quotes).
+func BenchmarkRatio(b *testing.B) {
+	for _, rows := range []int{200, 1000} {
+		b.Run(fmt.Sprintf("rows=%d", rows), func(b *testing.B) {
+			f := benchFixture(b, rows)
+			reads := map[string][]time.Duration{}
+			for i := 0; i < 15; i++ {
+				for _, m := range benchModes {
+					ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+					t0 := time.Now()
+					_, err := client.ReadTree(ctx, f.frame.ID, m.opts)
+					reads[m.name] = append(reads[m.name], time.Since(t0))
+					cancel()
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			walks, _ := pyatspiWalks(b, f, 3)
+			py := median(walks)
+			for _, m := range benchModes {
+				r := median(reads[m.name])
+				b.ReportMetric(ms(r), m.name+"-ms")
+				b.ReportMetric(float64(py)/float64(r), m.name+"-x")
+			}
+			b.ReportMetric(ms(py), "pyatspi-ms")
+		})
+	}
+}
+
+// pyatspiWalks runs testdata/walk.py n times in one process.
+func pyatspiWalks(b *testing.B, f *fixture, n int) ([]time.Duration, int) {
+	b.Helper()
+	script, _ := filepath.Abs("testdata/walk.py")
+	out, err := desk.Command(python, script, strconv.Itoa(f.pid), f.title, strconv.Itoa(n)).Output()
+	if err != nil {
+		b.Fatalf("the pyatspi walk failed: %v", err)
+	}
+	var walks []time.Duration
+	elements := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var count int
+		var msec float64
+		if _, err := fmt.Sscanf(line, "elements %d ms %f", &count, &msec); err != nil {
+			b.Fatalf("bad walk line %q", line)
+		}
+		elements = count
+		walks = append(walks, time.Duration(msec*float64(time.Millisecond)))
+	}
+	return walks, elements
+}
+
+func median(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
