@@ -22,9 +22,9 @@ type liveInfo struct {
 // round of calls, and decides whether it is secure (see secure.go). A gone
 // element is stale_element_token; a gone app is window_gone.
 func (c *Client) inspect(ctx context.Context, ref engine.ElementRef) (*liveInfo, error) {
-	bus, path, ok := splitID(ref.ID)
-	if !ok {
-		return nil, engine.Errf(engine.CodeStaleElementToken, "the element id is not valid")
+	bus, path, _, err := c.parseID(ctx, ref.ID, targetElement)
+	if err != nil {
+		return nil, err
 	}
 	conn, err := c.connFor(ctx, bus)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -145,6 +146,43 @@ func (c *Client) busAddress(ctx context.Context) (string, error) {
 	return addr, nil
 }
 
+// genTag is what ids minted now carry after the bus name.
+func (c *Client) genTag() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen <= 1 {
+		return ""
+	}
+	return "@" + strconv.Itoa(c.gen)
+}
+
+// mintID makes the ElementID of an object.
+func (c *Client) mintID(tag, bus, path string) engine.ElementID {
+	return engine.ElementID(bus + tag + path)
+}
+
+// parseID checks an ElementID against the current bus connection (it
+// connects first if needed) and returns the bus name and path to call.
+// An id from before a bus restart is window_gone.
+func (c *Client) parseID(ctx context.Context, id engine.ElementID, t target) (bus, path, tag string, err error) {
+	if _, err := c.busConn(ctx); err != nil {
+		return "", "", "", err
+	}
+	full, path, ok := splitID(id)
+	if !ok {
+		if t == targetFrame {
+			return "", "", "", engine.Errf(engine.CodeWindowGone, "the window's accessibility id is not valid")
+		}
+		return "", "", "", engine.Errf(engine.CodeStaleElementToken, "the element id is not valid")
+	}
+	bus, gen, _ := strings.Cut(full, "@")
+	tag = c.genTag()
+	if gen != strings.TrimPrefix(tag, "@") {
+		return "", "", "", engine.Errf(engine.CodeWindowGone, "the accessibility bus restarted since the element was read")
+	}
+	return bus, path, tag, nil
+}
+
 // connFor returns the connection that reaches an app: its private socket
 // if it has one, else the bus.
 func (c *Client) connFor(ctx context.Context, bus string) (*wireConn, error) {
@@ -230,17 +268,18 @@ type memoEntry struct {
 }
 
 // remember keeps the interfaces of the elements a read saw.
-func (c *Client) remember(elems []*elem) {
+func (c *Client) remember(tag string, elems []*elem) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.memo == nil || len(c.memo)+len(elems) > maxRemembered {
 		c.memo = make(map[engine.ElementID]*memoEntry, len(elems))
 	}
 	for _, e := range elems {
-		m := c.memo[e.id()]
+		id := c.mintID(tag, e.bus, e.path)
+		m := c.memo[id]
 		if m == nil {
 			m = &memoEntry{}
-			c.memo[e.id()] = m
+			c.memo[id] = m
 		}
 		m.ifaces = e.ifaces
 	}

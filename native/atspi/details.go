@@ -349,9 +349,9 @@ func (c *Client) Details(ctx context.Context, nodes []*engine.Node, which Detail
 	targets := make([]detailTarget, 0, len(nodes))
 	var unknown []int
 	for _, n := range nodes {
-		bus, path, ok := splitID(n.ID)
-		if !ok {
-			return engine.Errf(engine.CodeStaleElementToken, "the element id is not valid")
+		bus, path, _, err := c.parseID(ctx, n.ID, targetElement)
+		if err != nil {
+			return err
 		}
 		t := detailTarget{node: n, bus: bus, path: path, recheck: true}
 		if n.HasState("showing") {

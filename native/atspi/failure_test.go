@@ -121,8 +121,10 @@ func TestVanishedElementIsStale(t *testing.T) {
 	f := synthetic200(t)
 	bus, _, _ := splitID(f.frame.ID)
 	gone := engine.ElementRef{ID: engine.ElementID(bus + "/org/a11y/atspi/accessible/99999999")}
+	_, err := client.ReadValue(callCtx(t), engine.ElementRef{ID: engine.ElementID(bus + "@7/org/a11y/atspi/accessible/1")})
+	wantCode(t, err, engine.CodeWindowGone)
 	wantCode(t, client.DoAction(callCtx(t), gone, "click"), engine.CodeStaleElementToken)
-	_, err := client.ReadValue(callCtx(t), gone)
+	_, err = client.ReadValue(callCtx(t), gone)
 	wantCode(t, err, engine.CodeStaleElementToken)
 	_, err = client.ReadTree(callCtx(t), engine.ElementID(bus+"/org/a11y/atspi/accessible/99999999"), ReadOptions{})
 	wantCode(t, err, engine.CodeWindowGone)

@@ -93,12 +93,19 @@ func newElem(bus, path string) *elem {
 // key is the element's identity: bus name and object path.
 func (e *elem) key() string { return e.ident }
 
-func (e *elem) id() engine.ElementID { return engine.ElementID(e.ident) }
-
 // nullPath is AT-SPI's "no object" reference.
 const nullPath = "/org/a11y/atspi/null"
 
-// splitID splits an ElementID into bus name and object path.
+// An ElementID is the app's bus name and the object's path,
+// ":1.42/org/a11y/atspi/accessible/17". Bus names are handed out afresh
+// when the accessibility bus restarts, so the same text could name another
+// app's object afterwards: ids minted after the client's first bus
+// connection carry the connection's generation after the bus name
+// (":1.42@2/org/..."; '@' never occurs in a bus name), and ids of an older
+// generation are refused as gone.
+
+// splitID splits an ElementID into bus name (generation included) and
+// object path.
 func splitID(id engine.ElementID) (bus, path string, ok bool) {
 	s := string(id)
 	i := strings.IndexByte(s, '/')

@@ -91,16 +91,16 @@ func (c *Client) ReadTree(ctx context.Context, frame engine.ElementID, opts Read
 	if opts.Budget.MaxDepth <= 0 {
 		opts.Budget.MaxDepth = engine.ZoomBudget.MaxDepth
 	}
-	bus, path, ok := splitID(frame)
-	if !ok {
-		return nil, engine.Errf(engine.CodeWindowGone, "the window's accessibility id is not valid")
+	bus, path, tag, err := c.parseID(ctx, frame, targetFrame)
+	if err != nil {
+		return nil, err
 	}
 	conn, err := c.connFor(ctx, bus)
 	if err != nil {
 		return nil, mapErr(err, nil, ctx, targetFrame)
 	}
 	stats.PeerToPeer = conn.peer
-	r := &reader{c: c, ctx: ctx, app: bus, known: map[string]*elem{}, budget: opts.Budget}
+	r := &reader{c: c, ctx: ctx, app: bus, tag: tag, known: map[string]*elem{}, budget: opts.Budget}
 
 	t0 := time.Now()
 	items, err := r.cache(conn)
@@ -154,7 +154,7 @@ func (c *Client) ReadTree(ctx context.Context, frame engine.ElementID, opts Read
 			return nil, err
 		}
 	}
-	c.remember(elems)
+	c.remember(tag, elems)
 	stats.DetailTime = time.Since(t2)
 	stats.Elements = len(tree.Nodes)
 	stats.Total = time.Since(start)
@@ -169,6 +169,7 @@ type reader struct {
 	c      *Client
 	ctx    context.Context
 	app    string
+	tag    string // the bus generation's id tag
 	known  map[string]*elem
 	root   *elem
 	budget engine.Budget
@@ -455,7 +456,7 @@ func (r *reader) assemble() (*engine.Tree, []*elem) {
 			states[e.states] = names
 		}
 		t.Nodes = append(t.Nodes, engine.Node{
-			ID:            e.id(),
+			ID:            r.c.mintID(r.tag, e.bus, e.path),
 			Parent:        parent,
 			IndexInParent: index,
 			Depth:         depth,

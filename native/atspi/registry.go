@@ -126,15 +126,18 @@ func (c *Client) Frames(ctx context.Context, app App) ([]Frame, error) {
 	if err != nil {
 		return nil, mapErr(err, conn, ctx, targetApp)
 	}
+	tag := c.genTag()
 	d := rep.decoder()
 	end := d.array(8)
 	var frames []Frame
+	var paths []string
 	for d.more(end) {
 		b, path := d.ref()
 		if path == nullPath || b == "" {
 			continue
 		}
-		frames = append(frames, Frame{ID: engine.ElementID(b + path), Bus: b, Pid: app.Pid, AppName: app.Name})
+		frames = append(frames, Frame{ID: c.mintID(tag, b, path), Bus: b, Pid: app.Pid, AppName: app.Name})
+		paths = append(paths, path)
 	}
 	if d.err != nil {
 		return nil, mapErr(d.err, conn, ctx, targetApp)
@@ -148,7 +151,7 @@ func (c *Client) Frames(ctx context.Context, app App) ([]Frame, error) {
 				return nil, mapErr(err, nil, ctx, targetApp)
 			}
 		}
-		_, path, _ := splitID(f.ID)
+		path := paths[i]
 		p.add(w, 4*i, f.Bus, path, "org.a11y.atspi.Accessible", "GetRole")
 		p.add(w, 4*i+1, f.Bus, path, "org.a11y.atspi.Accessible", "GetState")
 		p.add(w, 4*i+2, f.Bus, path, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Accessible", "Name")

@@ -1,0 +1,114 @@
+package atspi
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/godbus/dbus/v5"
+
+	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/sandbox"
+)
+
+// TestBusRestartReconnects restarts the accessibility bus under a client
+// and checks that the next calls reconnect. Restarting the bus strands
+// every app on it, so this test has a desktop of its own rather than the
+// package's shared one.
+func TestBusRestartReconnects(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	d, err := sandbox.Start(ctx, sandbox.Options{})
+	if err != nil {
+		t.Fatalf("a second private desktop: %v", err)
+	}
+	defer d.Close()
+	vars := d.Vars()
+	c := New(Options{Getenv: func(k string) string { return vars[k] }})
+	defer c.Close()
+
+	start := func(rows string) (int, Frame) {
+		script, _ := filepath.Abs("testdata/synthetic.py")
+		cmd := d.Command(python, script, rows)
+		if err := d.Start(cmd); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(30 * time.Second)
+		for time.Now().Before(deadline) {
+			cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			frames, _, _ := c.AllFrames(cctx)
+			cancel()
+			for _, f := range frames {
+				if f.Pid == cmd.Process.Pid && strings.HasPrefix(f.Name, "Synthetic") {
+					return cmd.Process.Pid, f
+				}
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Fatal("the fixture did not appear on the accessibility bus")
+		return 0, Frame{}
+	}
+	_, before := start("3")
+	if _, err := c.ReadTree(callCtx(t), before.ID, ReadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+
+	// Stop the bus launcher (it takes its bus daemon with it) and start a
+	// new one: the accessibility bus comes back at a new address.
+	session, err := dbus.Connect(vars["DBUS_SESSION_BUS_ADDRESS"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+	var launcher uint32
+	if err := session.BusObject().Call("org.freedesktop.DBus.GetConnectionUnixProcessID", 0, "org.a11y.Bus").Store(&launcher); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(int(launcher), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	gone := time.Now().Add(5 * time.Second)
+	for syscall.Kill(int(launcher), 0) == nil && time.Now().Before(gone) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	// The old window's calls fail while the bus is down.
+	_, err = c.ReadTree(callCtx(t), before.ID, ReadOptions{})
+	if err == nil {
+		t.Fatal("a read succeeded with the accessibility bus down")
+	}
+	if err := d.Start(d.Command("/usr/libexec/at-spi-bus-launcher", "--launch-immediately")); err != nil {
+		t.Fatal(err)
+	}
+	wait := exec.CommandContext(ctx, "gdbus", "wait", "--session", "--timeout", "15", "org.a11y.Bus")
+	wait.Env = d.Env()
+	if out, err := wait.CombinedOutput(); err != nil {
+		t.Fatalf("the new bus did not come up: %v %s", err, out)
+	}
+	// The same client finds and reads an app on the new bus.
+	_, after := start("4")
+	tree, err := c.ReadTree(callCtx(t), after.ID, ReadOptions{Details: DetailsAll})
+	if err != nil {
+		t.Fatalf("reading after the restart: %v", err)
+	}
+	if tree.Nodes[0].Name != "Synthetic 4 rows" {
+		t.Fatalf("read %q after the restart", tree.Nodes[0].Name)
+	}
+	// The window from before the restart is gone for good.
+	_, err = c.ReadTree(callCtx(t), before.ID, ReadOptions{})
+	var e *engine.Error
+	if err == nil || !asEngine(err, &e) || (e.Code != engine.CodeWindowGone && e.Code != engine.CodeAppNotResponding) {
+		t.Fatalf("the old window after the restart: %v", err)
+	}
+}
+
+func asEngine(err error, e **engine.Error) bool {
+	x, ok := err.(*engine.Error)
+	if ok {
+		*e = x
+	}
+	return ok
+}
