@@ -115,38 +115,43 @@ func (d *Desktop) start(ctx context.Context) error {
 	return d.startAccessibilityBus(ctx)
 }
 
-// startX starts Xvfb on the first free display from :90 on.
+// startX starts Xvfb and lets it pick a free display itself (-displayfd):
+// choosing a number here would race other sandboxes starting at the same
+// moment (parallel test binaries), and two servers must never share one.
 func (d *Desktop) startX(ctx context.Context) error {
-	for n := 90; n < 200; n++ {
-		sock := fmt.Sprintf("/tmp/.X11-unix/X%d", n)
-		lock := fmt.Sprintf("/tmp/.X%d-lock", n)
-		if exists(sock) || exists(lock) {
-			continue
-		}
-		disp := ":" + strconv.Itoa(n)
-		cmd := exec.Command("Xvfb", disp, "-screen", "0", d.opts.Screen, "-nolisten", "tcp", "-noreset")
-		cmd.Stdout, cmd.Stderr = d.opts.Log, d.opts.Log
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
-		if err := cmd.Start(); err != nil {
-			return fmt.Errorf("sandbox: Xvfb: %w", err)
-		}
-		exited := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(exited) }()
-		if waitFor(ctx, d.opts.StartTimeout, exited, func() bool { return exists(sock) }) {
-			d.trackWaited(cmd, exited)
-			d.Display = disp
-			d.vars["DISPLAY"] = disp
-			return nil
-		}
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		select {
-		case <-exited: // lost a race for this display; try the next
-			continue
-		default:
-			return errors.New("sandbox: Xvfb did not open its display in time")
-		}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
 	}
-	return errors.New("sandbox: no free X display between :90 and :199")
+	defer r.Close()
+	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", d.opts.Screen, "-nolisten", "tcp", "-noreset")
+	cmd.Stdout, cmd.Stderr = d.opts.Log, d.opts.Log
+	cmd.ExtraFiles = []*os.File{w}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	if err := cmd.Start(); err != nil {
+		w.Close()
+		return fmt.Errorf("sandbox: Xvfb: %w", err)
+	}
+	w.Close()
+	d.track(cmd)
+	got := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(r).ReadString('\n')
+		got <- strings.TrimSpace(line)
+	}()
+	select {
+	case n := <-got:
+		if _, err := strconv.Atoi(n); err != nil {
+			return errors.New("sandbox: Xvfb did not report its display")
+		}
+		d.Display = ":" + n
+		d.vars["DISPLAY"] = d.Display
+		return nil
+	case <-time.After(d.opts.StartTimeout):
+		return errors.New("sandbox: Xvfb did not open a display in time")
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // startSessionBus starts a private session bus and reads its address.
@@ -261,6 +266,9 @@ func (d *Desktop) track(cmd *exec.Cmd) {
 }
 
 func (d *Desktop) trackWaited(cmd *exec.Cmd, done chan struct{}) {
+	if cmd.Process == nil {
+		return
+	}
 	d.mu.Lock()
 	d.procs = append(d.procs, proc{cmd: cmd, done: done})
 	d.mu.Unlock()
@@ -285,36 +293,8 @@ func (d *Desktop) Close() error {
 		// The group may hold children that outlived their parent.
 		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 	}
-	if d.Display != "" {
-		n := strings.TrimPrefix(d.Display, ":")
-		_ = os.Remove("/tmp/.X" + n + "-lock")
-		_ = os.Remove("/tmp/.X11-unix/X" + n)
-	}
 	if d.Root != "" {
 		return os.RemoveAll(d.Root)
 	}
 	return nil
-}
-
-func exists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
-}
-
-// waitFor polls cond until it holds, the process exits, or time runs out.
-func waitFor(ctx context.Context, limit time.Duration, exited <-chan struct{}, cond func() bool) bool {
-	deadline := time.Now().Add(limit)
-	for time.Now().Before(deadline) {
-		if cond() {
-			return true
-		}
-		select {
-		case <-exited:
-			return false
-		case <-ctx.Done():
-			return false
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
-	return false
 }
