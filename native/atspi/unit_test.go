@@ -1,0 +1,261 @@
+package atspi
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/nish-driver/nish-driver/engine"
+)
+
+// splitMessage cuts an encoded message into its header fields and body.
+func splitMessage(t *testing.T, msg []byte) (header, []byte) {
+	t.Helper()
+	if msg[0] != 'l' || msg[3] != 1 {
+		t.Fatalf("bad fixed header % x", msg[:4])
+	}
+	bodyLen := int(binary.LittleEndian.Uint32(msg[4:]))
+	fieldsLen := int(binary.LittleEndian.Uint32(msg[12:]))
+	padded := (fieldsLen + 7) &^ 7
+	if 16+padded+bodyLen != len(msg) {
+		t.Fatalf("message length %d, header says %d", len(msg), 16+padded+bodyLen)
+	}
+	return parseFields(msg[16:16+fieldsLen], false), msg[16+padded:]
+}
+
+func TestCallEncodingRoundTrips(t *testing.T) {
+	cases := []struct {
+		name string
+		args []any
+		sig  string
+		read func(d *decoder) string
+		want string
+	}{
+		{"no args", nil, "", func(d *decoder) string { return "" }, ""},
+		{"uint32", []any{uint32(7)}, "u", func(d *decoder) string { return fmt.Sprint(d.uint32()) }, "7"},
+		{"two ints", []any{int32(-1), int32(5)}, "ii", func(d *decoder) string { return fmt.Sprint(d.int32(), d.int32()) }, "-1 5"},
+		{"int string int", []any{int32(3), "héllo", int32(6)}, "isi",
+			func(d *decoder) string { return fmt.Sprintln(d.int32(), d.str(), d.int32()) }, "3 héllo 6\n"},
+		{"property set", []any{"org.a11y.atspi.Value", "CurrentValue", variantDouble(4.5)}, "ssv",
+			func(d *decoder) string { return fmt.Sprintln(d.str(), d.str(), d.sig(), d.float64()) },
+			"org.a11y.atspi.Value CurrentValue d 4.5\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			// A prefix makes the message start at an unaligned offset
+			// of the buffer, as in a batch.
+			buf := appendCall([]byte("xyz"), 9, 0, ":1.5", "/a/b", "org.x.I", "M", tc.args)
+			h, body := splitMessage(t, buf[3:])
+			if h.iface != "org.x.I" || h.member != "M" || h.signature != tc.sig {
+				t.Fatalf("header %+v", h)
+			}
+			d := &decoder{b: body}
+			if got := tc.read(d); got != tc.want || d.err != nil {
+				t.Fatalf("body reads %q (%v), want %q", got, d.err, tc.want)
+			}
+		})
+	}
+}
+
+func TestErrorReplyEncoding(t *testing.T) {
+	msg := appendError(nil, 3, 11, ":1.9", "org.freedesktop.DBus.Error.UnknownMethod", "no")
+	h, body := splitMessage(t, msg)
+	if !h.hasReply || h.replySerial != 11 || h.errorName != "org.freedesktop.DBus.Error.UnknownMethod" || h.signature != "s" {
+		t.Fatalf("header %+v", h)
+	}
+	if s := (&decoder{b: body}).str(); s != "no" {
+		t.Fatalf("body %q", s)
+	}
+}
+
+// itemsReply builds a cache reply with the current signature.
+func itemsReply(items [][]any) *reply {
+	e := encoder{}
+	e.uint32(0)
+	lenAt := len(e.buf)
+	e.align(8)
+	start := len(e.buf)
+	for _, it := range items {
+		e.align(8)
+		for _, ref := range it[:3] {
+			r := ref.([2]string)
+			e.align(8)
+			e.str(r[0])
+			e.str(r[1])
+		}
+		e.int32(it[3].(int32))
+		e.int32(it[4].(int32))
+		ifaces := it[5].([]string)
+		e.uint32(0)
+		ifStart := len(e.buf)
+		for _, s := range ifaces {
+			e.str(s)
+		}
+		binary.LittleEndian.PutUint32(e.buf[ifStart-4:], uint32(len(e.buf)-ifStart))
+		e.str(it[6].(string))
+		e.uint32(it[7].(uint32))
+		e.str(it[8].(string))
+		e.uint32(8)
+		st := it[9].([2]uint32)
+		e.uint32(st[0])
+		e.uint32(st[1])
+	}
+	binary.LittleEndian.PutUint32(e.buf[lenAt-4:], uint32(len(e.buf)-start))
+	return &reply{sig: itemsSig, body: e.buf}
+}
+
+func TestDecodeItems(t *testing.T) {
+	r := itemsReply([][]any{
+		{[2]string{":1.2", "/f"}, [2]string{":1.2", "/root"}, [2]string{":1.2", "/root"}, int32(0), int32(2),
+			[]string{"org.a11y.atspi.Accessible", "org.a11y.atspi.Component"}, "Title", uint32(23), "", [2]uint32{1 << stateShowing, 1}},
+		{[2]string{":1.2", "/m"}, [2]string{":1.2", "/root"}, [2]string{":1.2", "/f"}, int32(-1), int32(-1),
+			[]string{"org.a11y.atspi.Accessible", "org.a11y.atspi.Action", "org.a11y.atspi.EditableText", "org.a11y.atspi.Text"},
+			"Menu", uint32(33), "desc", [2]uint32{0, 0}},
+	})
+	items, err := decodeItems(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 2 {
+		t.Fatalf("%d items", len(items))
+	}
+	f, m := items[0], items[1]
+	if f.ident != ":1.2/f" || f.parentPath != "/root" || f.childCount != 2 || f.name != "Title" || RoleName(f.role) != "frame" {
+		t.Fatalf("frame item %+v", f)
+	}
+	if !f.states.has(stateShowing) || !f.states.has(32) || f.ifaces != ifAccessible|ifComponent {
+		t.Fatalf("frame states %x ifaces %b", f.states, f.ifaces)
+	}
+	if m.index != -1 || m.childCount != -1 || m.desc != "desc" || m.ifaces&ifEditableText == 0 || RoleName(m.role) != "menu" {
+		t.Fatalf("menu item %+v", m)
+	}
+	// A truncated reply is an error, not a panic.
+	r.body = r.body[:len(r.body)-6]
+	if _, err := decodeItems(r); err == nil {
+		t.Fatal("a cut reply decoded")
+	}
+	if _, err := decodeItems(&reply{sig: "as"}); !errors.Is(err, errItemsSig) {
+		t.Fatalf("an unknown signature: %v", err)
+	}
+}
+
+func TestSecureAttributes(t *testing.T) {
+	cases := []struct {
+		key, value string
+		secure     bool
+	}{
+		{"text-input-type", "password", true},
+		{"text-input-type", "PASSWORD", true},
+		{"input-type", "password", true},
+		{"type", "password", true},
+		{"html-input-type", "password", true},
+		{"password", "true", true},
+		{"protected", "1", true},
+		{"secure", "yes", true},
+		{"sensitive", "false", false},
+		{"text-input-type", "email", false},
+		{"toolkit", "gtk", false},
+		{"placeholder-text", "password", false},
+	}
+	for _, tc := range cases {
+		if got := secureAttr(tc.key, tc.value); got != tc.secure {
+			t.Errorf("%s=%s: secure %v, want %v", tc.key, tc.value, got, tc.secure)
+		}
+		e := encoder{}
+		e.uint32(0)
+		e.align(8)
+		start := len(e.buf)
+		e.align(8)
+		e.str("toolkit")
+		e.str("gtk")
+		e.align(8)
+		e.str(tc.key)
+		e.str(tc.value)
+		binary.LittleEndian.PutUint32(e.buf[0:], uint32(len(e.buf)-start))
+		if got := secureAttrs(&decoder{b: e.buf}); got != tc.secure {
+			t.Errorf("a{ss} with %s=%s: secure %v", tc.key, tc.value, got)
+		}
+	}
+	if !secureAttrs(&decoder{b: []byte{9, 0, 0}}) {
+		t.Error("a malformed attribute reply must count as secure")
+	}
+	if !secureRole("password_text") || secureRole("text") {
+		t.Error("secureRole")
+	}
+}
+
+func TestErrorMapping(t *testing.T) {
+	peer := &wireConn{peer: true}
+	bus := &wireConn{}
+	stalled := &wireConn{peer: true, why: errWriteTimeout}
+	cases := []struct {
+		name string
+		err  error
+		conn *wireConn
+		t    target
+		code engine.Code
+	}{
+		{"deadline", context.DeadlineExceeded, bus, targetFrame, engine.CodeAppNotResponding},
+		{"write timeout", errWriteTimeout, peer, targetAct, engine.CodeAppNotResponding},
+		{"stalled peer closed", errConnClosed, stalled, targetFrame, engine.CodeAppNotResponding},
+		{"peer exited", errConnClosed, peer, targetFrame, engine.CodeWindowGone},
+		{"bus dropped", errConnClosed, bus, targetElement, engine.CodeWindowGone},
+		{"app left the bus", &dbusError{Name: "org.freedesktop.DBus.Error.ServiceUnknown"}, bus, targetAct, engine.CodeWindowGone},
+		{"frame gone", &dbusError{Name: "org.freedesktop.DBus.Error.UnknownObject"}, bus, targetFrame, engine.CodeWindowGone},
+		{"element gone", &dbusError{Name: "org.freedesktop.DBus.Error.UnknownObject"}, bus, targetElement, engine.CodeStaleElementToken},
+		{"element gone (GTK 4)", &dbusError{Name: "org.freedesktop.DBus.Error.UnknownMethod"}, bus, targetAct, engine.CodeStaleElementToken},
+		{"no reply", &dbusError{Name: "org.freedesktop.DBus.Error.NoReply"}, bus, targetAct, engine.CodeAppNotResponding},
+		{"refused act", &dbusError{Name: "org.freedesktop.DBus.Error.Failed"}, bus, targetAct, engine.CodeNotActionable},
+		{"refused read", &dbusError{Name: "org.freedesktop.DBus.Error.Failed"}, bus, targetElement, engine.CodeInternal},
+		{"malformed", errShortBody, bus, targetFrame, engine.CodeInternal},
+		{"coded stays", engine.Errf(engine.CodeSecureField, "x"), bus, targetAct, engine.CodeSecureField},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := mapErr(tc.err, tc.conn, context.Background(), tc.t)
+			if e.Code != tc.code {
+				t.Fatalf("got %s, want %s", e.Code, tc.code)
+			}
+			if de, ok := tc.err.(*dbusError); ok && de.Message != "" && e.Message == de.Message {
+				t.Fatal("the app's error text reached the message")
+			}
+		})
+	}
+}
+
+func TestNames(t *testing.T) {
+	roles := map[uint32]string{23: "frame", 40: "password_text", 61: "text", 33: "menu", 11: "combo_box", 94: "document_text", 60: "terminal"}
+	for n, want := range roles {
+		if got := RoleName(n); got != want {
+			t.Errorf("role %d is %q, want %q", n, got, want)
+		}
+	}
+	if got := RoleName(100000); got != "role_100000" {
+		t.Errorf("an unknown role is %q", got)
+	}
+	got := StateNames(1<<stateEnabled | 1<<stateShowing | 1<<17 | 1<<63)
+	want := []string{"enabled", "multi_line", "showing", "state_63"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("states %q, want %q", got, want)
+	}
+}
+
+func TestAddressParsing(t *testing.T) {
+	cases := []struct {
+		addr, network, target string
+		ok                    bool
+	}{
+		{"unix:path=/tmp/x,guid=abc", "unix", "/tmp/x", true},
+		{"unix:abstract=/tmp/dbus-1,guid=1", "unix", "@/tmp/dbus-1", true},
+		{"tcp:host=a,port=1;unix:path=/run/a%2cb", "unix", "/run/a,b", true},
+		{"tcp:host=a,port=1", "", "", false},
+	}
+	for _, tc := range cases {
+		n, tg, err := parseAddress(tc.addr)
+		if (err == nil) != tc.ok || n != tc.network || tg != tc.target {
+			t.Errorf("%s: %s %s %v", tc.addr, n, tg, err)
+		}
+	}
+}
