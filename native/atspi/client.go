@@ -47,10 +47,26 @@ type Client struct {
 // appConn is how the client reaches one app: its private socket when it
 // offers one (GTK 3 does, GTK 4 does not), else the bus.
 type appConn struct {
-	mu    sync.Mutex
+	// lock is a one-slot semaphore rather than a mutex so that a caller
+	// waiting for another's dial (to an app that may not answer) still
+	// gives up when its own context ends.
+	lock  chan struct{}
 	tried bool
 	peer  *wireConn
 }
+
+func newAppConn() *appConn { return &appConn{lock: make(chan struct{}, 1)} }
+
+func (a *appConn) acquire(ctx context.Context) error {
+	select {
+	case a.lock <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (a *appConn) release() { <-a.lock }
 
 // New makes a client. It does not connect until first used.
 func New(opts Options) *Client {
@@ -71,11 +87,23 @@ func (c *Client) Close() {
 		bus.close(errConnClosed)
 	}
 	for _, a := range apps {
-		a.mu.Lock()
+		a.closePeer()
+	}
+}
+
+// closePeer closes the app's private connection, if any. Its own lock may
+// be held by a caller waiting on the app; the connection's close is safe
+// to call concurrently, so it is read without the lock.
+func (a *appConn) closePeer() {
+	select {
+	case a.lock <- struct{}{}:
 		if a.peer != nil {
 			a.peer.close(errConnClosed)
 		}
-		a.mu.Unlock()
+		a.release()
+	default:
+		// A caller holds it; the connection it ends up with is dropped
+		// with the map this appConn belonged to.
 	}
 }
 
@@ -114,11 +142,7 @@ func (c *Client) busConn(ctx context.Context) (*wireConn, error) {
 	c.gen++
 	c.mu.Unlock()
 	for _, a := range old {
-		a.mu.Lock()
-		if a.peer != nil {
-			a.peer.close(errConnClosed)
-		}
-		a.mu.Unlock()
+		a.closePeer()
 	}
 	return nb, nil
 }
@@ -196,12 +220,14 @@ func (c *Client) connFor(ctx context.Context, bus string) (*wireConn, error) {
 	c.mu.Lock()
 	a := c.apps[bus]
 	if a == nil {
-		a = &appConn{}
+		a = newAppConn()
 		c.apps[bus] = a
 	}
 	c.mu.Unlock()
-	a.mu.Lock()
-	defer a.mu.Unlock()
+	if err := a.acquire(ctx); err != nil {
+		return nil, mapErr(err, nil, ctx, targetApp)
+	}
+	defer a.release()
 	if a.peer != nil && a.peer.isClosed() {
 		// The app's socket closed: it exited, or stopped reading and a
 		// write timed out. Try again (a gone app fails on the bus).
@@ -239,19 +265,6 @@ func (c *Client) connFor(ctx context.Context, bus string) (*wireConn, error) {
 	}
 	a.peer, a.tried = p, true
 	return p, nil
-}
-
-// peerToPeer reports whether calls to an app use its private socket.
-func (c *Client) peerToPeer(bus string) bool {
-	c.mu.Lock()
-	a := c.apps[bus]
-	c.mu.Unlock()
-	if a == nil {
-		return false
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.peer != nil && !a.peer.isClosed()
 }
 
 // maxRemembered bounds the memo of elements.
