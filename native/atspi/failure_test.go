@@ -20,10 +20,27 @@ func TestStoppedAppTimesOutOthersStayReadable(t *testing.T) {
 	}
 	btn := find(t, tree, "push_button", "Click me")
 
+	// Stop the app while a read is in flight: the read ends within its
+	// bound, with app_not_responding unless it finished before the stop.
+	midCtx, midCancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+	midDone := make(chan error, 1)
+	t0 := time.Now()
+	go func() {
+		_, err := client.ReadTree(midCtx, f.frame.ID, ReadOptions{Details: DetailsAll, Budget: engine.Budget{MaxElements: 5000}})
+		midDone <- err
+	}()
+	time.Sleep(time.Millisecond)
 	if err := syscall.Kill(f.pid, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
 	defer syscall.Kill(f.pid, syscall.SIGCONT)
+	if err := <-midDone; err != nil {
+		wantCode(t, err, engine.CodeAppNotResponding)
+	}
+	midCancel()
+	if took := time.Since(t0); took > time.Second {
+		t.Errorf("the read in flight ended %v after it started, past its 700ms bound", took)
+	}
 
 	var wg sync.WaitGroup
 	var otherErr error
@@ -63,7 +80,7 @@ func TestStoppedAppTimesOutOthersStayReadable(t *testing.T) {
 	}
 	// Listing windows does not wait for the stopped app beyond its bound.
 	lctx, lcancel := context.WithTimeout(context.Background(), 2*time.Second)
-	t0 := time.Now()
+	t0 = time.Now()
 	_, apps, err := client.AllFrames(lctx)
 	lcancel()
 	if err != nil {

@@ -55,15 +55,7 @@ func decodeItems(r *reply) ([]*elem, error) {
 		e.name = d.str()
 		e.role = d.uint32()
 		e.desc = d.str()
-		se := d.array(4)
-		var words [2]uint32
-		for i := 0; d.more(se); i++ {
-			w := d.uint32()
-			if i < 2 {
-				words[i] = w
-			}
-		}
-		e.states = stateSet(words[0]) | stateSet(words[1])<<32
+		e.states = decodeStates(d)
 		if d.err != nil {
 			return nil, d.err
 		}

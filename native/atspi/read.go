@@ -379,15 +379,7 @@ func (r *reader) apply(e *elem, kind int, rep *reply) error {
 	case callRole:
 		e.role = d.uint32()
 	case callState:
-		end := d.array(4)
-		var words [2]uint32
-		for i := 0; d.more(end); i++ {
-			w := d.uint32()
-			if i < 2 {
-				words[i] = w
-			}
-		}
-		e.states = stateSet(words[0]) | stateSet(words[1])<<32
+		e.states = decodeStates(d)
 	case callIfaces:
 		e.ifaces = 0
 		end := d.array(4)
