@@ -17,7 +17,7 @@ import (
 var (
 	namesOnce  sync.Once
 	roleNames  []string
-	stateNames []string
+	stateTable []string
 )
 
 func loadNames() {
@@ -31,10 +31,10 @@ func loadNames() {
 			}
 		}
 		n = int(C.nish_state_count())
-		stateNames = make([]string, n)
+		stateTable = make([]string, n)
 		for i := 0; i < n; i++ {
 			if p := C.nish_state_name(C.int(i)); p != nil {
-				stateNames[i] = snake(C.GoString(p))
+				stateTable[i] = snake(C.GoString(p))
 				C.nish_free_name(p)
 			}
 		}
@@ -61,17 +61,17 @@ func RoleName(role uint32) string {
 	return "role_" + strconv.FormatUint(uint64(role), 10)
 }
 
-// StateNames turns the two 32-bit words of an AT-SPI state set into
+// stateNames turns the two 32-bit words of an AT-SPI state set into
 // snake_case names, in state-number order.
-func StateNames(set stateSet) []string {
+func stateNames(set stateSet) []string {
 	loadNames()
 	var out []string
 	for i := 0; i < 64; i++ {
 		if set&(1<<uint(i)) == 0 {
 			continue
 		}
-		if i < len(stateNames) && stateNames[i] != "" {
-			out = append(out, stateNames[i])
+		if i < len(stateTable) && stateTable[i] != "" {
+			out = append(out, stateTable[i])
 		} else {
 			out = append(out, "state_"+strconv.Itoa(i))
 		}

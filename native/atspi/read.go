@@ -443,7 +443,7 @@ func (r *reader) assemble() (*engine.Tree, []*elem) {
 		// capacity is its length, so an append by a caller copies).
 		names, ok := states[e.states]
 		if !ok {
-			names = StateNames(e.states)
+			names = stateNames(e.states)
 			names = names[:len(names):len(names)]
 			states[e.states] = names
 		}

@@ -183,7 +183,7 @@ func (c *Client) Frames(ctx context.Context, app App) ([]Frame, error) {
 		case 0:
 			f.Role = RoleName(d.uint32())
 		case 1:
-			f.States = StateNames(decodeStates(d))
+			f.States = stateNames(decodeStates(d))
 		case 2:
 			if d.sig() == "s" {
 				f.Name = d.str()

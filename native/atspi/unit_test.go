@@ -235,7 +235,7 @@ func TestNames(t *testing.T) {
 	if got := RoleName(100000); got != "role_100000" {
 		t.Errorf("an unknown role is %q", got)
 	}
-	got := StateNames(1<<stateEnabled | 1<<stateShowing | 1<<17 | 1<<63)
+	got := stateNames(1<<stateEnabled | 1<<stateShowing | 1<<17 | 1<<63)
 	want := []string{"enabled", "multi_line", "showing", "state_63"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("states %q, want %q", got, want)
