@@ -127,8 +127,8 @@ func (d *Desktop) startX(ctx context.Context) error {
 	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", d.opts.Screen, "-nolisten", "tcp", "-noreset")
 	cmd.Stdout, cmd.Stderr = d.opts.Log, d.opts.Log
 	cmd.ExtraFiles = []*os.File{w}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
-	if err := cmd.Start(); err != nil {
+	cmd.SysProcAttr = childAttrs()
+	if err := spawn(cmd); err != nil {
 		w.Close()
 		return fmt.Errorf("sandbox: Xvfb: %w", err)
 	}
@@ -159,12 +159,12 @@ func (d *Desktop) startSessionBus(ctx context.Context) error {
 	cmd := exec.Command("dbus-daemon", "--session", "--nofork", "--nopidfile", "--print-address=1")
 	cmd.Env = d.Env()
 	cmd.Stderr = d.opts.Log
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	cmd.SysProcAttr = childAttrs()
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return err
 	}
-	if err := cmd.Start(); err != nil {
+	if err := spawn(cmd); err != nil {
 		return fmt.Errorf("sandbox: dbus-daemon: %w", err)
 	}
 	d.track(cmd)
@@ -194,8 +194,8 @@ func (d *Desktop) startAccessibilityBus(ctx context.Context) error {
 	cmd := exec.Command(busLauncher, "--launch-immediately")
 	cmd.Env = d.Env()
 	cmd.Stdout, cmd.Stderr = d.opts.Log, d.opts.Log
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
-	if err := cmd.Start(); err != nil {
+	cmd.SysProcAttr = childAttrs()
+	if err := spawn(cmd); err != nil {
 		return fmt.Errorf("sandbox: at-spi-bus-launcher: %w", err)
 	}
 	d.track(cmd)
@@ -244,14 +244,14 @@ func (d *Desktop) Env() []string {
 func (d *Desktop) Command(name string, args ...string) *exec.Cmd {
 	cmd := exec.Command(name, args...)
 	cmd.Env = d.Env()
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	cmd.SysProcAttr = childAttrs()
 	return cmd
 }
 
 // Start runs a program on this desktop and stops it with the desktop. Its
 // exit is reaped in the background; use Done to wait for it.
 func (d *Desktop) Start(cmd *exec.Cmd) error {
-	if err := cmd.Start(); err != nil {
+	if err := spawn(cmd); err != nil {
 		return err
 	}
 	d.track(cmd)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/native"
 )
 
 // backendFlags choose the desktop the driver works on.
@@ -41,12 +42,14 @@ func openBackend(f backendFlags, consent string) (engine.Backend, func(), error)
 	return nil, nil, fmt.Errorf("unknown backend %q", f.Backend)
 }
 
-// openLinux makes the Linux (X11 + AT-SPI) backend. The native backend is
-// not part of this build yet, so this returns the not-built backend: every
-// desktop call fails with backend_unavailable and the doctor names the real
-// first obstacle. When native/ lands, this is the one place that changes:
-// open the native backend here and keep the not-built one only for builds
-// without cgo.
+// openLinux makes the Linux (X11 + AT-SPI) backend. When the display
+// cannot be opened (none, Wayland, a remote one, or a build without cgo),
+// it returns the unavailable backend instead: every desktop call fails with
+// backend_unavailable and the doctor names the first real obstacle.
 func openLinux(display string) (engine.Backend, func(), error) {
-	return newNotBuilt(display), func() {}, nil
+	b, err := native.Open(native.Options{Display: display})
+	if err != nil {
+		return newNotBuilt(display), func() {}, nil
+	}
+	return b, b.Close, nil
 }

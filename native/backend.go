@@ -1,0 +1,334 @@
+package native
+
+import (
+	"context"
+	"errors"
+	"image"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/native/atspi"
+	"github.com/nish-driver/nish-driver/native/xlib"
+)
+
+// Backend is the Linux/X11 desktop behind engine.Backend: X for windows,
+// processes, captures, input and the consent dialog; AT-SPI for the trees
+// and the semantic acts. It is the only place the two meet.
+type Backend struct {
+	x    *xlib.Display
+	a    *atspi.Client
+	opts Options
+
+	// lastPress is the driver's last synthetic button press (Unix nanos):
+	// the consent dialog and the indicator ignore a click that close to it.
+	lastPress atomic.Int64
+
+	mu     sync.Mutex
+	frames map[engine.WindowID]engine.ElementID // X window -> its AT-SPI frame, as last matched
+	names  map[engine.ProcessIdentity]string    // an app's AT-SPI name, kept while it is busy or stopped
+}
+
+var _ engine.Backend = (*Backend)(nil)
+
+// Options configure the backend.
+type Options struct {
+	// Display is the X display ("" = $DISPLAY).
+	Display string
+	// Getenv looks up the environment (default os.Getenv): DISPLAY's bus
+	// addresses, so a caller can aim the backend at a sandbox.
+	Getenv func(string) string
+}
+
+// Open connects to the X display; the accessibility bus is reached lazily.
+// It fails when the display cannot be opened: the caller then reports the
+// backend unavailable with the doctor's reason.
+func Open(opts Options) (*Backend, error) {
+	x, err := xlib.Open(opts.Display)
+	if err != nil {
+		return nil, err
+	}
+	return &Backend{
+		x:      x,
+		a:      atspi.New(atspi.Options{Getenv: opts.Getenv}),
+		opts:   opts,
+		frames: map[engine.WindowID]engine.ElementID{},
+		names:  map[engine.ProcessIdentity]string{},
+	}, nil
+}
+
+// Close releases the display and the bus connections.
+func (b *Backend) Close() {
+	b.a.Close()
+	_ = b.x.Close()
+}
+
+// xErr maps an X failure to the engine's codes.
+func xErr(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, xlib.ErrWindowGone):
+		return engine.Wrap(engine.CodeWindowGone, err, "the window closed")
+	case errors.Is(err, xlib.ErrDisplayLost), errors.Is(err, xlib.ErrClosed), errors.Is(err, xlib.ErrNotBuilt):
+		return engine.Wrap(engine.CodeBackendUnavailable, err, "the X display cannot be reached")
+	case errors.Is(err, xlib.ErrUnknownKey), errors.Is(err, xlib.ErrNoKeycode):
+		return engine.Wrap(engine.CodeInvalidArguments, err, "the key cannot be sent")
+	case errors.Is(err, xlib.ErrMiddleButton), errors.Is(err, xlib.ErrUnknownButton):
+		return engine.Wrap(engine.CodeInvalidArguments, err, "the button cannot be sent")
+	}
+	var e *engine.Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return engine.Wrap(engine.CodeInternal, err, "an X call failed")
+}
+
+// Windows lists the visible top-level windows, topmost first, named by
+// their AT-SPI application name when the app is on the bus, else by their
+// WM_CLASS.
+func (b *Backend) Windows(ctx context.Context) ([]engine.Window, error) {
+	tops, err := b.x.TopLevels()
+	if err != nil {
+		return nil, xErr(err)
+	}
+	focused, _ := b.x.FocusedTopLevel()
+	names := b.appNames(ctx)
+	out := make([]engine.Window, 0, len(tops))
+	for _, w := range tops {
+		if !w.Mapped {
+			continue
+		}
+		app := names[w.Pid]
+		if app == "" {
+			app = w.Class
+		}
+		if app == "" {
+			app = w.Instance
+		}
+		out = append(out, engine.Window{
+			ID: engine.WindowID(w.ID), Pid: w.Pid, App: app, Title: w.Title,
+			Frame:   engine.Rect{X: w.Frame.X, Y: w.Frame.Y, W: w.Frame.W, H: w.Frame.H},
+			Focused: w.ID == focused, OnScreen: onScreen(w.Frame), Stacking: w.Stacking,
+		})
+	}
+	return out, nil
+}
+
+// appNames maps pids to their apps' AT-SPI names. A name is remembered per
+// process identity, so an app that is busy or stopped keeps the name it was
+// listed and approved under instead of falling back to its WM_CLASS.
+func (b *Backend) appNames(ctx context.Context) map[int]string {
+	names := map[int]string{}
+	apps, _ := b.a.Apps(ctx)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, a := range apps {
+		id, err := processIdentity(a.Pid)
+		if err != nil {
+			continue
+		}
+		if a.Err == nil && a.Name != "" {
+			b.names[id] = a.Name
+		}
+		if n, ok := b.names[id]; ok {
+			names[a.Pid] = n
+		}
+	}
+	return names
+}
+
+// onScreen: any part of the window lies on the screen's first 32k pixels
+// (Xvfb and real screens alike start at 0,0).
+func onScreen(r xlib.Rect) bool { return r.X+r.W > 0 && r.Y+r.H > 0 && r.W > 0 && r.H > 0 }
+
+// Process reads a process's identity from /proc.
+func (b *Backend) Process(ctx context.Context, pid int) (engine.ProcessIdentity, error) {
+	return processIdentity(pid)
+}
+
+// frameOf finds the AT-SPI frame of an X window: the match remembered from
+// the last read when it still stands, else a fresh match.
+func (b *Backend) frameOf(ctx context.Context, w engine.WindowID) (xlib.Window, engine.ElementID, bool, error) {
+	win, err := b.x.Describe(uint64(w))
+	if err != nil {
+		return xlib.Window{}, "", false, xErr(err)
+	}
+	b.mu.Lock()
+	id, ok := b.frames[w]
+	b.mu.Unlock()
+	if ok {
+		return win, id, true, nil
+	}
+	frames, _, err := b.a.AllFrames(ctx)
+	if err != nil {
+		return win, "", false, err
+	}
+	f, ok := matchFrame(win, frames)
+	if !ok {
+		return win, "", false, nil
+	}
+	b.mu.Lock()
+	b.frames[w] = f.ID
+	b.mu.Unlock()
+	return win, f.ID, true, nil
+}
+
+func (b *Backend) forget(w engine.WindowID) {
+	b.mu.Lock()
+	delete(b.frames, w)
+	b.mu.Unlock()
+}
+
+// ReadTree reads a window's whole accessible tree. A window with no
+// accessible frame (an app that is not on the accessibility bus) reads as
+// the window alone, so it can still be captured and acted on in a takeover.
+func (b *Backend) ReadTree(ctx context.Context, w engine.WindowID, budget engine.Budget) (*engine.Tree, error) {
+	win, frame, ok, err := b.frameOf(ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return bareWindow(w, win), nil
+	}
+	t, err := b.a.ReadTree(ctx, frame, atspi.ReadOptions{Budget: budget, Details: atspi.DetailsAll, Window: w})
+	if err != nil {
+		// The remembered frame may belong to a window that was replaced;
+		// match afresh once.
+		b.forget(w)
+		var e *engine.Error
+		if errors.As(err, &e) && (e.Code == engine.CodeWindowGone || e.Code == engine.CodeStaleElementToken) {
+			if _, frame2, ok2, err2 := b.frameOf(ctx, w); err2 == nil && ok2 && frame2 != frame {
+				return b.a.ReadTree(ctx, frame2, atspi.ReadOptions{Budget: budget, Details: atspi.DetailsAll, Window: w})
+			}
+		}
+		return nil, err
+	}
+	return t, nil
+}
+
+// bareWindow is the tree of a window without accessibility: one frame row.
+func bareWindow(w engine.WindowID, win xlib.Window) *engine.Tree {
+	return &engine.Tree{Window: w, Nodes: []engine.Node{{
+		ID: engine.ElementID("x11:window"), Parent: -1, Role: "frame", Name: win.Title,
+		States: []string{"enabled", "sensitive", "showing", "visible"},
+		Frame:  engine.Rect{X: win.Frame.X, Y: win.Frame.Y, W: win.Frame.W, H: win.Frame.H},
+	}}}
+}
+
+func (b *Backend) ReadText(ctx context.Context, ref engine.ElementRef, maxBytes int) (string, bool, error) {
+	return b.a.ReadText(ctx, ref, maxBytes)
+}
+
+func (b *Backend) ReadValue(ctx context.Context, ref engine.ElementRef) (engine.Readback, error) {
+	return b.a.ReadValue(ctx, ref)
+}
+
+func (b *Backend) DoAction(ctx context.Context, ref engine.ElementRef, action string) error {
+	return b.a.DoAction(ctx, ref, action)
+}
+
+func (b *Backend) InsertText(ctx context.Context, ref engine.ElementRef, text string) error {
+	return b.a.InsertText(ctx, ref, text)
+}
+
+func (b *Backend) SetText(ctx context.Context, ref engine.ElementRef, text string) error {
+	return b.a.SetText(ctx, ref, text)
+}
+
+func (b *Backend) SetNumber(ctx context.Context, ref engine.ElementRef, v float64) error {
+	return b.a.SetNumber(ctx, ref, v)
+}
+
+// Send sends one synthetic event through XTEST.
+func (b *Backend) Send(ctx context.Context, ev engine.InputEvent) error {
+	var err error
+	switch ev.Kind {
+	case engine.InputMotion:
+		err = b.x.FakeMotion(ev.At.X, ev.At.Y)
+	case engine.InputButtonPress, engine.InputButtonRelease:
+		press := ev.Kind == engine.InputButtonPress
+		if press {
+			b.lastPress.Store(time.Now().UnixNano())
+		}
+		err = b.x.FakeButton(ev.Button, press)
+	case engine.InputKeyPress, engine.InputKeyRelease:
+		press := ev.Kind == engine.InputKeyPress
+		if ev.Key != "" {
+			err = b.x.FakeKey(ev.Key, press)
+		} else {
+			err = b.x.FakeChar(ev.Char, press)
+		}
+	default:
+		return engine.Errf(engine.CodeInvalidArguments, "unknown input event")
+	}
+	return xErr(err)
+}
+
+func (b *Backend) lastDriverPress() time.Time {
+	n := b.lastPress.Load()
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n)
+}
+
+func (b *Backend) Pointer(ctx context.Context) (engine.Point, error) {
+	x, y, err := b.x.Pointer()
+	return engine.Point{X: x, Y: y}, xErr(err)
+}
+
+func (b *Backend) FocusedWindow(ctx context.Context) (engine.WindowID, error) {
+	id, err := b.x.FocusedTopLevel()
+	return engine.WindowID(id), xErr(err)
+}
+
+func (b *Backend) TopmostAt(ctx context.Context, p engine.Point) (engine.WindowID, error) {
+	id, err := b.x.TopmostAt(p.X, p.Y, nil)
+	return engine.WindowID(id), xErr(err)
+}
+
+func (b *Backend) Raise(ctx context.Context, w engine.WindowID) error {
+	return xErr(b.x.Raise(uint64(w)))
+}
+
+func (b *Backend) HasKey(name string) bool { return b.x.HasKeysym(name) }
+
+func (b *Backend) Capture(ctx context.Context, w engine.WindowID) (*image.RGBA, error) {
+	img, err := b.x.Capture(uint64(w))
+	return img, xErr(err)
+}
+
+// The clipboard, the indicator and the input watcher arrive with their
+// issues; until then they say so instead of pretending.
+
+func (b *Backend) ClipboardRead(ctx context.Context) (string, error) {
+	return "", engine.Errf(engine.CodeBackendUnavailable, "clipboard support is not built yet")
+}
+
+func (b *Backend) ClipboardWrite(ctx context.Context, text string) (func(), error) {
+	return nil, engine.Errf(engine.CodeBackendUnavailable, "clipboard support is not built yet")
+}
+
+func (b *Backend) ShowIndicator(ctx context.Context, paused bool) (engine.Indicator, error) {
+	return nil, engine.Errf(engine.CodeBackendUnavailable, "the takeover indicator is not built yet")
+}
+
+func (b *Backend) WatchInput(ctx context.Context, sink func(engine.RawInput)) error {
+	return engine.Errf(engine.CodeBackendUnavailable, "the input watcher is not built yet")
+}
+
+// AskConsent shows the consent dialog and waits for the person's click.
+func (b *Backend) AskConsent(ctx context.Context, req engine.ConsentRequest) (engine.ConsentAnswer, error) {
+	dlg := xlib.ConsentDialog{Host: req.Host, Purpose: req.Purpose, Takeover: req.Takeover,
+		ClipboardRead: req.ClipboardRead, LastDriverPress: b.lastDriverPress}
+	for _, a := range req.Apps {
+		dlg.Apps = append(dlg.Apps, xlib.ConsentApp{Pid: a.Pid, Name: a.Name})
+	}
+	res, err := b.x.ShowConsent(ctx, dlg)
+	if err != nil {
+		return engine.ConsentAnswer{}, xErr(err)
+	}
+	return engine.ConsentAnswer{Allowed: res.Allowed, Pids: res.Pids, Takeover: res.Takeover, ClipboardRead: res.ClipboardRead}, nil
+}

@@ -1,0 +1,106 @@
+package native
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/engine/doctor"
+)
+
+// probeBound bounds the accessibility bus probe of one doctor run.
+const probeBound = 2 * time.Second
+
+// Registry reports what this desktop offers (contract §6): the X display
+// with its extensions, the accessibility bus, and each capability with the
+// part it rests on. The parts the project has not built yet (clipboard,
+// the takeover indicator and hand-back) are reported unavailable with
+// not_built rather than pretended.
+func (b *Backend) Registry(ctx context.Context) engine.Registry {
+	ext := b.x.Extensions()
+	xiOK := ext.XInputMajor > 2 || (ext.XInputMajor == 2 && ext.XInputMinor >= 1)
+
+	reg := engine.Registry{SessionType: "x11"}
+	reg.Probes = append(reg.Probes, engine.Probe{Label: "display server", Status: "ok", Message: "X11 " + b.x.Name() + " answers"})
+
+	x11 := engine.BackendEntry{ID: "x11", Status: "available", Required: true}
+	var missing []string
+	for _, e := range []struct {
+		ok   bool
+		name string
+	}{{ext.XRes, "X-Resource"}, {ext.Composite, "Composite"}, {ext.XTest, "XTEST"}} {
+		if !e.ok {
+			missing = append(missing, e.name)
+		}
+	}
+	if !ext.XRes {
+		// Without XRes windows cannot be tied to their processes, and
+		// consent is per process: the driver cannot work.
+		x11.Status, x11.ReasonCode, x11.Action = "unavailable", doctor.ReasonXResMissing, doctor.Action(doctor.ReasonXResMissing)
+	}
+	reg.Probes = append(reg.Probes, engine.Probe{Label: "X extensions", Status: statusOf(len(missing) == 0),
+		Message: fmt.Sprintf("XTEST %v, XInput %d.%d, Composite %v, X-Resource %v, SHAPE %v",
+			ext.XTest, ext.XInputMajor, ext.XInputMinor, ext.Composite, ext.XRes, ext.Shape)})
+
+	pctx, cancel := context.WithTimeout(ctx, probeBound)
+	defer cancel()
+	atspiEntry := engine.BackendEntry{ID: "atspi", Status: "available", Required: true}
+	perm := engine.Permission{Name: "accessibility", Status: "granted"}
+	if apps, err := b.a.Apps(pctx); err != nil {
+		atspiEntry.Status, atspiEntry.ReasonCode, atspiEntry.Action = "unavailable", doctor.ReasonAtspiBusUnreachable, doctor.Action(doctor.ReasonAtspiBusUnreachable)
+		perm = engine.Permission{Name: "accessibility", Status: "missing", ReasonCode: doctor.ReasonAtspiBusUnreachable, Action: doctor.Action(doctor.ReasonAtspiBusUnreachable)}
+		reg.Probes = append(reg.Probes, engine.Probe{Label: "accessibility bus", Status: "fail", Message: "the AT-SPI bus does not answer"})
+	} else {
+		reg.Probes = append(reg.Probes, engine.Probe{Label: "accessibility bus", Status: "ok", Message: fmt.Sprintf("%d apps registered", len(apps))})
+	}
+	xi := engine.BackendEntry{ID: "xinput2", Status: "available"}
+	if !xiOK {
+		xi.Status, xi.ReasonCode, xi.Action = "unavailable", doctor.ReasonXInput2Missing, doctor.Action(doctor.ReasonXInput2Missing)
+	}
+	reg.Backends = []engine.BackendEntry{x11, atspiEntry, xi}
+	reg.Permissions = []engine.Permission{perm, {Name: "screen_capture", Status: "not_applicable"}}
+
+	avail := func(name, consent string, ok bool, reason string) engine.Capability {
+		if ok {
+			return engine.Capability{Name: name, Status: "available", Consent: consent}
+		}
+		return engine.Capability{Name: name, Status: "unavailable", ReasonCode: reason, Action: doctor.Action(reason), Consent: consent}
+	}
+	treeOK := atspiEntry.Status == "available"
+	treeReason := atspiEntry.ReasonCode
+	capReason := doctor.ReasonCompositeMissing
+	reg.Capabilities = []engine.Capability{
+		avail("read_tree", "session", treeOK, treeReason),
+		avail("act_semantic", "session", treeOK, treeReason),
+		avail("capture_window", "session", ext.Composite, capReason),
+		avail("input_takeover", "takeover", false, doctor.ReasonNotBuilt),
+		avail("takeover_indicator", "takeover", false, doctor.ReasonNotBuilt),
+		avail("takeover_handback", "takeover", false, takeoverReason(ext.XTest, xiOK)),
+		{Name: "list_notifications", Status: "unsupported", ReasonCode: doctor.ReasonNoPlatformAPI, Action: doctor.Action(doctor.ReasonNoPlatformAPI), Consent: "session"},
+		{Name: "dismiss_notification", Status: "unsupported", ReasonCode: doctor.ReasonNoPlatformAPI, Action: doctor.Action(doctor.ReasonNoPlatformAPI), Consent: "session"},
+		{Name: "invoke_notification_action", Status: "unsupported", ReasonCode: doctor.ReasonNoPlatformAPI, Action: doctor.Action(doctor.ReasonNoPlatformAPI), Consent: "session"},
+		avail("clipboard_read", "separate", false, doctor.ReasonNotBuilt),
+		avail("clipboard_write", "session", false, doctor.ReasonNotBuilt),
+	}
+	return reg
+}
+
+// takeoverReason names why hand-back is off: a missing extension first,
+// else that it is not built yet.
+func takeoverReason(xtest, xi bool) string {
+	switch {
+	case !xi:
+		return doctor.ReasonXInput2Missing
+	case !xtest:
+		return doctor.ReasonXTestMissing
+	}
+	return doctor.ReasonNotBuilt
+}
+
+func statusOf(ok bool) string {
+	if ok {
+		return "ok"
+	}
+	return "fail"
+}

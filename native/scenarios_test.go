@@ -1,0 +1,249 @@
+package native_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"image/png"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/engine/doctor"
+	"github.com/nish-driver/nish-driver/schema"
+)
+
+const canary = "CANARY-pw-7f3a"
+
+// noCanary fails when the password canary appears in a result.
+func noCanary(t *testing.T, what string, r engine.Result) {
+	t.Helper()
+	b := asJSON(t, r.Structured)
+	if strings.Contains(b, canary) || strings.Contains(r.Text, canary) {
+		t.Fatalf("%s: the password canary leaked", what)
+	}
+}
+
+func asJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestConsentNeedsARealClick(t *testing.T) {
+	startSynthetic(t, 5)
+	cases := []struct {
+		name   string
+		answer func(p *person, h *harness)
+		want   engine.Code // "" for allowed
+	}{
+		{"allowed by a click", func(p *person, h *harness) { p.answer("allow") }, ""},
+		{"denied by a click", func(p *person, h *harness) { p.answer("deny") }, engine.CodeConsentDenied},
+		{"ignored until the timeout", func(p *person, h *harness) {}, engine.CodeConsentDenied},
+		{"keys only", func(p *person, h *harness) { p.keys("Return", "space", "Tab", "Return") }, engine.CodeConsentDenied},
+		{"a click right after the driver's own press", func(p *person, h *harness) {
+			go func() {
+				_, l, w := p.dialog()
+				// The driver presses (and releases) a button somewhere
+				// harmless; the person's click on Allow within 1.5 s of
+				// it does not count.
+				ctx := context.Background()
+				_ = h.b.Send(ctx, engine.InputEvent{Kind: engine.InputMotion, At: engine.Point{X: 1900, Y: 1070}})
+				_ = h.b.Send(ctx, engine.InputEvent{Kind: engine.InputButtonPress, Button: 1})
+				_ = h.b.Send(ctx, engine.InputEvent{Kind: engine.InputButtonRelease, Button: 1})
+				p.click(l, w, "allow")
+			}()
+		}, engine.CodeConsentDenied},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, 4*time.Second)
+			p := newPerson(t)
+			c.answer(p, h)
+			r := h.call("start_session", map[string]any{"apps": []any{"synthetic.py"}})
+			if c.want == "" {
+				if r.Err != nil {
+					t.Fatalf("want a session, got %s", r.Text)
+				}
+				return
+			}
+			if r.Err == nil || r.Err.Code != c.want {
+				t.Fatalf("want %s, got %s", c.want, r.Text)
+			}
+		})
+	}
+
+	t.Run("an unticked app and the takeover line", func(t *testing.T) {
+		h := newHarness(t, 10*time.Second)
+		p := newPerson(t)
+		wg := p.answer("takeover", "allow")
+		st := h.ok("start_session", map[string]any{"apps": []any{"synthetic.py"}, "input": "takeover"})
+		wg.Wait()
+		// The indicator is not built yet, so a ticked takeover stays
+		// headless with a reason, never a takeover without an indicator.
+		tk := st["takeover"].(map[string]any)
+		if st["input"] != "headless" || tk["on"] != false || tk["reason"] == nil {
+			t.Fatalf("takeover without an indicator: %v", st)
+		}
+	})
+}
+
+// grant starts a session on apps, with the person allowing.
+func grant(t *testing.T, h *harness, apps ...any) map[string]any {
+	t.Helper()
+	p := newPerson(t)
+	wg := p.answer("allow")
+	st := h.ok("start_session", map[string]any{"apps": apps})
+	wg.Wait()
+	return st
+}
+
+func TestReadsOfTheSyntheticWindow(t *testing.T) {
+	startSynthetic(t, 200)
+	h := newHarness(t, 20*time.Second)
+
+	lw := h.ok("list_windows", nil)
+	for _, w := range lw["windows"].([]any) {
+		if _, has := w.(map[string]any)["title"]; has {
+			t.Fatal("no titles before a session")
+		}
+	}
+	grant(t, h, "synthetic.py")
+
+	r := h.call("get_window_state", map[string]any{"app": "Synthetic 200", "max_elements": 5000})
+	if r.Err != nil {
+		t.Fatal(r.Text)
+	}
+	noCanary(t, "full read", r)
+	if err := schema.ValidateOutput("get_window_state", r.Structured); err != nil {
+		t.Fatal(err)
+	}
+	full := asMap(t, r.Structured)
+	n := int(full["element_count"].(float64))
+	if n < 1000 || full["truncated"] != false {
+		t.Fatalf("a 200-row window has over 1,000 elements, read whole: %d truncated=%v", n, full["truncated"])
+	}
+	text := full["tree_text"].(string)
+	if !strings.HasPrefix(text, full["snapshot_id"].(string)+" window=") {
+		t.Fatalf("tree_text header: %q", strings.SplitN(text, "\n", 2)[0])
+	}
+	var pw map[string]any
+	for _, e := range full["elements"].([]any) {
+		row := e.(map[string]any)
+		if row["secure"] == true {
+			pw = row
+		}
+	}
+	if pw == nil {
+		t.Fatal("the password entry is a secure row")
+	}
+
+	skel := h.ok("get_window_state", map[string]any{"app": "Synthetic 200", "skeleton": true})
+	if len(asJSON(t, skel)) > len(asJSON(t, full))*15/100 {
+		t.Fatalf("skeleton %d bytes vs full %d", len(asJSON(t, skel)), len(asJSON(t, full)))
+	}
+	// Drill down into the first skeleton container below the window.
+	rows := skel["elements"].([]any)
+	if len(rows) < 2 {
+		t.Fatalf("skeleton rows: %s", skel["tree_text"])
+	}
+	root := rows[1].(map[string]any)["element_token"].(string)
+	region := h.ok("get_window_state", map[string]any{"root": root})
+	if region["root"] != root || int(region["element_count"].(float64)) < 2 {
+		t.Fatalf("drill-down: %v", region["tree_text"])
+	}
+
+	shot := h.call("get_window_state", map[string]any{"app": "Synthetic 200", "include_screenshot": true})
+	if shot.Err != nil || shot.Image == nil {
+		t.Fatalf("screenshot: %s", shot.Text)
+	}
+	img, err := png.Decode(bytes.NewReader(shot.Image.Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := pw["frame"].(map[string]any)
+	x, y := int(f["x"].(float64))+int(f["w"].(float64))/2, int(f["y"].(float64))+int(f["h"].(float64))/2
+	if r, g, b, _ := img.At(x, y).RGBA(); r != 0 || g != 0 || b != 0 {
+		t.Fatalf("the password field's pixels are not blacked out at %d,%d", x, y)
+	}
+
+	h.ok("health_report", nil)
+	rep := doctor.Build(h.b.Registry(context.Background()))
+	if !rep.Ready {
+		t.Fatalf("the test desktop is ready: %+v", rep.NextSteps)
+	}
+	if err := schema.ValidateDoctor(rep); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAmbiguousTargetsOnRealWindows(t *testing.T) {
+	startSynthetic(t, 3)
+	startSynthetic(t, 4)
+	h := newHarness(t, 20*time.Second)
+	grant(t, h, "synthetic.py")
+	e := h.fail(engine.CodeAmbiguousTarget, "get_window_state", map[string]any{"app": "Synthetic"})
+	if c := e["error"].(map[string]any)["candidates"].([]any); len(c) != 2 {
+		t.Fatalf("candidates: %v", c)
+	}
+	h.fail(engine.CodeAmbiguousWindowTarget, "get_window_state", nil)
+	h.ok("get_window_state", map[string]any{"app": "Synthetic 4 rows"})
+}
+
+func TestRealApps(t *testing.T) {
+	apps := []struct {
+		name, bus string
+		argv      []string
+	}{
+		{"gtk3-widget-factory", "gtk3-widget-factory", []string{"gtk3-widget-factory"}},
+		{"mousepad", "mousepad", []string{"mousepad"}},
+		{"gnome-calculator (GTK4)", "gnome-calculator", []string{"gnome-calculator"}},
+		{"zenity --password", "zenity", []string{"zenity", "--password"}},
+	}
+	for _, a := range apps {
+		t.Run(a.name, func(t *testing.T) {
+			ap := startApp(t, a.bus, a.argv...)
+			h := newHarness(t, 20*time.Second)
+			grant(t, h, ap.cmd.Process.Pid)
+			r := h.call("get_window_state", map[string]any{"pid": ap.cmd.Process.Pid, "max_elements": 5000})
+			if r.Err != nil {
+				t.Fatal(r.Text)
+			}
+			full := asMap(t, r.Structured)
+			if n := int(full["element_count"].(float64)); n < 5 {
+				t.Fatalf("%d elements:\n%s", n, full["tree_text"])
+			}
+			h.ok("get_window_state", map[string]any{"pid": ap.cmd.Process.Pid, "skeleton": true})
+		})
+	}
+}
+
+func TestFaults(t *testing.T) {
+	stopped := startSynthetic(t, 20)
+	other := startSynthetic(t, 10)
+	h := newHarness(t, 20*time.Second)
+	grant(t, h, stopped.cmd.Process.Pid, other.cmd.Process.Pid)
+	h.ok("get_window_state", map[string]any{"pid": stopped.cmd.Process.Pid})
+
+	_ = syscall.Kill(stopped.cmd.Process.Pid, syscall.SIGSTOP)
+	start := time.Now()
+	h.fail(engine.CodeAppNotResponding, "get_window_state", map[string]any{"pid": stopped.cmd.Process.Pid})
+	if time.Since(start) > 6*time.Second {
+		t.Fatalf("app_not_responding took %v", time.Since(start))
+	}
+	h.ok("get_window_state", map[string]any{"pid": other.cmd.Process.Pid})
+	_ = syscall.Kill(stopped.cmd.Process.Pid, syscall.SIGCONT)
+	h.ok("get_window_state", map[string]any{"pid": stopped.cmd.Process.Pid})
+
+	_ = other.cmd.Process.Kill()
+	_ = other.cmd.Wait()
+	r := h.call("get_window_state", map[string]any{"pid": other.cmd.Process.Pid})
+	if r.Err == nil || (r.Err.Code != engine.CodeWindowGone && r.Err.Code != engine.CodeWindowTargetNotFound) {
+		t.Fatalf("a killed app: %s", r.Text)
+	}
+}
