@@ -133,6 +133,9 @@ func runAct(ctx context.Context, c *Conn, tool string, a *Args) Result {
 		if x.pos, err = s.resolveToken(*x.token, x.pre); err != nil {
 			return x.fail(err)
 		}
+		if err := c.d.fillDetails(ctx, x.pre.tree, []int{x.pos}); err != nil {
+			return x.fail(err)
+		}
 		x.node = &x.pre.tree.Nodes[x.pos]
 		if insensitive(x.node) {
 			return x.fail(Errf(CodeElementDisabled, "element %d is disabled", x.token.Index))
@@ -217,6 +220,13 @@ func (x *act) finish(ctx context.Context) Result {
 	res := ActResult{OK: true, Path: x.path, TookCursor: x.tookCursor, Action: x.action, Readback: x.readback, TypedCharacters: x.typed}
 	post, settle, serr := x.s.settle(ctx, x.pre)
 	res.Settle = &settle
+	if serr == nil && x.token != nil {
+		// The acted-on element's details tell whether the act did what it
+		// meant to (and show its new value in the diff).
+		if p, ok := post.pos[x.token.Index]; ok {
+			_ = x.c.d.fillDetails(ctx, post.tree, []int{p})
+		}
+	}
 	if serr == nil {
 		res.SnapshotID = post.id
 		res.Diff = diffSnapshots(x.pre, post)

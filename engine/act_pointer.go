@@ -281,6 +281,9 @@ func dragSpec() actSpec {
 				if err != nil {
 					return err
 				}
+				if err := x.s.d.fillDetails(ctx, x.pre.tree, []int{pos}); err != nil {
+					return err
+				}
 				ends[i] = x.pre.tree.Nodes[pos].Frame.Center()
 			}
 			for _, p := range ends {

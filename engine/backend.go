@@ -58,6 +58,20 @@ type TreeReader interface {
 	ReadValue(ctx context.Context, ref ElementRef) (Readback, error)
 }
 
+// DetailReader is an optional part of a TreeReader whose reads can leave
+// out the per-element details (values, actions, frames): those cost one
+// call per element on AT-SPI, while the structure of a whole window comes
+// in one reply. The engine reads a window's structure and then the details
+// of only the rows it shows (and of secure fields, for screenshots).
+type DetailReader interface {
+	// ReadStructure is ReadTree without details: Detailed is false and
+	// Value, HasValue, Numeric, Actions and Frame are left empty.
+	ReadStructure(ctx context.Context, window WindowID, budget Budget) (*Tree, error)
+	// ReadDetails fills the details of nodes of an earlier read, in place,
+	// and sets their Detailed. A secure node's value is never read.
+	ReadDetails(ctx context.Context, nodes []*Node) error
+}
+
 // SemanticActor acts through accessibility interfaces: no pointer, no keys,
 // no focus change, no raise.
 type SemanticActor interface {
@@ -241,6 +255,9 @@ type Node struct {
 	Secure     bool
 	Editable   bool // implements EditableText
 	Text       bool // implements Text (ReadText works)
+	// Detailed: Value, HasValue, Numeric, Actions and Frame were read (see
+	// DetailReader); a plain ReadTree's nodes are all detailed.
+	Detailed bool
 }
 
 // NumericRange is a Value-interface element's range.

@@ -121,26 +121,32 @@ func TestHandback(t *testing.T) {
 		h := takeoverHarness(t)
 		win := uint64(h.demo.Form.Window.ID())
 		done := make(chan engine.Result, 1)
-		start := time.Now()
 		go func() {
 			done <- h.raw("move_cursor", map[string]any{"window_id": win, "x": 600, "y": 700, "duration_ms": 3000})
 		}()
 		eventually(t, "the glide started", func() bool { return len(h.desk.Sent()) >= 5 })
 		p := h.desk.PointerAt()
+		motionsBefore := len(h.desk.Sent())
 		h.desk.MovePointer(engine.Point{X: p.X + 20, Y: p.Y})
-		moved := time.Now()
 		r := <-done
 		if r.Err == nil || r.Err.Code != engine.CodeUserTookOver || r.Err.PausedReason != "pointer_moved" {
 			t.Fatalf("want user_took_over pointer_moved, got %s", r.Text)
 		}
-		if time.Since(start) > 2500*time.Millisecond {
-			t.Fatal("the glide must stop at the next step, not run to its end")
+		// A whole glide is 300 steps of 10 ms; it must have stopped at the
+		// next step after the person's move.
+		motions := 0
+		for _, ev := range h.desk.Sent() {
+			if ev.Kind == engine.InputMotion {
+				motions++
+			}
 		}
-		sentAfter := 0
-		for range h.desk.Sent() {
-			sentAfter++
+		if motions >= 250 {
+			t.Fatalf("the glide ran on: %d of 300 steps sent", motions)
 		}
-		_ = moved
+		stepsAtMove := motionsBefore
+		if motions > stepsAtMove+5 {
+			t.Fatalf("the glide went on for %d steps after the person moved", motions-stepsAtMove)
+		}
 		st := h.ok("get_session_state", nil)
 		tk := st["takeover"].(map[string]any)
 		if tk["paused"] != true || tk["paused_reason"] != "pointer_moved" {

@@ -27,11 +27,23 @@ const (
 )
 
 // readTree reads a window's whole tree within the zoom budget and the call
-// bound.
+// bound: its structure only when the backend can leave details out (they
+// are filled later for what is shown), else everything.
 func (d *Driver) readTree(ctx context.Context, w WindowID) (*Tree, *Error) {
 	cctx, cancel := context.WithTimeout(ctx, d.opts.CallTimeout)
 	defer cancel()
-	t, err := d.backend.ReadTree(cctx, w, ZoomBudget)
+	var t *Tree
+	var err error
+	if dr, ok := d.backend.(DetailReader); ok {
+		t, err = dr.ReadStructure(cctx, w, ZoomBudget)
+	} else {
+		t, err = d.backend.ReadTree(cctx, w, ZoomBudget)
+		if t != nil {
+			for i := range t.Nodes {
+				t.Nodes[i].Detailed = true
+			}
+		}
+	}
 	if err != nil {
 		return nil, backendErr(cctx, err)
 	}
@@ -40,6 +52,42 @@ func (d *Driver) readTree(ctx context.Context, w WindowID) (*Tree, *Error) {
 	}
 	t.Window = w
 	return t, nil
+}
+
+// fillDetails reads the details of the nodes at positions of a read, the
+// ones not read yet.
+func (d *Driver) fillDetails(ctx context.Context, t *Tree, positions []int) *Error {
+	dr, ok := d.backend.(DetailReader)
+	if !ok {
+		return nil
+	}
+	var nodes []*Node
+	for _, p := range positions {
+		if p >= 0 && p < len(t.Nodes) && !t.Nodes[p].Detailed {
+			nodes = append(nodes, &t.Nodes[p])
+		}
+	}
+	if len(nodes) == 0 {
+		return nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, d.opts.CallTimeout)
+	defer cancel()
+	if err := dr.ReadDetails(cctx, nodes); err != nil {
+		return backendErr(cctx, err)
+	}
+	return nil
+}
+
+// securePositions lists a read's secure nodes (their frames are blacked out
+// of screenshots).
+func securePositions(t *Tree) []int {
+	var out []int
+	for i := range t.Nodes {
+		if t.Nodes[i].Secure {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // snap reads a window and records the read as a snapshot.
@@ -230,6 +278,18 @@ func getWindowState(ctx context.Context, c *Conn, a *Args) Result {
 		res.Root = ra.root.String()
 	}
 	var text string
+	need := []int{}
+	if ra.skeleton {
+		need, _ = skeletonPositions(sn, rootPos, ra.maxElements, ra.maxDepth)
+	} else {
+		need, _ = fullPositions(sn, rootPos, ra.maxElements, ra.maxDepth)
+	}
+	if ra.screenshot {
+		need = append(need, securePositions(sn.tree)...)
+	}
+	if err := c.d.fillDetails(ctx, sn.tree, need); err != nil {
+		return Failure(err)
+	}
 	if ra.skeleton {
 		rows, trunc := skeletonRows(sn, rootPos, ra.maxElements, ra.maxDepth, w.Frame)
 		res.Elements, res.ElementCount, res.Truncated = rows, len(rows), trunc || sn.tree.Truncated

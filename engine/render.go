@@ -66,24 +66,37 @@ func relFrame(f, win Rect) Rect {
 	return Rect{X: f.X - win.X, Y: f.Y - win.Y, W: f.W, H: f.H}
 }
 
-// elementRows renders a full or drill-down read from root, within limits.
-func elementRows(sn *snapshot, root, maxRows, maxDepth int, win Rect) ([]ElementRow, bool) {
+// fullPositions selects the rows of a full or drill-down read from root,
+// within the limits, in pre-order.
+func fullPositions(sn *snapshot, root, maxRows, maxDepth int) ([]int, bool) {
 	t := sn.tree
 	end := subtreeEnd(t, root)
 	base := t.Nodes[root].Depth
-	rows := make([]ElementRow, 0, min(end-root, maxRows))
+	out := make([]int, 0, min(end-root, maxRows))
 	truncated := false
 	for i := root; i < end; i++ {
-		n := &t.Nodes[i]
-		depth := n.Depth - base
-		if depth > maxDepth {
+		if t.Nodes[i].Depth-base > maxDepth {
 			truncated = true
 			continue
 		}
-		if len(rows) == maxRows {
+		if len(out) == maxRows {
 			truncated = true
 			break
 		}
+		out = append(out, i)
+	}
+	return out, truncated
+}
+
+// elementRows renders a full or drill-down read from root, within limits.
+// The selected nodes' details must have been read (fillDetails).
+func elementRows(sn *snapshot, root, maxRows, maxDepth int, win Rect) ([]ElementRow, bool) {
+	t := sn.tree
+	base := t.Nodes[root].Depth
+	positions, truncated := fullPositions(sn, root, maxRows, maxDepth)
+	rows := make([]ElementRow, 0, len(positions))
+	for _, i := range positions {
+		n := &t.Nodes[i]
 		row := ElementRow{
 			ElementIndex: sn.rows[i],
 			ElementToken: sn.id + ":" + strconv.Itoa(sn.rows[i]),
@@ -91,7 +104,7 @@ func elementRows(sn *snapshot, root, maxRows, maxDepth int, win Rect) ([]Element
 			Label:        labelOf(n),
 			Secure:       n.Secure,
 			Actions:      n.Actions,
-			Depth:        depth,
+			Depth:        n.Depth - base,
 			ChildCount:   n.ChildCount,
 			Frame:        relFrame(n.Frame, win),
 		}
@@ -187,15 +200,17 @@ func inSkeleton(n *Node) bool {
 	return containerRoles[n.Role] && strings.TrimSpace(n.Name) != ""
 }
 
-// skeletonRows renders the containers and landmarks under root.
-func skeletonRows(sn *snapshot, root, maxRows, maxDepth int, win Rect) ([]SkeletonRow, bool) {
+// skelPick is one selected skeleton row: its node, its skeleton depth and
+// the position of its nearest listed ancestor (-1 for none).
+type skelPick struct{ pos, depth, near int }
+
+// skeletonSelect picks the containers and landmarks under root.
+func skeletonSelect(sn *snapshot, root, maxRows, maxDepth int) ([]skelPick, bool) {
 	t := sn.tree
 	end := subtreeEnd(t, root)
-	// skelDepth[i] is node i's skeleton depth when listed, and anc[i] the
-	// position of its nearest listed ancestor (-1 for none).
 	listedDepth := make(map[int]int)
 	nearest := make([]int, end-root)
-	rows := []SkeletonRow{}
+	var picks []skelPick
 	truncated := false
 	for i := root; i < end; i++ {
 		n := &t.Nodes[i]
@@ -220,23 +235,45 @@ func skeletonRows(sn *snapshot, root, maxRows, maxDepth int, win Rect) ([]Skelet
 			truncated = true
 			continue
 		}
-		if len(rows) == maxRows {
+		if len(picks) == maxRows {
 			truncated = true
 			break
 		}
 		listedDepth[i] = depth
+		picks = append(picks, skelPick{pos: i, depth: depth, near: near})
+	}
+	return picks, truncated
+}
+
+// skeletonPositions lists the nodes a skeleton read shows.
+func skeletonPositions(sn *snapshot, root, maxRows, maxDepth int) ([]int, bool) {
+	picks, trunc := skeletonSelect(sn, root, maxRows, maxDepth)
+	out := make([]int, len(picks))
+	for i, p := range picks {
+		out[i] = p.pos
+	}
+	return out, trunc
+}
+
+// skeletonRows renders the containers and landmarks under root.
+func skeletonRows(sn *snapshot, root, maxRows, maxDepth int, win Rect) ([]SkeletonRow, bool) {
+	t := sn.tree
+	picks, truncated := skeletonSelect(sn, root, maxRows, maxDepth)
+	rows := make([]SkeletonRow, 0, len(picks))
+	for _, pk := range picks {
+		n := &t.Nodes[pk.pos]
 		row := SkeletonRow{
-			ElementIndex:    sn.rows[i],
-			ElementToken:    sn.id + ":" + strconv.Itoa(sn.rows[i]),
+			ElementIndex:    sn.rows[pk.pos],
+			ElementToken:    sn.id + ":" + strconv.Itoa(sn.rows[pk.pos]),
 			Role:            n.Role,
 			Label:           labelOf(n),
-			Depth:           depth,
+			Depth:           pk.depth,
 			ChildCount:      n.ChildCount,
-			DescendantCount: subtreeEnd(t, i) - i - 1,
+			DescendantCount: subtreeEnd(t, pk.pos) - pk.pos - 1,
 			Frame:           relFrame(n.Frame, win),
 		}
-		if near >= 0 {
-			p := sn.rows[near]
+		if pk.near >= 0 {
+			p := sn.rows[pk.near]
 			row.ParentIndex = &p
 		}
 		rows = append(rows, row)

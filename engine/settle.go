@@ -51,9 +51,13 @@ func sameContent(a, b *Tree) bool {
 	for i := range a.Nodes {
 		x, y := &a.Nodes[i], &b.Nodes[i]
 		if x.ID != y.ID || x.Parent != y.Parent || x.Role != y.Role || x.Name != y.Name ||
-			x.Description != y.Description || x.Value != y.Value || x.HasValue != y.HasValue ||
-			x.Secure != y.Secure || x.ChildCount != y.ChildCount || x.Frame != y.Frame ||
-			!slices.Equal(x.States, y.States) || !slices.Equal(x.Actions, y.Actions) {
+			x.Description != y.Description || x.Secure != y.Secure || x.ChildCount != y.ChildCount ||
+			!slices.Equal(x.States, y.States) {
+			return false
+		}
+		// Details are compared where both reads have them.
+		if x.Detailed && y.Detailed && (x.Value != y.Value || x.HasValue != y.HasValue ||
+			x.Frame != y.Frame || !slices.Equal(x.Actions, y.Actions)) {
 			return false
 		}
 	}
@@ -93,7 +97,7 @@ func diffSnapshots(pre, post *snapshot) *Diff {
 		if labelOf(qn) != labelOf(pn) {
 			fields = append(fields, "label")
 		}
-		if !pn.Secure && !qn.Secure && (qn.Value != pn.Value || qn.HasValue != pn.HasValue) {
+		if !pn.Secure && !qn.Secure && pn.Detailed && qn.Detailed && (qn.Value != pn.Value || qn.HasValue != pn.HasValue) {
 			fields = append(fields, "value")
 		}
 		if !slices.Equal(shownStates(qn), shownStates(pn)) {
@@ -103,7 +107,7 @@ func diffSnapshots(pre, post *snapshot) *Diff {
 			continue
 		}
 		ch := DiffChange{ElementIndex: idx, Fields: fields, Label: labelOf(pn), States: shownStates(pn)}
-		if pn.HasValue && !pn.Secure {
+		if pn.HasValue && !pn.Secure && pn.Detailed {
 			v, _ := cutEscape(redact(pn.Value), valueMax)
 			ch.Value = &v
 		}
@@ -149,6 +153,15 @@ func (s *Session) observe(ctx context.Context, w Window, post *snapshot, settleE
 		return o
 	}
 	o.SnapshotID = post.id
+	need, _ := fullPositions(post, 0, defaultMaxElements, defaultMaxDepth)
+	if spec.Screenshot {
+		need = append(need, securePositions(post.tree)...)
+	}
+	if err := s.d.fillDetails(ctx, post.tree, need); err != nil {
+		b := err.Body()
+		o.Error = &b
+		return o
+	}
 	rows, trunc := elementRows(post, 0, defaultMaxElements, defaultMaxDepth, w.Frame)
 	o.Truncated = trunc || post.tree.Truncated
 	if spec.Tree {

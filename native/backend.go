@@ -30,7 +30,10 @@ type Backend struct {
 	names  map[engine.ProcessIdentity]string    // an app's AT-SPI name, kept while it is busy or stopped
 }
 
-var _ engine.Backend = (*Backend)(nil)
+var (
+	_ engine.Backend      = (*Backend)(nil)
+	_ engine.DetailReader = (*Backend)(nil)
+)
 
 // Options configure the backend.
 type Options struct {
@@ -181,10 +184,44 @@ func (b *Backend) forget(w engine.WindowID) {
 	b.mu.Unlock()
 }
 
-// ReadTree reads a window's whole accessible tree. A window with no
+// ReadTree reads a window's whole accessible tree with every detail.
+func (b *Backend) ReadTree(ctx context.Context, w engine.WindowID, budget engine.Budget) (*engine.Tree, error) {
+	return b.read(ctx, w, budget, atspi.DetailsAll)
+}
+
+// ReadStructure reads a window's whole tree without per-element details:
+// one cache reply plus fill-ins, no call per element. The engine then reads
+// the details of the rows it shows (ReadDetails).
+func (b *Backend) ReadStructure(ctx context.Context, w engine.WindowID, budget engine.Budget) (*engine.Tree, error) {
+	return b.read(ctx, w, budget, atspi.DetailsNone)
+}
+
+// ReadDetails reads values, actions and frames of nodes of an earlier read.
+func (b *Backend) ReadDetails(ctx context.Context, nodes []*engine.Node) error {
+	var real []*engine.Node
+	for _, n := range nodes {
+		if n.ID == bareWindowID {
+			n.Detailed = true // the bare window's frame came from X
+			continue
+		}
+		real = append(real, n)
+	}
+	if len(real) == 0 {
+		return nil
+	}
+	if err := b.a.Details(ctx, real, atspi.DetailsAll); err != nil {
+		return err
+	}
+	for _, n := range real {
+		n.Detailed = true
+	}
+	return nil
+}
+
+// read reads a window's tree with the given details. A window with no
 // accessible frame (an app that is not on the accessibility bus) reads as
 // the window alone, so it can still be captured and acted on in a takeover.
-func (b *Backend) ReadTree(ctx context.Context, w engine.WindowID, budget engine.Budget) (*engine.Tree, error) {
+func (b *Backend) read(ctx context.Context, w engine.WindowID, budget engine.Budget, details atspi.Details) (*engine.Tree, error) {
 	win, frame, ok, err := b.frameOf(ctx, w)
 	if err != nil {
 		return nil, err
@@ -192,7 +229,7 @@ func (b *Backend) ReadTree(ctx context.Context, w engine.WindowID, budget engine
 	if !ok {
 		return bareWindow(w, win), nil
 	}
-	t, err := b.a.ReadTree(ctx, frame, atspi.ReadOptions{Budget: budget, Details: atspi.DetailsAll, Window: w})
+	t, err := b.a.ReadTree(ctx, frame, atspi.ReadOptions{Budget: budget, Details: details, Window: w})
 	if err != nil {
 		// The remembered frame may belong to a window that was replaced;
 		// match afresh once.
@@ -200,7 +237,7 @@ func (b *Backend) ReadTree(ctx context.Context, w engine.WindowID, budget engine
 		var e *engine.Error
 		if errors.As(err, &e) && (e.Code == engine.CodeWindowGone || e.Code == engine.CodeStaleElementToken) {
 			if _, frame2, ok2, err2 := b.frameOf(ctx, w); err2 == nil && ok2 && frame2 != frame {
-				return b.a.ReadTree(ctx, frame2, atspi.ReadOptions{Budget: budget, Details: atspi.DetailsAll, Window: w})
+				return b.a.ReadTree(ctx, frame2, atspi.ReadOptions{Budget: budget, Details: details, Window: w})
 			}
 		}
 		return nil, err
@@ -208,10 +245,13 @@ func (b *Backend) ReadTree(ctx context.Context, w engine.WindowID, budget engine
 	return t, nil
 }
 
+// bareWindowID names the one row of a window without accessibility.
+const bareWindowID = engine.ElementID("x11:window")
+
 // bareWindow is the tree of a window without accessibility: one frame row.
 func bareWindow(w engine.WindowID, win xlib.Window) *engine.Tree {
 	return &engine.Tree{Window: w, Nodes: []engine.Node{{
-		ID: engine.ElementID("x11:window"), Parent: -1, Role: "frame", Name: win.Title,
+		ID: bareWindowID, Parent: -1, Role: "frame", Name: win.Title, Detailed: true,
 		States: []string{"enabled", "sensitive", "showing", "visible"},
 		Frame:  engine.Rect{X: win.Frame.X, Y: win.Frame.Y, W: win.Frame.W, H: win.Frame.H},
 	}}}

@@ -231,11 +231,7 @@ func TestFaults(t *testing.T) {
 	h.ok("get_window_state", map[string]any{"pid": stopped.cmd.Process.Pid})
 
 	_ = syscall.Kill(stopped.cmd.Process.Pid, syscall.SIGSTOP)
-	start := time.Now()
 	h.fail(engine.CodeAppNotResponding, "get_window_state", map[string]any{"pid": stopped.cmd.Process.Pid})
-	if time.Since(start) > 6*time.Second {
-		t.Fatalf("app_not_responding took %v", time.Since(start))
-	}
 	h.ok("get_window_state", map[string]any{"pid": other.cmd.Process.Pid})
 	_ = syscall.Kill(stopped.cmd.Process.Pid, syscall.SIGCONT)
 	h.ok("get_window_state", map[string]any{"pid": stopped.cmd.Process.Pid})

@@ -155,3 +155,61 @@ func (d *Desktop) ReadValue(ctx context.Context, ref engine.ElementRef) (engine.
 	})
 	return rb, err
 }
+
+// ReadStructure is ReadTree without the per-element details (values,
+// actions, frames), as an AT-SPI cache reply gives it: the mock is an
+// engine.DetailReader, so the engine's structure-then-details path runs in
+// every contract test.
+func (d *Desktop) ReadStructure(ctx context.Context, window engine.WindowID, budget engine.Budget) (*engine.Tree, error) {
+	var t *engine.Tree
+	err := d.appCall(ctx, Call{Method: "ReadStructure", Window: window}, func(w *Window) error {
+		t = w.read(budget)
+		return nil
+	})
+	if t != nil {
+		for i := range t.Nodes {
+			n := &t.Nodes[i]
+			n.Value, n.HasValue, n.Numeric, n.Actions, n.Frame, n.Detailed = "", false, nil, nil, engine.Rect{}, false
+		}
+	}
+	return t, err
+}
+
+// ReadDetails fills nodes of an earlier read with their current values,
+// actions and frames. A secure element's value is never filled (unless the
+// LeakSecureValues fault is on). An element that is gone is
+// stale_element_token.
+func (d *Desktop) ReadDetails(ctx context.Context, nodes []*engine.Node) error {
+	if len(nodes) == 0 {
+		return nil
+	}
+	win := d.windowOf(nodes[0].ID)
+	if win == 0 {
+		return engine.Errf(engine.CodeStaleElementToken, "the elements are no longer on screen")
+	}
+	return d.appCall(ctx, Call{Method: "ReadDetails", Window: win}, func(w *Window) error {
+		lay := w.layout()
+		for _, n := range nodes {
+			e := w.byID[n.ID]
+			if e == nil {
+				return engine.Errf(engine.CodeStaleElementToken, "an element is no longer in window %d", uint64(w.id))
+			}
+			full := w.node(e, n.Parent, n.IndexInParent, n.Depth, lay[e])
+			n.Value, n.HasValue, n.Numeric, n.Actions, n.Frame = full.Value, full.HasValue, full.Numeric, full.Actions, full.Frame
+			n.Detailed = true
+		}
+		return nil
+	})
+}
+
+// windowOf finds the live window holding an element.
+func (d *Desktop) windowOf(id engine.ElementID) engine.WindowID {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for wid, w := range d.windows {
+		if w.byID[id] != nil && !w.closed {
+			return wid
+		}
+	}
+	return 0
+}
