@@ -237,7 +237,10 @@ func TestFaults(t *testing.T) {
 	h.ok("get_window_state", map[string]any{"pid": stopped.cmd.Process.Pid})
 
 	_ = other.cmd.Process.Kill()
-	_ = other.cmd.Wait()
+	// The sandbox reaps its children; wait until the pid is gone.
+	for i := 0; i < 500 && syscall.Kill(other.cmd.Process.Pid, 0) == nil; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
 	r := h.call("get_window_state", map[string]any{"pid": other.cmd.Process.Pid})
 	if r.Err == nil || (r.Err.Code != engine.CodeWindowGone && r.Err.Code != engine.CodeWindowTargetNotFound) {
 		t.Fatalf("a killed app: %s", r.Text)
