@@ -14,7 +14,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/native"
-	"github.com/nish-driver/nish-driver/native/xlib"
+	personpkg "github.com/nish-driver/nish-driver/native/person"
 	"github.com/nish-driver/nish-driver/sandbox"
 )
 
@@ -162,72 +162,40 @@ func asMap(t *testing.T, v any) map[string]any {
 }
 
 // person answers consent dialogs with real XTEST clicks from a separate X
-// connection.
+// connection (package person), failing the test when it cannot.
 type person struct {
 	t *testing.T
-	x *xlib.Display
+	p *personpkg.Person
 }
 
 func newPerson(t *testing.T) *person {
-	x, err := xlib.Open(desk.Display)
+	p, err := personpkg.Open(desk.Display)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = x.Close() })
-	return &person{t: t, x: x}
+	t.Cleanup(func() { _ = p.Close() })
+	return &person{t: t, p: p}
 }
 
-// dialog waits for the consent dialog and returns its window and layout.
-func (p *person) dialog() (uint64, xlib.ConsentLayout, xlib.Window) {
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		ids, err := p.x.FindByClass(xlib.DriverClass)
-		if err == nil && len(ids) > 0 {
-			if l, err := p.x.ReadConsentLayout(ids[0]); err == nil {
-				if w, err := p.x.Describe(ids[0]); err == nil {
-					// The dialog ignores clicks in its first moments on
-					// screen, as a person's stray click would be.
-					time.Sleep(500 * time.Millisecond)
-					return ids[0], l, w
-				}
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	p.t.Fatal("no consent dialog appeared")
-	return 0, xlib.ConsentLayout{}, xlib.Window{}
+// The person's steps run in the background, beside the call that shows the
+// dialog; what the call returns is what the tests check, so a step that
+// cannot happen (no dialog) only shows in that result.
+
+func (p *person) dialog() personpkg.Dialog {
+	d, _ := p.p.WaitDialog(15 * time.Second)
+	return d
 }
 
-// click presses and releases the left button on a control of the dialog.
-func (p *person) click(l xlib.ConsentLayout, w xlib.Window, id string) {
-	c, ok := l.Control(id)
-	if !ok {
-		p.t.Fatalf("the dialog has no control %q: %+v", id, l.Controls)
-	}
-	x, y := w.Frame.X+c.Rect[0]+c.Rect[2]/2, w.Frame.Y+c.Rect[1]+c.Rect[3]/2
-	if err := p.x.FakeMotion(x, y); err != nil {
-		p.t.Fatal(err)
-	}
-	for _, press := range []bool{true, false} {
-		if err := p.x.FakeButton(1, press); err != nil {
-			p.t.Fatal(err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	_ = p.x.Sync()
-}
+func (p *person) click(d personpkg.Dialog, id string) { _ = p.p.Click(d, id) }
 
-// answer clicks the given controls in order, in the background, and
-// reports when done.
+// answer clicks the given controls in order, in the background.
 func (p *person) answer(ids ...string) *sync.WaitGroup {
 	var wg sync.WaitGroup
 	wg.Add(1)
+	ch := p.p.Answer(15*time.Second, ids...)
 	go func() {
 		defer wg.Done()
-		_, l, w := p.dialog()
-		for _, id := range ids {
-			p.click(l, w, id)
-		}
+		<-ch
 	}()
 	return &wg
 }
@@ -239,11 +207,12 @@ func (p *person) keys(names ...string) *sync.WaitGroup {
 	go func() {
 		defer wg.Done()
 		p.dialog()
+		x := p.p.Display()
 		for _, k := range names {
-			_ = p.x.FakeKey(k, true)
-			_ = p.x.FakeKey(k, false)
+			_ = x.FakeKey(k, true)
+			_ = x.FakeKey(k, false)
 		}
-		_ = p.x.Sync()
+		_ = x.Sync()
 	}()
 	return &wg
 }

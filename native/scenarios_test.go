@@ -48,7 +48,7 @@ func TestConsentNeedsARealClick(t *testing.T) {
 		{"keys only", func(p *person, h *harness) { p.keys("Return", "space", "Tab", "Return") }, engine.CodeConsentDenied},
 		{"a click right after the driver's own press", func(p *person, h *harness) {
 			go func() {
-				_, l, w := p.dialog()
+				d := p.dialog()
 				// The driver presses (and releases) a button somewhere
 				// harmless; the person's click on Allow within 1.5 s of
 				// it does not count.
@@ -56,7 +56,7 @@ func TestConsentNeedsARealClick(t *testing.T) {
 				_ = h.b.Send(ctx, engine.InputEvent{Kind: engine.InputMotion, At: engine.Point{X: 1900, Y: 1070}})
 				_ = h.b.Send(ctx, engine.InputEvent{Kind: engine.InputButtonPress, Button: 1})
 				_ = h.b.Send(ctx, engine.InputEvent{Kind: engine.InputButtonRelease, Button: 1})
-				p.click(l, w, "allow")
+				p.click(d, "allow")
 			}()
 		}, engine.CodeConsentDenied},
 	}
