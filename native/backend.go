@@ -214,8 +214,18 @@ func (b *Backend) ReadDetails(ctx context.Context, nodes []*engine.Node) error {
 	}
 	for _, n := range real {
 		n.Detailed = true
+		n.Frame = saneFrame(n.Frame)
 	}
 	return nil
+}
+
+// saneFrame drops extents a toolkit reports for an element with no area
+// (GTK says -1 by -1 for some): such an element has no frame.
+func saneFrame(r engine.Rect) engine.Rect {
+	if r.W <= 0 || r.H <= 0 {
+		return engine.Rect{}
+	}
+	return r
 }
 
 // read reads a window's tree with the given details. A window with no
@@ -229,18 +239,26 @@ func (b *Backend) read(ctx context.Context, w engine.WindowID, budget engine.Bud
 	if !ok {
 		return bareWindow(w, win), nil
 	}
-	t, err := b.a.ReadTree(ctx, frame, atspi.ReadOptions{Budget: budget, Details: details, Window: w})
+	opts := atspi.ReadOptions{Budget: budget, Details: details, Window: w}
+	t, err := b.a.ReadTree(ctx, frame, opts)
 	if err != nil {
 		// The remembered frame may belong to a window that was replaced;
 		// match afresh once.
 		b.forget(w)
 		var e *engine.Error
-		if errors.As(err, &e) && (e.Code == engine.CodeWindowGone || e.Code == engine.CodeStaleElementToken) {
-			if _, frame2, ok2, err2 := b.frameOf(ctx, w); err2 == nil && ok2 && frame2 != frame {
-				return b.a.ReadTree(ctx, frame2, atspi.ReadOptions{Budget: budget, Details: details, Window: w})
-			}
+		if !errors.As(err, &e) || (e.Code != engine.CodeWindowGone && e.Code != engine.CodeStaleElementToken) {
+			return nil, err
 		}
-		return nil, err
+		_, frame2, ok2, err2 := b.frameOf(ctx, w)
+		if err2 != nil || !ok2 || frame2 == frame {
+			return nil, err
+		}
+		if t, err = b.a.ReadTree(ctx, frame2, opts); err != nil {
+			return nil, err
+		}
+	}
+	for i := range t.Nodes {
+		t.Nodes[i].Frame = saneFrame(t.Nodes[i].Frame)
 	}
 	return t, nil
 }

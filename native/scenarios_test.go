@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"runtime"
 	"image/png"
 	"strings"
 	"syscall"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/doctor"
+	"github.com/nish-driver/nish-driver/native"
 	"github.com/nish-driver/nish-driver/schema"
 )
 
@@ -218,7 +221,19 @@ func TestRealApps(t *testing.T) {
 			if n := int(full["element_count"].(float64)); n < 5 {
 				t.Fatalf("%d elements:\n%s", n, full["tree_text"])
 			}
-			h.ok("get_window_state", map[string]any{"pid": ap.cmd.Process.Pid, "skeleton": true})
+			if err := schema.ValidateOutput("get_window_state", r.Structured); err != nil {
+				t.Fatal(err)
+			}
+			skel := h.ok("get_window_state", map[string]any{"pid": ap.cmd.Process.Pid, "skeleton": true})
+			if rows := skel["elements"].([]any); len(rows) > 1 {
+				root := rows[1].(map[string]any)["element_token"].(string)
+				h.ok("get_window_state", map[string]any{"root": root})
+			}
+			shot := h.call("get_window_state", map[string]any{"pid": ap.cmd.Process.Pid, "include_screenshot": true})
+			if shot.Err != nil || shot.Image == nil {
+				t.Fatalf("screenshot: %s", shot.Text)
+			}
+			h.ok("health_report", nil)
 		})
 	}
 }
@@ -244,5 +259,46 @@ func TestFaults(t *testing.T) {
 	r := h.call("get_window_state", map[string]any{"pid": other.cmd.Process.Pid})
 	if r.Err == nil || (r.Err.Code != engine.CodeWindowGone && r.Err.Code != engine.CodeWindowTargetNotFound) {
 		t.Fatalf("a killed app: %s", r.Text)
+	}
+}
+
+// TestNoGoroutineLeak opens and closes the backend around reads, a stopped
+// app and a killed one: the goroutines it started all end.
+func TestNoGoroutineLeak(t *testing.T) {
+	a := startSynthetic(t, 5)
+	base := runtime.NumGoroutine()
+	for i := 0; i < 3; i++ {
+		b, err := native.Open(native.Options{Display: desk.Display, Getenv: getenv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := engine.New(engine.Options{Backend: b, ConsentTimeout: 10 * time.Second})
+		c := d.Connect(engine.ClientInfo{Name: "leak", Pid: os.Getpid()})
+		raw, _ := json.Marshal(map[string]any{"apps": []any{a.cmd.Process.Pid}})
+		p := newPerson(t)
+		wait := p.answer("allow")
+		if r := c.Call(context.Background(), "start_session", raw); r.Err != nil {
+			t.Fatal(r.Text)
+		}
+		wait.Wait()
+		raw, _ = json.Marshal(map[string]any{"pid": a.cmd.Process.Pid})
+		if r := c.Call(context.Background(), "get_window_state", raw); r.Err != nil {
+			t.Fatal(r.Text)
+		}
+		_ = syscall.Kill(a.cmd.Process.Pid, syscall.SIGSTOP)
+		_ = c.Call(context.Background(), "get_window_state", raw) // app_not_responding
+		_ = syscall.Kill(a.cmd.Process.Pid, syscall.SIGCONT)
+		c.Close()
+		d.Shutdown()
+		b.Close()
+		_ = p.p.Close()
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > base+2 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > base+2 {
+		buf := make([]byte, 1<<16)
+		t.Fatalf("%d goroutines after closing, %d before:\n%s", n, base, buf[:runtime.Stack(buf, true)])
 	}
 }
