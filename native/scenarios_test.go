@@ -204,7 +204,9 @@ func TestRealApps(t *testing.T) {
 		argv      []string
 	}{
 		{"gtk3-widget-factory", "gtk3-widget-factory", []string{"gtk3-widget-factory"}},
+		{"gtk3-demo", "gtk3-demo", []string{"gtk3-demo"}},
 		{"mousepad", "mousepad", []string{"mousepad"}},
+		{"gedit", "gedit", []string{"gedit"}},
 		{"gnome-calculator (GTK4)", "gnome-calculator", []string{"gnome-calculator"}},
 		{"zenity --password", "zenity", []string{"zenity", "--password"}},
 	}
