@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"encoding/json"
 	"sort"
 	"strings"
 	"testing"
@@ -355,6 +356,10 @@ func testHeadlessActs(t *testing.T, h *harness) {
 	}
 	if !strings.Contains(f.Name.Value(), "Ada") {
 		t.Fatalf("the entry holds %q", f.Name.Value())
+	}
+	// The settled snapshot is fresh: the diff carries the entry's new value.
+	if d, _ := json.Marshal(res["diff"]); !strings.Contains(string(d), f.Name.Value()) {
+		t.Fatalf("the diff must show the typed value: %s", d)
 	}
 	pw := tokenOf(t, read, "password_text", "")
 	h.fail(engine.CodeSecureField, "type_text", map[string]any{"element_token": pw, "text": "hunter2"})

@@ -30,9 +30,11 @@ func (s *Session) settle(ctx context.Context, pre *snapshot) (*snapshot, Settle,
 		}
 		now := time.Now()
 		if !sameContent(last, t) {
-			last = t
 			lastChange = now
 		}
+		// Keep the newest read: equal structure does not mean equal
+		// details, and the settled snapshot must be fresh.
+		last = t
 		if now.Sub(lastChange) >= quiet {
 			return s.record(last), Settle{Ms: lastChange.Sub(start).Milliseconds(), Settled: true}, nil
 		}

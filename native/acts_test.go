@@ -1,0 +1,172 @@
+package native_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/engine/control"
+)
+
+// findRow returns the token and row of the first element with role and
+// label in a read.
+func findRow(t *testing.T, read map[string]any, role, label string) (string, map[string]any) {
+	t.Helper()
+	for _, e := range read["elements"].([]any) {
+		row := e.(map[string]any)
+		if row["role"] == role && (label == "" || row["label"] == label) {
+			return row["element_token"].(string), row
+		}
+	}
+	t.Fatalf("no %s %q in:\n%s", role, label, read["tree_text"])
+	return "", nil
+}
+
+func TestHeadlessActsOnARealForm(t *testing.T) {
+	a := startSynthetic(t, 6)
+	pid := a.cmd.Process.Pid
+	h := newHarness(t, 20*time.Second)
+	grant(t, h, pid)
+	read := h.ok("get_window_state", map[string]any{"pid": pid})
+
+	// A button whose handler changes a label: the diff shows the label.
+	click, _ := findRow(t, read, "push_button", "Click me")
+	res := h.ok("click", map[string]any{"element_token": click})
+	if res["path"] != "atspi_action" || res["took_cursor"] != false || res["effect"] == "no_change" {
+		t.Fatalf("click: %v", res)
+	}
+	if !strings.Contains(asJSON(t, res["diff"]), "clicked 1") {
+		t.Fatalf("the diff shows the status label: %v", res["diff"])
+	}
+
+	read = h.ok("get_window_state", map[string]any{"pid": pid})
+	box, _ := findRow(t, read, "check_box", "Check 2")
+	if res := h.ok("click", map[string]any{"element_token": box}); res["effect"] != "confirmed" {
+		t.Fatalf("a check box click is confirmed by its state: %v", res)
+	}
+
+	entry, _ := findRow(t, read, "text", "")
+	for _, e := range read["elements"].([]any) {
+		row := e.(map[string]any)
+		if row["role"] == "text" && row["value"] == "value 1" {
+			entry = row["element_token"].(string)
+		}
+	}
+	res = h.ok("type_text", map[string]any{"element_token": entry, "text": " typed"})
+	if res["path"] != "atspi_text" || res["effect"] != "confirmed" {
+		t.Fatalf("type_text: %v", res)
+	}
+	res = h.ok("set_value", map[string]any{"element_token": entry, "value": "replaced"})
+	if res["readback"] != "match" || res["effect"] != "confirmed" {
+		t.Fatalf("set_value text: %v", res)
+	}
+
+	spin, _ := findRow(t, read, "spin_button", "Amount")
+	res = h.ok("set_value", map[string]any{"element_token": spin, "value": 42})
+	if res["readback"] != "match" || res["path"] != "atspi_value" {
+		t.Fatalf("set_value spin: %v", res)
+	}
+
+	pw, _ := findRow(t, read, "password_text", "")
+	for _, tool := range []string{"type_text", "set_value"} {
+		r := h.call(tool, map[string]any{"element_token": pw, "text": "x", "value": "x"})
+		if r.Err == nil || r.Err.Code != engine.CodeSecureField {
+			t.Fatalf("%s on the password field: %s", tool, r.Text)
+		}
+		noCanary(t, tool, r)
+	}
+	for _, text := range []string{"api_key=0123456789abcdefXYZ", "ghp_" + strings.Repeat("a1B2", 9), "-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n-----END OPENSSH PRIVATE KEY-----"} {
+		h.fail(engine.CodeSensitiveText, "type_text", map[string]any{"element_token": entry, "text": text})
+	}
+	h.fail(engine.CodeRequiresTakeover, "press_key", map[string]any{"pid": pid, "key": "Return"})
+
+	// observe rides along.
+	read = h.ok("get_window_state", map[string]any{"pid": pid})
+	click, _ = findRow(t, read, "push_button", "Click me")
+	res = h.ok("click", map[string]any{"element_token": click, "observe": map[string]any{"tree": true, "screenshot": true}})
+	obs := res["observe"].(map[string]any)
+	if obs["tree_text"] == nil || obs["screenshot"] == nil {
+		t.Fatalf("observe: %v", obs)
+	}
+}
+
+func TestActsOutsideTheGrant(t *testing.T) {
+	mine := startSynthetic(t, 3)
+	other := startSynthetic(t, 4)
+	h := newHarness(t, 20*time.Second)
+	grant(t, h, mine.cmd.Process.Pid)
+	h.fail(engine.CodeAppNotApproved, "get_window_state", map[string]any{"pid": other.cmd.Process.Pid})
+	// A headless act can only name an element from a read, and the other
+	// app cannot be read: no token, no act.
+	h.fail(engine.CodeAppNotApproved, "get_window_state", map[string]any{"app": "Synthetic 4 rows"})
+}
+
+func TestStoppedAppMidAct(t *testing.T) {
+	a := startSynthetic(t, 3)
+	pid := a.cmd.Process.Pid
+	h := newHarness(t, 20*time.Second)
+	grant(t, h, pid)
+	read := h.ok("get_window_state", map[string]any{"pid": pid})
+	click, _ := findRow(t, read, "push_button", "Click me")
+	_ = syscall.Kill(pid, syscall.SIGSTOP)
+	e := h.fail(engine.CodeAppNotResponding, "click", map[string]any{"element_token": click})
+	if e["error"].(map[string]any)["disposition"].(map[string]any)["retry"] != "unsafe" {
+		t.Fatalf("app_not_responding is retry unsafe: %v", e)
+	}
+	_ = syscall.Kill(pid, syscall.SIGCONT)
+	h.ok("get_window_state", map[string]any{"pid": pid})
+	_ = a.cmd.Process.Kill()
+	for i := 0; i < 500 && syscall.Kill(pid, 0) == nil; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	r := h.call("click", map[string]any{"element_token": click})
+	if r.Err == nil || (r.Err.Code != engine.CodeWindowGone && r.Err.Code != engine.CodeWindowTargetNotFound && r.Err.Code != engine.CodeStaleElementToken) {
+		t.Fatalf("an exited app: %s", r.Text)
+	}
+}
+
+// TestHostApprovalsOverTheControlPipe drives approvals through the real
+// control pipe: a read waits for the host and goes on when allowed; a deny
+// is approval_denied.
+func TestHostApprovalsOverTheControlPipe(t *testing.T) {
+	a := startSynthetic(t, 3)
+	pid := a.cmd.Process.Pid
+	h := newHarness(t, 20*time.Second)
+	hostIn, driverOut := io.Pipe()
+	driverIn, hostOut := io.Pipe()
+	pipe := control.New(driverIn, driverOut, h.d, control.Options{ApprovalTimeout: 5 * time.Second})
+	h.d.SetHost(pipe)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { _ = pipe.Run(ctx) }()
+	defer pipe.Close()
+
+	// The host answers approvals: allow until told to deny.
+	deny := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(hostIn)
+		denying := false
+		for sc.Scan() {
+			var ev map[string]any
+			if json.Unmarshal(sc.Bytes(), &ev) != nil || ev["event"] != "approval.request" {
+				continue
+			}
+			select {
+			case denying = <-deny:
+			default:
+			}
+			ans, _ := json.Marshal(map[string]any{"method": "approval.answer", "params": map[string]any{"id": ev["id"], "allow": !denying}})
+			_, _ = hostOut.Write(append(ans, '\n'))
+		}
+	}()
+	grant(t, h, pid)
+	h.ok("get_window_state", map[string]any{"pid": pid})
+	deny <- true
+	h.fail(engine.CodeApprovalDenied, "get_window_state", map[string]any{"pid": pid})
+}
