@@ -5,13 +5,17 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"os"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/engine/audit"
 	"github.com/nish-driver/nish-driver/engine/control"
+	"github.com/nish-driver/nish-driver/native"
 )
 
 // findRow returns the token and row of the first element with role and
@@ -169,4 +173,125 @@ func TestHostApprovalsOverTheControlPipe(t *testing.T) {
 	h.ok("get_window_state", map[string]any{"pid": pid})
 	deny <- true
 	h.fail(engine.CodeApprovalDenied, "get_window_state", map[string]any{"pid": pid})
+}
+
+// fakeClock moves the engine's clock for lease tests.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+func (c *fakeClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
+func (c *fakeClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// TestLeaseAndAuditOnARealApp: a one-minute lease refuses reads and acts
+// once it ends, and the audit log of the run holds the records of the
+// spec and none of the app's text, typed characters or values.
+func TestLeaseAndAuditOnARealApp(t *testing.T) {
+	a := startSynthetic(t, 3)
+	pid := a.cmd.Process.Pid
+	b, err := native.Open(native.Options{Display: desk.Display, Getenv: getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	logPath := t.TempDir() + "/audit.jsonl"
+	log, err := audit.Open(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := &fakeClock{now: time.Now()}
+	d := engine.New(engine.Options{Backend: b, Clock: clock, Audit: log, ConsentTimeout: 20 * time.Second})
+	h := &harness{t: t, b: b, d: d, c: d.Connect(engine.ClientInfo{Name: "lease", Pid: os.Getpid()})}
+	defer d.Shutdown()
+
+	p := newPerson(t)
+	wait := p.answer("allow")
+	h.ok("start_session", map[string]any{"apps": []any{pid}, "lease_minutes": 1})
+	wait.Wait()
+	read := h.ok("get_window_state", map[string]any{"pid": pid})
+	var entry string
+	for _, e := range read["elements"].([]any) {
+		row := e.(map[string]any)
+		if row["role"] == "text" && row["value"] == "value 1" {
+			entry = row["element_token"].(string)
+		}
+	}
+	secretWords := "zebra-quartz-typed"
+	h.ok("type_text", map[string]any{"element_token": entry, "text": secretWords})
+	click, _ := findRow(t, read, "push_button", "Click me")
+	h.ok("click", map[string]any{"element_token": click})
+
+	clock.advance(61 * time.Second)
+	h.fail(engine.CodeConsentExpired, "get_window_state", map[string]any{"pid": pid})
+	h.fail(engine.CodeConsentExpired, "click", map[string]any{"element_token": click})
+	h.ok("end_session", nil)
+	log.Close()
+
+	data, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	for _, want := range []string{`"session.started"`, `"consent.granted"`, `"event":"act"`, `"session.ended"`, `"exe":"python3`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the audit log lacks %s:\n%s", want, text)
+		}
+	}
+	for _, never := range []string{secretWords, canary, "Click me", "value 1", "Synthetic"} {
+		if strings.Contains(text, never) {
+			t.Errorf("the audit log holds %q", never)
+		}
+	}
+}
+
+// TestTypingIntoMousepad types a paragraph, reads it back through the
+// document's drill-down text, then replaces the whole text.
+func TestTypingIntoMousepad(t *testing.T) {
+	ap := startApp(t, "mousepad", "mousepad")
+	pid := ap.cmd.Process.Pid
+	h := newHarness(t, 20*time.Second)
+	grant(t, h, pid)
+	read := h.ok("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})
+	// The document is the editable text view.
+	var doc string
+	for _, e := range read["elements"].([]any) {
+		row := e.(map[string]any)
+		if (row["role"] == "text" || row["role"] == "document_text") && strings.Contains(asJSON(t, row["states"]), "editable") {
+			doc = row["element_token"].(string)
+		}
+	}
+	if doc == "" {
+		t.Fatalf("no text view in mousepad:\n%v", read["tree_text"])
+	}
+	para := "The quick brown fox jumps over the lazy dog. It was the best of times, it was the worst of times."
+	if res := h.ok("type_text", map[string]any{"element_token": doc, "text": para}); res["effect"] != "confirmed" {
+		t.Fatalf("type_text: %v", res)
+	}
+	back := h.ok("get_window_state", map[string]any{"root": tokenIn(t, h, pid, doc)})
+	if body, _ := back["text"].(string); !strings.Contains(body, para) {
+		t.Fatalf("the document reads back %q", body)
+	}
+	res := h.ok("set_value", map[string]any{"element_token": tokenIn(t, h, pid, doc), "value": "Replaced whole."})
+	if res["readback"] != "match" {
+		t.Fatalf("set_value: %v", res)
+	}
+}
+
+// tokenIn re-reads a window and returns the fresh token of the element a
+// previous token named (row numbers are stable).
+func tokenIn(t *testing.T, h *harness, pid int, old string) string {
+	t.Helper()
+	idx := old[strings.IndexByte(old, ':')+1:]
+	read := h.ok("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})
+	return read["snapshot_id"].(string) + ":" + idx
 }
