@@ -137,42 +137,96 @@ func TestStoppedAppMidAct(t *testing.T) {
 
 // TestHostApprovalsOverTheControlPipe drives approvals through the real
 // control pipe: a read waits for the host and goes on when allowed; a deny
-// is approval_denied.
+// and a host that never answers are approval_denied; a pre-approved act
+// that observes still asks, with observe on the card.
 func TestHostApprovalsOverTheControlPipe(t *testing.T) {
 	a := startSynthetic(t, 3)
 	pid := a.cmd.Process.Pid
 	h := newHarness(t, 20*time.Second)
 	hostIn, driverOut := io.Pipe()
 	driverIn, hostOut := io.Pipe()
-	pipe := control.New(driverIn, driverOut, h.d, control.Options{ApprovalTimeout: 5 * time.Second})
+	pipe := control.New(driverIn, driverOut, h.d, control.Options{ApprovalTimeout: time.Second})
 	h.d.SetHost(pipe)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() { _ = pipe.Run(ctx) }()
 	defer pipe.Close()
 
-	// The host answers approvals: allow until told to deny.
-	deny := make(chan bool, 1)
+	// The host: answers approvals as mode says ("allow", "deny", "silent")
+	// and reports every card it saw.
+	var mu sync.Mutex
+	mode := "allow"
+	cards := make(chan map[string]any, 64)
+	acks := make(chan string, 64)
 	go func() {
 		sc := bufio.NewScanner(hostIn)
-		denying := false
 		for sc.Scan() {
 			var ev map[string]any
-			if json.Unmarshal(sc.Bytes(), &ev) != nil || ev["event"] != "approval.request" {
+			if json.Unmarshal(sc.Bytes(), &ev) != nil {
 				continue
 			}
-			select {
-			case denying = <-deny:
-			default:
+			if ev["event"] == "ack" {
+				m, _ := ev["method"].(string)
+				acks <- m
+				continue
 			}
-			ans, _ := json.Marshal(map[string]any{"method": "approval.answer", "params": map[string]any{"id": ev["id"], "allow": !denying}})
+			if ev["event"] != "approval.request" {
+				continue
+			}
+			cards <- ev
+			mu.Lock()
+			m := mode
+			mu.Unlock()
+			if m == "silent" {
+				continue
+			}
+			ans, _ := json.Marshal(map[string]any{"method": "approval.answer", "params": map[string]any{"id": ev["id"], "allow": m == "allow"}})
 			_, _ = hostOut.Write(append(ans, '\n'))
 		}
 	}()
+	setMode := func(m string) {
+		mu.Lock()
+		mode = m
+		mu.Unlock()
+	}
+
 	grant(t, h, pid)
-	h.ok("get_window_state", map[string]any{"pid": pid})
-	deny <- true
+	read := h.ok("get_window_state", map[string]any{"pid": pid})
+	setMode("deny")
 	h.fail(engine.CodeApprovalDenied, "get_window_state", map[string]any{"pid": pid})
+	setMode("silent")
+	h.fail(engine.CodeApprovalDenied, "get_window_state", map[string]any{"pid": pid})
+
+	setMode("allow")
+	policy, _ := json.Marshal(map[string]any{"method": "approval.policy", "params": map[string]any{"approve_reads": true, "pre_approved": []string{"click"}}})
+	_, _ = hostOut.Write(append(policy, '\n'))
+	for m := range acks {
+		if m == "approval.policy" {
+			break
+		}
+	}
+	for len(cards) > 0 {
+		<-cards
+	}
+	read = h.ok("get_window_state", map[string]any{"pid": pid})
+	<-cards
+	click, _ := findRow(t, read, "push_button", "Click me")
+	h.ok("click", map[string]any{"element_token": click})
+	if len(cards) != 0 {
+		t.Fatal("a pre-approved act without observe needs no card")
+	}
+	read = h.ok("get_window_state", map[string]any{"pid": pid})
+	<-cards
+	click, _ = findRow(t, read, "push_button", "Click me")
+	h.ok("click", map[string]any{"element_token": click, "observe": map[string]any{"tree": true}})
+	card := <-cards
+	obs, _ := card["observe"].(map[string]any)
+	if card["tool"] != "click" || obs == nil || obs["tree"] != true {
+		t.Fatalf("the observing act's card: %v", card)
+	}
+	if strings.Contains(asJSON(t, card), "Click me") {
+		t.Fatal("a card carries no app text")
+	}
 }
 
 // fakeClock moves the engine's clock for lease tests.
