@@ -77,6 +77,18 @@ func TestHeadlessActsOnARealForm(t *testing.T) {
 		t.Fatalf("set_value spin: %v", res)
 	}
 
+	// Pick a combo box item as a person would: open the combo (its press
+	// action pops its menu up), read again, click the item now showing.
+	read = h.ok("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})
+	combo, _ := findRow(t, read, "combo_box", "")
+	h.ok("click", map[string]any{"element_token": combo})
+	read = h.ok("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})
+	item, _ := findRow(t, read, "menu_item", "two")
+	res = h.ok("click", map[string]any{"element_token": item})
+	if !strings.Contains(asJSON(t, res["diff"]), "two") {
+		t.Fatalf("picking a combo item shows in the diff: %v", res["diff"])
+	}
+
 	pw, _ := findRow(t, read, "password_text", "")
 	for _, tool := range []string{"type_text", "set_value"} {
 		r := h.call(tool, map[string]any{"element_token": pw, "text": "x", "value": "x"})
