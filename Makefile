@@ -62,11 +62,13 @@ $(TSCLIENT_DEPS): $(TSCLIENT)/package.json $(TSCLIENT)/package-lock.json
 e2e: build $(TSCLIENT_DEPS)
 	cd $(TSCLIENT) && NISH_DRIVER_BIN=$(CURDIR)/$(BIN) $(NPM) test
 
-## bench: Go benchmarks (the native read benchmark arrives with the native backend)
-bench:
-	$(GO) test -run '^$$' -bench . ./...
-	@echo "make bench: only Go micro-benchmarks so far; the native full/skeleton read and"
-	@echo "headless click benchmarks against a pyatspi walk arrive with the native backend."
+## bench: the read benchmark (ci/bench, docs/performance.md): on a private
+## desktop, one app at a time, the driver's full, skeleton and re-reads beside
+## a pyatspi walk of the same window, as one table with ratios. The atspi
+## package's own micro-benchmarks start apps and take minutes: see
+## native/atspi/PERF.md for their command.
+bench: deps
+	$(GO) run ./ci/bench
 
 ## demo: a scripted MCP session against the mock backend, step by step with timings
 demo: build $(TSCLIENT_DEPS)

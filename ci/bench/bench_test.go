@@ -1,0 +1,189 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+func TestParseWalk(t *testing.T) {
+	cases := []struct {
+		name    string
+		out     string
+		want    int
+		times   []float64
+		elems   int
+		wantErr bool
+	}{
+		{"three walks", "elements 1103 ms 640.2\nelements 1103 ms 590.0\nelements 1103 ms 601.5\n", 3, []float64{640.2, 590, 601.5}, 1103, false},
+		{"one walk without a final newline", "elements 14 ms 8.9", 1, []float64{8.9}, 14, false},
+		{"fewer walks than asked", "elements 14 ms 8.9\n", 3, nil, 0, true},
+		{"a stray line", "elements 14 ms 8.9\nno frame\n", 1, nil, 0, true},
+		{"not a number", "elements many ms 8.9\n", 1, nil, 0, true},
+		{"nothing", "", 1, nil, 0, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			times, elems, err := parseWalk(c.out, c.want)
+			if (err != nil) != c.wantErr {
+				t.Fatalf("err = %v, want error %v", err, c.wantErr)
+			}
+			if c.wantErr {
+				return
+			}
+			if elems != c.elems || len(times) != len(c.times) {
+				t.Fatalf("got %v %d, want %v %d", times, elems, c.times, c.elems)
+			}
+			for i := range times {
+				if times[i] != c.times[i] {
+					t.Fatalf("got %v, want %v", times, c.times)
+				}
+			}
+		})
+	}
+}
+
+func TestMedians(t *testing.T) {
+	cases := []struct {
+		name string
+		in   []float64
+		want float64
+	}{
+		{"none", nil, 0},
+		{"one", []float64{7}, 7},
+		{"odd, unsorted", []float64{9, 1, 5}, 5},
+		{"even: mean of the middle two", []float64{4, 1, 3, 2}, 2.5},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := medianFloat(c.in); got != c.want {
+				t.Fatalf("medianFloat = %v, want %v", got, c.want)
+			}
+			ds := make([]time.Duration, len(c.in))
+			for i, f := range c.in {
+				ds[i] = time.Duration(f * float64(time.Millisecond))
+			}
+			if got := ms(medianDuration(ds)); got != c.want {
+				t.Fatalf("medianDuration = %v ms, want %v", got, c.want)
+			}
+		})
+	}
+	in := []float64{3, 1, 2}
+	medianFloat(in)
+	if in[0] != 3 || in[1] != 1 {
+		t.Fatal("the median sorted its argument in place")
+	}
+}
+
+func TestCPUModel(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"first model name", "processor\t: 0\nmodel name\t: AMD EPYC 7B13\nprocessor\t: 1\nmodel name\t: Other\n", "AMD EPYC 7B13"},
+		{"none", "processor\t: 0\n", "unknown"},
+		{"empty value", "model name\t:\n", "unknown"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := cpuModelFrom(bufio.NewScanner(strings.NewReader(c.in))); got != c.want {
+				t.Fatalf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// synthRow is a measured synthetic window with a full re-read median of
+// fullMs, a pyatspi walk of walkMs and the given bytes.
+func synthRow(rows int, fullMs, walkMs float64, fullBytes, skelBytes int) row {
+	d := time.Duration(fullMs * float64(time.Millisecond))
+	return row{
+		subject:   subject{name: "synthetic", rows: rows},
+		elements:  rows * 5,
+		fullFirst: 2 * d,
+		fullReads: []time.Duration{d, d, d},
+		skelReads: []time.Duration{d / 4},
+		fullBytes: fullBytes, skelBytes: skelBytes,
+		walkMs: []float64{walkMs}, walkElems: rows * 5,
+	}
+}
+
+func TestVerdict(t *testing.T) {
+	cases := []struct {
+		name   string
+		rows   []row
+		met    []bool // per check, in verdict order
+		failed int
+	}{
+		{"every target met", []row{
+			synthRow(200, 25, 900, 1000, 100),
+			synthRow(500, 60, 2000, 1000, 100),
+			synthRow(1000, 120, 4000, 1000, 100),
+		}, []bool{true, true, true, true, true, true}, 0},
+		{"slow reads, fat skeletons", []row{
+			synthRow(200, 31, 900, 1000, 151),
+			synthRow(500, 60, 2000, 1000, 150),
+			synthRow(1000, 151, 3000, 1000, 100),
+		}, []bool{false, false, false, false, true, true}, 0},
+		{"fast but under 25x", []row{
+			synthRow(200, 20, 900, 1000, 100),
+			synthRow(500, 60, 2000, 1000, 100),
+			synthRow(1000, 140, 3000, 1000, 100),
+		}, []bool{true, false, true, true, true, true}, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v := verdict(c.rows)
+			if len(v.checks) != len(c.met) || len(v.failed) != c.failed {
+				t.Fatalf("%d checks, %d failed", len(v.checks), len(v.failed))
+			}
+			for i, ch := range v.checks {
+				if ch.missing || ch.met != c.met[i] {
+					t.Fatalf("check %q: met=%v missing=%v, want met=%v", ch.target, ch.met, ch.missing, c.met[i])
+				}
+			}
+		})
+	}
+
+	t.Run("a failed subject is reported and its targets not measured", func(t *testing.T) {
+		failed := row{subject: subject{name: "synthetic 1000 rows", rows: 1000}, failed: "start: not on the accessibility bus"}
+		v := verdict([]row{synthRow(200, 25, 900, 1000, 100), failed})
+		if len(v.failed) != 1 {
+			t.Fatalf("failed: %d", len(v.failed))
+		}
+		var buf bytes.Buffer
+		printVerdict(&buf, v)
+		out := buf.String()
+		for _, want := range []string{"NOT MEASURED  1000 rows: full read", "FAILED        synthetic 1000 rows: start:", "met           200 rows: full read"} {
+			if !strings.Contains(out, want) {
+				t.Fatalf("verdict lacks %q:\n%s", want, out)
+			}
+		}
+	})
+}
+
+func TestTable(t *testing.T) {
+	ok := synthRow(1000, 120, 4000, 1000, 100)
+	ok.truncated = true
+	ok.subject.name = "synthetic 1000 rows"
+	failed := row{subject: subject{name: "gedit"}, failed: "start: did not start"}
+	var buf bytes.Buffer
+	printTable(&buf, machine{cpus: 2, model: "Test CPU", date: "2026-01-01 00:00 UTC", goVer: "go1", load: "0.5"}, []row{ok, failed}, 10, 3)
+	lines := strings.Split(strings.TrimRight(buf.String(), "\n"), "\n")
+	if !strings.Contains(lines[1], "2 CPUs") || !strings.Contains(lines[1], "Test CPU") || !strings.Contains(buf.String(), "2026-01-01") {
+		t.Fatalf("header does not name the machine and date:\n%s", buf.String())
+	}
+	n := len(lines)
+	head, good, bad := lines[n-3], lines[n-2], lines[n-1]
+	if w := utf8.RuneCountInString(head); utf8.RuneCountInString(good) != w || utf8.RuneCountInString(bad) != w {
+		t.Fatalf("columns are not aligned:\n%s\n%s\n%s", head, good, bad)
+	}
+	for _, want := range []string{"5000+", "120.0", "10.0", "33.3"} {
+		if !strings.Contains(good, want) {
+			t.Fatalf("row lacks %q: %s", want, good)
+		}
+	}
+	if !strings.Contains(bad, "FAILED") {
+		t.Fatalf("failed row: %s", bad)
+	}
+}

@@ -1,0 +1,75 @@
+// Command bench is `make bench`: it starts one private desktop (package
+// sandbox) and, one app at a time, measures the driver's reads through
+// engine.Conn.Call exactly as an MCP host's calls arrive, beside a pyatspi
+// walk of the same window run in the same minute. It prints one table and
+// a verdict against the performance targets.
+//
+// It is a benchmark, not a test: nothing here fails on a slow machine. It
+// exits non-zero only when a subject could not be measured at all.
+//
+//	go run ./ci/bench [-runs 10] [-walks 3] [-testdata native/atspi/testdata]
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/nish-driver/nish-driver/sandbox"
+)
+
+func main() {
+	runs := flag.Int("runs", 10, "timed re-reads per read mode (after a warm-up)")
+	walks := flag.Int("walks", 3, "pyatspi walks per window (the median is reported)")
+	testdata := flag.String("testdata", "native/atspi/testdata", "folder holding synthetic.py and walk.py")
+	flag.Parse()
+	if *runs < 1 || *walks < 1 {
+		fmt.Fprintln(os.Stderr, "bench: -runs and -walks must be at least 1")
+		os.Exit(2)
+	}
+	dir, err := filepath.Abs(*testdata)
+	if err == nil {
+		_, err = os.Stat(filepath.Join(dir, "walk.py"))
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench: run from the repository root (or pass -testdata):", err)
+		os.Exit(2)
+	}
+
+	started := time.Now()
+	m := describeMachine()
+	desk, err := sandbox.Start(context.Background(), sandbox.Options{})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench: the test desktop did not start (make deps installs it):", err)
+		os.Exit(1)
+	}
+	b := &bench{desk: desk, testdata: dir, runs: *runs, walks: *walks, stopped: map[int]bool{}}
+	var rows []row
+	for _, s := range subjects() {
+		fmt.Fprintf(os.Stderr, "bench: %s ...\n", s.name)
+		r := b.measure(s)
+		if r.failed != "" {
+			fmt.Fprintf(os.Stderr, "bench: %s failed: %s\n", s.name, r.failed)
+		} else {
+			fmt.Fprintf(os.Stderr, "bench: %s: full read first %.1f ms, re-reads %s ms; pyatspi walks %s ms\n",
+				s.name, ms(r.fullFirst), joinMs(r.fullReads), joinFloats(r.walkMs))
+		}
+		rows = append(rows, r)
+	}
+	desk.Close()
+
+	printTable(os.Stdout, m, rows, *runs, *walks)
+	fmt.Println()
+	printPhases(os.Stdout, rows)
+	fmt.Println()
+	printVerdict(os.Stdout, verdict(rows))
+	fmt.Printf("\nwhole run: %.0f s\n", time.Since(started).Seconds())
+	for _, r := range rows {
+		if r.failed != "" {
+			os.Exit(1)
+		}
+	}
+}

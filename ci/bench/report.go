@@ -1,0 +1,200 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+	"unicode/utf8"
+)
+
+// columns of the table, in order.
+var columns = []string{
+	"subject", "elements", "walked", "full first ms", "full median ms",
+	"skeleton median ms", "full bytes", "skeleton bytes", "skeleton %",
+	"pyatspi ms", "speedup ×",
+}
+
+// printTable writes the machine header and one line per subject.
+func printTable(w io.Writer, m machine, rows []row, runs, walks int) {
+	fmt.Fprintf(w, "nish-driver read benchmark, %s\n", m.date)
+	fmt.Fprintf(w, "machine: %d CPUs (nproc), %s; %s; load average %s at the start; one app at a time on a private Xvfb desktop\n",
+		m.cpus, m.model, m.goVer, m.load)
+	fmt.Fprintf(w, "driver: engine.Conn.Call get_window_state; full = {pid, max_elements: 5000}, median of %d re-reads after the first (cold) read;\n", runs)
+	fmt.Fprintf(w, "        skeleton = {pid, skeleton: true}, median of %d after a warm-up; bytes = structuredContent JSON + text\n", runs)
+	fmt.Fprintf(w, "baseline: pyatspi walk (walk.py) of the same window, median of %d; speedup = pyatspi ms / full median ms\n\n", walks)
+
+	lines := [][]string{append([]string(nil), columns...)}
+	for _, r := range rows {
+		lines = append(lines, cells(r))
+	}
+	writeAligned(w, lines)
+}
+
+// printPhases writes where the reads' time went, subject by subject:
+// the full re-read and the default read ({pid}, which details only the
+// first 250 rows), each the median of each part on its own.
+func printPhases(w io.Writer, rows []row) {
+	fmt.Fprintln(w, "where the time goes (median ms of each part; engine = the call minus the backend's parts):")
+	lines := [][]string{{"subject", "read", "median", "X windows", "AT-SPI structure", "AT-SPI details", "engine"}}
+	for _, r := range rows {
+		for _, k := range []struct {
+			name  string
+			reads []time.Duration
+			parts []phases
+		}{{"full", r.fullReads, r.fullParts}, {"default", r.dfltReads, r.dfltParts}} {
+			if len(k.parts) == 0 {
+				continue
+			}
+			p := medianPhases(k.parts)
+			lines = append(lines, []string{r.subject.name, k.name, fmt.Sprintf("%.1f", ms(medianDuration(k.reads))),
+				fmt.Sprintf("%.1f", ms(p.windows)), fmt.Sprintf("%.1f", ms(p.structure)),
+				fmt.Sprintf("%.1f", ms(p.details)), fmt.Sprintf("%.1f", ms(p.rest))})
+		}
+	}
+	writeAligned(w, lines)
+}
+
+// writeAligned writes lines as columns: numbers right-aligned, the first
+// column padded so it reads left-aligned.
+func writeAligned(w io.Writer, lines [][]string) {
+	width := 0
+	for _, l := range lines {
+		width = max(width, utf8.RuneCountInString(l[0]))
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	for _, l := range lines {
+		l[0] += strings.Repeat(" ", width-utf8.RuneCountInString(l[0]))
+		fmt.Fprintln(tw, strings.Join(l, "\t")+"\t")
+	}
+	tw.Flush()
+}
+
+// cells is one subject's line: its figures, or the reason it failed (with
+// any figures measured before the failure).
+func cells(r row) []string {
+	c := []string{r.subject.name}
+	if r.fullFirst == 0 {
+		for range columns[1:] {
+			c = append(c, "-")
+		}
+		c[1] = "FAILED"
+		return c
+	}
+	elems := fmt.Sprint(r.elements)
+	if r.truncated {
+		elems += "+"
+	}
+	walked, walkMs, speed := "-", "-", "-"
+	if len(r.walkMs) > 0 {
+		walked = fmt.Sprint(r.walkElems)
+		walkMs = fmt.Sprintf("%.0f", r.walkMedian())
+		speed = fmt.Sprintf("%.1f", r.speedup())
+	}
+	full, skel := "-", "-"
+	if len(r.fullReads) > 0 {
+		full = fmt.Sprintf("%.1f", ms(r.fullMedian()))
+	}
+	if len(r.skelReads) > 0 {
+		skel = fmt.Sprintf("%.1f", ms(r.skelMedian()))
+	}
+	skelBytes, pct := "-", "-"
+	if r.skelBytes > 0 {
+		skelBytes = fmt.Sprint(r.skelBytes)
+		pct = fmt.Sprintf("%.1f", r.skelPercent())
+	}
+	return append(c, elems, walked, fmt.Sprintf("%.1f", ms(r.fullFirst)), full, skel,
+		fmt.Sprint(r.fullBytes), skelBytes, pct, walkMs, speed)
+}
+
+// check is one target and how this run did against it.
+type check struct {
+	target   string
+	measured string
+	met      bool
+	missing  bool // the subject it is about was not measured
+}
+
+// verdict holds the targets' checks and the failed subjects.
+type verdictResult struct {
+	checks []check
+	failed []row
+}
+
+func findRows(rows []row, synthRows int) (row, bool) {
+	for _, r := range rows {
+		if r.subject.rows == synthRows {
+			return r, r.failed == ""
+		}
+	}
+	return row{}, false
+}
+
+// verdict compares a run with the targets: the 1000-row window's full
+// read ≤ 150 ms median and ≥ 25× the pyatspi walk, the 200-row window's ≤
+// 30 ms, and a dense (synthetic) window's skeleton ≤ 15 % of the full
+// read's bytes.
+func verdict(rows []row) verdictResult {
+	var v verdictResult
+	for _, r := range rows {
+		if r.failed != "" {
+			v.failed = append(v.failed, r)
+		}
+	}
+	big, ok := findRows(rows, 1000)
+	c := check{target: "1000 rows: full read ≤ 150 ms median", missing: !ok}
+	if ok {
+		c.measured = fmt.Sprintf("%.1f ms (%d elements%s)", ms(big.fullMedian()), big.elements, truncNote(big))
+		c.met = ms(big.fullMedian()) <= 150
+	}
+	v.checks = append(v.checks, c)
+	c = check{target: "1000 rows: ≥ 25× faster than the pyatspi walk", missing: !ok}
+	if ok {
+		c.measured = fmt.Sprintf("%.1f× (pyatspi %.0f ms / driver %.1f ms)", big.speedup(), big.walkMedian(), ms(big.fullMedian()))
+		c.met = big.speedup() >= 25
+	}
+	v.checks = append(v.checks, c)
+	small, ok := findRows(rows, 200)
+	c = check{target: "200 rows: full read ≤ 30 ms median", missing: !ok}
+	if ok {
+		c.measured = fmt.Sprintf("%.1f ms (%d elements)", ms(small.fullMedian()), small.elements)
+		c.met = ms(small.fullMedian()) <= 30
+	}
+	v.checks = append(v.checks, c)
+	for _, n := range []int{200, 500, 1000} {
+		r, ok := findRows(rows, n)
+		c = check{target: fmt.Sprintf("%d rows: skeleton ≤ 15%% of the full read's bytes", n), missing: !ok}
+		if ok {
+			c.measured = fmt.Sprintf("%.1f%% (%d of %d bytes)", r.skelPercent(), r.skelBytes, r.fullBytes)
+			c.met = r.skelPercent() <= 15
+		}
+		v.checks = append(v.checks, c)
+	}
+	return v
+}
+
+func truncNote(r row) string {
+	if r.truncated {
+		return ", truncated at max_elements"
+	}
+	return ""
+}
+
+// printVerdict writes one line per target and one per failed subject.
+func printVerdict(w io.Writer, v verdictResult) {
+	fmt.Fprintln(w, "verdict:")
+	for _, c := range v.checks {
+		switch {
+		case c.missing:
+			fmt.Fprintf(w, "  NOT MEASURED  %s\n", c.target)
+		case c.met:
+			fmt.Fprintf(w, "  met           %s: %s\n", c.target, c.measured)
+		default:
+			fmt.Fprintf(w, "  NOT MET       %s: %s\n", c.target, c.measured)
+		}
+	}
+	for _, r := range v.failed {
+		fmt.Fprintf(w, "  FAILED        %s: %s\n", r.subject.name, r.failed)
+	}
+}

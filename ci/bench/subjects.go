@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/nish-driver/nish-driver/sandbox"
+)
+
+// subject is one window the benchmark measures.
+type subject struct {
+	name string
+	// argv starts the app; a leading "synthetic.py" is the fixture in the
+	// testdata folder, run with /usr/bin/python3.
+	argv []string
+	// bus is (part of) the app's name on the AT-SPI bus.
+	bus string
+	// rows is the synthetic window's row count (0 for real apps).
+	rows int
+}
+
+// subjects lists what one run measures, in order: the synthetic window at
+// three sizes, then real apps. None is optional: a subject that cannot be
+// measured is a failed row and a non-zero exit.
+func subjects() []subject {
+	var s []subject
+	for _, rows := range []int{200, 500, 1000} {
+		s = append(s, subject{
+			name: fmt.Sprintf("synthetic %d rows", rows),
+			argv: []string{"synthetic.py", fmt.Sprint(rows)},
+			bus:  "synthetic.py",
+			rows: rows,
+		})
+	}
+	return append(s,
+		subject{name: "gtk3-widget-factory", argv: []string{"gtk3-widget-factory"}, bus: "gtk3-widget-factory"},
+		subject{name: "gtk3-demo", argv: []string{"gtk3-demo"}, bus: "gtk3-demo"},
+		subject{name: "mousepad", argv: []string{"mousepad"}, bus: "mousepad"},
+		subject{name: "gedit", argv: []string{"gedit"}, bus: "gedit"},
+		subject{name: "gnome-calculator", argv: []string{"gnome-calculator"}, bus: "gnome-calculator"},
+		subject{name: "zenity --password", argv: []string{"zenity", "--password"}, bus: "zenity"},
+	)
+}
+
+// bench holds what every subject's measurement shares.
+type bench struct {
+	desk        *sandbox.Desktop
+	testdata    string
+	runs, walks int
+	stopped     map[int]bool // pids of apps already measured and stopped
+}
+
+// running is a started app.
+type running struct {
+	cmd *exec.Cmd
+	// pid is the app's pid on the accessibility bus (the started process's
+	// own unless it handed over to another).
+	pid int
+}
+
+const startTimeout = 30 * time.Second
+
+// start runs the subject's app on the desktop and waits until it is on the
+// accessibility bus (the synthetic fixture also says "ready" once shown).
+func (b *bench) start(s subject) (*running, error) {
+	argv := s.argv
+	if argv[0] == "synthetic.py" {
+		argv = append([]string{"/usr/bin/python3", filepath.Join(b.testdata, "synthetic.py")}, argv[1:]...)
+	}
+	cmd := b.desk.Command(argv[0], argv[1:]...)
+	var ready chan struct{}
+	if s.rows > 0 {
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			return nil, err
+		}
+		ready = make(chan struct{})
+		go func() {
+			sc := bufio.NewScanner(out)
+			said := false
+			for sc.Scan() {
+				if !said && strings.Contains(sc.Text(), "ready") {
+					said = true
+					close(ready)
+				}
+			}
+		}()
+	}
+	if err := b.desk.Start(cmd); err != nil {
+		return nil, fmt.Errorf("did not start: %v", err)
+	}
+	r := &running{cmd: cmd, pid: cmd.Process.Pid}
+	if ready != nil {
+		select {
+		case <-ready:
+		case <-time.After(startTimeout):
+			b.stop(r)
+			return nil, errors.New("the fixture did not say ready in time")
+		}
+	}
+	pid, err := b.waitOnBus(s.bus, r.pid)
+	if err != nil {
+		b.stop(r)
+		return nil, err
+	}
+	r.pid = pid
+	return r, nil
+}
+
+// waitOnBus waits until the app is registered on the accessibility bus and
+// returns its pid there: the started process's if it is listed, else that
+// of a newly listed app of the same name (never one measured before).
+func (b *bench) waitOnBus(name string, pid int) (int, error) {
+	ctx := context.Background()
+	deadline := time.Now().Add(startTimeout)
+	for time.Now().Before(deadline) {
+		apps, _ := b.desk.AccessibleApps(ctx)
+		other := 0
+		for _, a := range apps {
+			if a.Pid == pid {
+				return pid, nil
+			}
+			if a.Pid > 0 && !b.stopped[a.Pid] && strings.Contains(strings.ToLower(a.Name), strings.ToLower(name)) {
+				other = a.Pid
+			}
+		}
+		if other != 0 {
+			return other, nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return 0, fmt.Errorf("not on the accessibility bus within %v", startTimeout)
+}
+
+// stop kills the app's process group (and the app's own process if it
+// left the group) and waits until the sandbox has reaped it, so the next
+// subject runs alone.
+func (b *bench) stop(r *running) {
+	pids := []int{r.cmd.Process.Pid}
+	if r.pid != r.cmd.Process.Pid {
+		pids = append(pids, r.pid)
+	}
+	_ = syscall.Kill(-r.cmd.Process.Pid, syscall.SIGKILL)
+	for _, p := range pids {
+		_ = syscall.Kill(p, syscall.SIGKILL)
+		b.stopped[p] = true
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for _, p := range pids {
+		for time.Now().Before(deadline) && syscall.Kill(p, 0) == nil {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
