@@ -45,7 +45,7 @@ type app struct {
 
 // startApp runs a program on the desktop and waits until it is on the
 // accessibility bus under name.
-func startApp(t *testing.T, name string, argv ...string) *app {
+func startApp(t testing.TB, name string, argv ...string) *app {
 	t.Helper()
 	cmd := desk.Command(argv[0], argv[1:]...)
 	if err := desk.Start(cmd); err != nil {
@@ -60,7 +60,7 @@ func startApp(t *testing.T, name string, argv ...string) *app {
 
 // startSynthetic runs the synthetic form fixture with rows rows and waits
 // for its "ready".
-func startSynthetic(t *testing.T, rows int) *app {
+func startSynthetic(t testing.TB, rows int) *app {
 	t.Helper()
 	cmd := desk.Command("/usr/bin/python3", "atspi/testdata/synthetic.py", fmt.Sprint(rows))
 	out, err := cmd.StdoutPipe()
@@ -100,13 +100,13 @@ func getenv(k string) string {
 
 // harness is the engine on the native backend with one connection.
 type harness struct {
-	t *testing.T
+	t testing.TB
 	b *native.Backend
 	d *engine.Driver
 	c *engine.Conn
 }
 
-func newHarness(t *testing.T, consentTimeout time.Duration) *harness {
+func newHarness(t testing.TB, consentTimeout time.Duration) *harness {
 	t.Helper()
 	b, err := native.Open(native.Options{Display: desk.Display, Getenv: getenv})
 	if err != nil {
@@ -148,7 +148,7 @@ func (h *harness) fail(code engine.Code, tool string, args map[string]any) map[s
 	return asMap(h.t, r.Structured)
 }
 
-func asMap(t *testing.T, v any) map[string]any {
+func asMap(t testing.TB, v any) map[string]any {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -164,11 +164,11 @@ func asMap(t *testing.T, v any) map[string]any {
 // person answers consent dialogs with real XTEST clicks from a separate X
 // connection (package person), failing the test when it cannot.
 type person struct {
-	t *testing.T
+	t testing.TB
 	p *personpkg.Person
 }
 
-func newPerson(t *testing.T) *person {
+func newPerson(t testing.TB) *person {
 	p, err := personpkg.Open(desk.Display)
 	if err != nil {
 		t.Fatal(err)

@@ -29,7 +29,7 @@ func noCanary(t *testing.T, what string, r engine.Result) {
 	}
 }
 
-func asJSON(t *testing.T, v any) string {
+func asJSON(t testing.TB, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -97,7 +97,7 @@ func TestConsentNeedsARealClick(t *testing.T) {
 }
 
 // grant starts a session on apps, with the person allowing.
-func grant(t *testing.T, h *harness, apps ...any) map[string]any {
+func grant(t testing.TB, h *harness, apps ...any) map[string]any {
 	t.Helper()
 	p := newPerson(t)
 	wg := p.answer("allow")

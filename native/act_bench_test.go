@@ -1,0 +1,107 @@
+package native_test
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nish-driver/nish-driver/engine"
+)
+
+// BenchmarkHeadlessClick clicks a button whose handler changes a label, end
+// to end with settle, on the 200-row synthetic window, and reports the
+// median and the settle share. BenchmarkTypeText1000 types 1,000
+// characters into an entry of a small form headless.
+func BenchmarkHeadlessClick(b *testing.B) {
+	a := startSynthetic(b, 200)
+	h := benchHarness(b, a)
+	var total, settle []time.Duration
+	for i := 0; i < b.N; i++ {
+		read := h.callB(b, "get_window_state", map[string]any{"pid": a.cmd.Process.Pid})
+		tok := rowToken(b, read, "push_button", "Click me")
+		start := time.Now()
+		res := h.callB(b, "click", map[string]any{"element_token": tok})
+		total = append(total, time.Since(start))
+		st := res["settle"].(map[string]any)
+		settle = append(settle, time.Duration(st["ms"].(float64))*time.Millisecond)
+	}
+	b.ReportMetric(ms(med(total)), "median-ms")
+	b.ReportMetric(ms(med(settle)), "settle-ms")
+}
+
+func BenchmarkTypeText1000(b *testing.B) {
+	a := startSynthetic(b, 3)
+	h := benchHarness(b, a)
+	text := strings.Repeat("abcdefghij", 100)
+	// The entry's row number is stable; find it once.
+	read := h.callB(b, "get_window_state", map[string]any{"pid": a.cmd.Process.Pid})
+	idx := ""
+	for _, e := range read["elements"].([]any) {
+		row := e.(map[string]any)
+		if row["role"] == "text" && asStr(row["value"]) == "value 1" {
+			tok := row["element_token"].(string)
+			idx = tok[strings.IndexByte(tok, ':'):]
+		}
+	}
+	if idx == "" {
+		b.Fatalf("no entry holding value 1:\n%v", read["tree_text"])
+	}
+	var total []time.Duration
+	for i := 0; i < b.N; i++ {
+		read := h.callB(b, "get_window_state", map[string]any{"pid": a.cmd.Process.Pid})
+		tok := read["snapshot_id"].(string) + idx
+		h.callB(b, "set_value", map[string]any{"element_token": tok, "value": "value 1"})
+		start := time.Now()
+		h.callB(b, "type_text", map[string]any{"element_token": tok, "text": text})
+		total = append(total, time.Since(start))
+	}
+	b.ReportMetric(ms(med(total)), "median-ms")
+}
+
+func asStr(v any) string { s, _ := v.(string); return s }
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func med(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
+
+type benchH struct{ c *engine.Conn }
+
+// benchHarness opens a session on the app, the person allowing.
+func benchHarness(b *testing.B, a *app) *benchH {
+	h := newHarness(b, 20*time.Second)
+	grant(b, h, a.cmd.Process.Pid)
+	return &benchH{c: h.c}
+}
+
+func (h *benchH) callB(b *testing.B, tool string, args map[string]any) map[string]any {
+	raw, _ := json.Marshal(args)
+	r := h.c.Call(context.Background(), tool, raw)
+	if r.Err != nil {
+		b.Fatalf("%s: %s", tool, r.Text)
+	}
+	out, _ := json.Marshal(r.Structured)
+	var m map[string]any
+	_ = json.Unmarshal(out, &m)
+	return m
+}
+
+func rowToken(b *testing.B, read map[string]any, role, label string) string {
+	for _, e := range read["elements"].([]any) {
+		row := e.(map[string]any)
+		if row["role"] == role && row["label"] == label {
+			return row["element_token"].(string)
+		}
+	}
+	b.Fatalf("no %s %q", role, label)
+	return ""
+}
