@@ -86,17 +86,23 @@ func clickSpec(actions []string, button, count int) actSpec {
 			if err := x.s.synth(ctx, InputEvent{Kind: InputMotion, At: p}); err != nil {
 				return err
 			}
-			for i := 0; i < count; i++ {
-				if err := x.s.synth(ctx, InputEvent{Kind: InputButtonPress, Button: button}); err != nil {
-					return err
-				}
-				if err := x.s.synth(ctx, InputEvent{Kind: InputButtonRelease, Button: button}); err != nil {
-					return err
-				}
-			}
-			return nil
+			return x.s.pressButton(ctx, button, count)
 		}, nil
 	}
+}
+
+// pressButton presses and releases a button times times where the pointer
+// is, each event passing the hand-back check.
+func (s *Session) pressButton(ctx context.Context, button, times int) *Error {
+	for i := 0; i < times; i++ {
+		if err := s.synth(ctx, InputEvent{Kind: InputButtonPress, Button: button}); err != nil {
+			return err
+		}
+		if err := s.synth(ctx, InputEvent{Kind: InputButtonRelease, Button: button}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // callElement runs a semantic backend call within the call bound.
@@ -223,15 +229,7 @@ func scrollSpec() actSpec {
 			if err := x.s.synth(ctx, InputEvent{Kind: InputMotion, At: p}); err != nil {
 				return err
 			}
-			for i := int64(0); i < amount; i++ {
-				if err := x.s.synth(ctx, InputEvent{Kind: InputButtonPress, Button: button}); err != nil {
-					return err
-				}
-				if err := x.s.synth(ctx, InputEvent{Kind: InputButtonRelease, Button: button}); err != nil {
-					return err
-				}
-			}
-			return nil
+			return x.s.pressButton(ctx, button, int(amount))
 		}, nil
 	}
 }

@@ -141,21 +141,27 @@ var shortRoles = map[string]string{
 	"document_frame": "doc", "document_web": "webdoc", "tree_item": "treeitem",
 }
 
+// writeRowHead writes the start every tree_text line shares: one space of
+// indent per level, [N], the role's short name and the quoted label.
+func writeRowHead(b *strings.Builder, depth, index int, role, label string) {
+	b.WriteString(strings.Repeat(" ", min(depth, 40)))
+	b.WriteByte('[')
+	b.WriteString(strconv.Itoa(index))
+	b.WriteString("] ")
+	b.WriteString(textRole(role))
+	if label != "" {
+		b.WriteByte(' ')
+		b.WriteString(quote(label))
+	}
+}
+
 // rowsText renders rows as tree_text lines.
 func rowsText(rows []ElementRow) string {
 	var b strings.Builder
 	b.Grow(len(rows) * 28)
 	for i := range rows {
 		r := &rows[i]
-		b.WriteString(strings.Repeat(" ", min(r.Depth, 40)))
-		b.WriteByte('[')
-		b.WriteString(strconv.Itoa(r.ElementIndex))
-		b.WriteString("] ")
-		b.WriteString(textRole(r.Role))
-		if r.Label != "" {
-			b.WriteByte(' ')
-			b.WriteString(quote(r.Label))
-		}
+		writeRowHead(&b, r.Depth, r.ElementIndex, r.Role, r.Label)
 		if r.Secure {
 			b.WriteString(" secure")
 		} else if r.Value != nil && *r.Value != "" && *r.Value != r.Label {
@@ -285,15 +291,7 @@ func skeletonText(rows []SkeletonRow) string {
 	var b strings.Builder
 	for i := range rows {
 		r := &rows[i]
-		b.WriteString(strings.Repeat(" ", min(r.Depth, 40)))
-		b.WriteByte('[')
-		b.WriteString(strconv.Itoa(r.ElementIndex))
-		b.WriteString("] ")
-		b.WriteString(textRole(r.Role))
-		if r.Label != "" {
-			b.WriteByte(' ')
-			b.WriteString(quote(r.Label))
-		}
+		writeRowHead(&b, r.Depth, r.ElementIndex, r.Role, r.Label)
 		b.WriteString(" children=")
 		b.WriteString(strconv.Itoa(r.ChildCount))
 		b.WriteString(" descendants=")
