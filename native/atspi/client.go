@@ -42,6 +42,15 @@ type Client struct {
 	gen   int                 // bumps on every new bus connection
 	memo  map[engine.ElementID]*memoEntry
 	dialM sync.Mutex // one bus dial at a time
+
+	// Change events (signals.go, watch.go). The watchers have their own
+	// lock so that a reader goroutine routing an event never waits on a
+	// read holding mu.
+	watchM   sync.RWMutex
+	watchers map[string][]*Watcher // by app bus name; slices are replaced, not modified
+	evM      sync.Mutex            // one event registration change at a time
+	evConn   *wireConn             // the bus connection the event kinds are registered on
+	evRefs   int                   // watchers relying on that registration
 }
 
 // appConn is how the client reaches one app: its private socket when it
@@ -53,9 +62,10 @@ type appConn struct {
 	lock  chan struct{}
 	tried bool
 	peer  *wireConn
+	gen   int // the bus generation the app's name belongs to
 }
 
-func newAppConn() *appConn { return &appConn{lock: make(chan struct{}, 1)} }
+func newAppConn(gen int) *appConn { return &appConn{lock: make(chan struct{}, 1), gen: gen} }
 
 func (a *appConn) acquire(ctx context.Context) error {
 	select {
@@ -129,7 +139,10 @@ func (c *Client) busConn(ctx context.Context) (*wireConn, error) {
 	if err != nil {
 		return nil, err
 	}
-	nb, err := dialWire(ctx, addr, false)
+	c.mu.Lock()
+	gen := c.gen + 1 // only changed under dialM
+	c.mu.Unlock()
+	nb, err := dialWire(ctx, addr, false, c.busSignal(gen))
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, engine.Wrap(engine.CodeBackendUnavailable, err, "the accessibility bus did not answer in time")
@@ -139,7 +152,7 @@ func (c *Client) busConn(ctx context.Context) (*wireConn, error) {
 	c.mu.Lock()
 	old := c.apps
 	c.bus, c.apps = nb, map[string]*appConn{}
-	c.gen++
+	c.gen = gen
 	c.mu.Unlock()
 	for _, a := range old {
 		a.closePeer()
@@ -220,7 +233,7 @@ func (c *Client) connFor(ctx context.Context, bus string) (*wireConn, error) {
 	c.mu.Lock()
 	a := c.apps[bus]
 	if a == nil {
-		a = newAppConn()
+		a = newAppConn(c.gen)
 		c.apps[bus] = a
 	}
 	c.mu.Unlock()
@@ -255,7 +268,7 @@ func (c *Client) connFor(ctx context.Context, bus string) (*wireConn, error) {
 	}
 	pctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
 	defer cancel()
-	p, err := dialWire(pctx, addr, true)
+	p, err := dialWire(pctx, addr, true, c.peerSignal(a.gen, bus))
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, mapErr(ctx.Err(), b, ctx, targetApp)

@@ -95,6 +95,15 @@ func (e *encoder) arg(a any) string {
 		e.sig("d")
 		e.float64(float64(v))
 		return "v"
+	case []string:
+		e.uint32(0)
+		lenAt := len(e.buf) - 4
+		start := len(e.buf) // strings align to 4, as the length did
+		for _, s := range v {
+			e.str(s)
+		}
+		binary.LittleEndian.PutUint32(e.buf[lenAt:], uint32(len(e.buf)-start))
+		return "as"
 	}
 	panic("atspi: unsupported argument type")
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // splitMessage cuts an encoded message into its header fields and body.
-func splitMessage(t *testing.T, msg []byte) (header, []byte) {
+func splitMessage(t testing.TB, msg []byte) (header, []byte) {
 	t.Helper()
 	if msg[0] != 'l' || msg[3] != 1 {
 		t.Fatalf("bad fixed header % x", msg[:4])

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -37,6 +38,13 @@ type wireConn struct {
 	closed  bool
 	why     error // why the connection closed
 	done    chan struct{}
+
+	// onSignal receives every signal message, on the reader goroutine. It
+	// is set before the reader starts and must not block (see signals.go).
+	onSignal signalFunc
+	// signals counts the signal messages received (for tests and
+	// measurements: which connection events arrive on).
+	signals atomic.Uint64
 }
 
 // pendingCall is where a reply goes.
@@ -131,8 +139,9 @@ var errConnClosed = errors.New("atspi: connection closed")
 var errWriteTimeout = errors.New("atspi: peer stopped reading")
 
 // dialWire connects to a D-Bus address and authenticates. On a bus (peer
-// false) it also sends Hello and learns its unique name.
-func dialWire(ctx context.Context, addr string, peer bool) (*wireConn, error) {
+// false) it also sends Hello and learns its unique name. onSignal, if not
+// nil, receives the signals that arrive on the connection.
+func dialWire(ctx context.Context, addr string, peer bool, onSignal signalFunc) (*wireConn, error) {
 	network, target, err := parseAddress(addr)
 	if err != nil {
 		return nil, err
@@ -151,7 +160,7 @@ func dialWire(ctx context.Context, addr string, peer bool) (*wireConn, error) {
 		return nil, err
 	}
 	_ = conn.SetDeadline(time.Time{})
-	c := &wireConn{addr: addr, peer: peer, conn: conn, pending: map[uint32]pendingCall{}, done: make(chan struct{})}
+	c := &wireConn{addr: addr, peer: peer, conn: conn, pending: map[uint32]pendingCall{}, done: make(chan struct{}), onSignal: onSignal}
 	go c.readLoop(br)
 	if !peer {
 		r, err := c.call(ctx, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "Hello")
@@ -304,6 +313,11 @@ func (c *wireConn) readLoop(br *bufio.Reader) {
 			if fixed[2]&flagNoReplyExpected == 0 {
 				c.refuse(h, serial)
 			}
+		case msgSignal:
+			c.signals.Add(1)
+			if c.onSignal != nil {
+				c.onSignal(c, &h, body, big)
+			}
 		}
 	}
 }
@@ -315,6 +329,7 @@ type header struct {
 	errorName   string
 	signature   string
 	sender      string
+	path        string
 	iface       string
 	member      string
 }
@@ -343,6 +358,8 @@ func parseFields(b []byte, big bool) header {
 			h.signature = d.sig()
 		case code == fieldSender && sig == "s":
 			h.sender = d.str()
+		case code == fieldPath && sig == "o":
+			h.path = d.str()
 		case code == fieldInterface && sig == "s":
 			h.iface = d.str()
 		case code == fieldMember && sig == "s":
@@ -502,6 +519,16 @@ func (b *batch) forget() {
 	}
 	b.c.mu.Unlock()
 	b.serials = b.serials[:0]
+}
+
+// send writes one call that expects no reply (the peer sends none) and
+// does not wait: for clean-up calls whose outcome changes nothing.
+func (c *wireConn) send(ctx context.Context, dest, path, iface, member string, args ...any) error {
+	if c.peer {
+		dest = ""
+	}
+	b := batch{c: c, buf: appendCall(nil, c.nextSerial(), flagNoReplyExpected, dest, path, iface, member, args)}
+	return b.flush(ctx)
 }
 
 // call makes one call and waits for its reply or the context's end.

@@ -7,7 +7,9 @@ The window is titled "Synthetic ROWS rows". Each row holds a label, an entry,
 a check box and a button, and every third row a combo box (with its popup
 menu and two items), about 5.4 accessibles a row; rows are grouped in grids
 of 25. Above the rows sit a menu bar with a
-File menu, a status label that a "Click me" button changes, a password entry
+File menu, a status label that a "Click me" button changes, an "Add row"
+button that appends a label ("Added N") below the tree view each time it is
+pressed (a structure change on demand), a password entry
 holding a canary string that must never leave the driver, a spin button (the
 Value interface), a multi-line text view, and a small tree view (a container
 that manages its descendants). The script prints "ready" on stdout once the
@@ -85,6 +87,23 @@ def build(rows):
         tree.append_column(Gtk.TreeViewColumn(title, Gtk.CellRendererText(), text=i))
     tree.get_accessible().set_name("Fruit table")
     top.attach(tree, 0, 1, 5, 1)
+
+    added = {"n": 0}
+
+    def on_add(_button):
+        added["n"] += 1
+        label = Gtk.Label(label="Added %d" % added["n"])
+        # Gtk.Container.add, not Gtk.Grid.attach: GTK 3 reports a new
+        # child (children-changed) only for widgets added through the
+        # container's "add" signal.
+        top.add(label)
+        top.child_set_property(label, "left-attach", 0)
+        top.child_set_property(label, "top-attach", 1 + added["n"])
+        label.show()
+
+    add = Gtk.Button(label="Add row")
+    add.connect("clicked", on_add)
+    top.attach(add, 5, 0, 1, 1)
 
     scroller = Gtk.ScrolledWindow()
     scroller.set_vexpand(True)

@@ -1,0 +1,174 @@
+package atspi
+
+import (
+	"bytes"
+	"strings"
+	"time"
+)
+
+// This file routes the AT-SPI change events that arrive on the client's
+// connections to the watchers of the app that sent them (watch.go).
+//
+// Apps send an event only when some client asked for its kind: the
+// registry (org.a11y.atspi.Registry) tells every app which kinds are
+// wanted, and the bus daemon forwards a signal only to connections whose
+// match rules ask for it. GTK 3 (atk-bridge 2.46) sends its events on its
+// bus connection only, never on the private sockets clients dial (measured
+// in TestEventsArriveOnTheBus, and so in atk-adaptor/event.c); GTK 4 has no
+// private socket. Signals that do arrive on a private socket are routed
+// too: the socket belongs to one app, so it names the sender.
+
+// signalFunc receives a signal message on a connection's reader
+// goroutine. It must not block: the same goroutine delivers replies.
+type signalFunc func(conn *wireConn, h *header, body []byte, big bool)
+
+// eventObjectIface is the interface of AT-SPI's object events.
+const eventObjectIface = "org.a11y.atspi.Event.Object"
+
+// watchedEvents are the event kinds a watcher asks apps to send, in the
+// registry's "class:major" spelling. Caret moves, text selection and text
+// attributes are left out: nothing a read returns shows them, and a
+// blinking or moving caret would keep a window from ever looking quiet.
+var watchedEvents = []string{
+	"object:children-changed",
+	"object:property-change",
+	"object:state-changed",
+	"object:text-changed",
+	"object:bounds-changed",
+	"object:selection-changed",
+	"object:active-descendant-changed",
+	"object:visible-data-changed",
+}
+
+// ChangeKind is what an event says changed.
+type ChangeKind string
+
+const (
+	// ChangeStructure: elements were added or removed (children-changed),
+	// an element changed its role or parent, or went defunct. A read of
+	// the window would find other ids, parents or child counts.
+	ChangeStructure ChangeKind = "structure"
+	// ChangeContent: an element's name, description, value, text, states,
+	// extents or selection changed; the same elements are there.
+	ChangeContent ChangeKind = "content"
+)
+
+// classify maps an object event (the signal's member, its detail argument
+// such as "add" or "accessible-name", and its first number, which for a
+// state change says whether the state was set) to a kind. ok is false for
+// events that change nothing a read returns.
+func classify(member, detail string, detail1 int32) (kind ChangeKind, ok bool) {
+	switch member {
+	case "ChildrenChanged":
+		return ChangeStructure, true
+	case "PropertyChange":
+		switch detail {
+		case "accessible-role", "accessible-parent":
+			return ChangeStructure, true
+		}
+		return ChangeContent, true
+	case "StateChanged":
+		// GTK 3 reports every new accessible as "not defunct"; a
+		// defunct one is gone.
+		if detail == "defunct" && detail1 != 0 {
+			return ChangeStructure, true
+		}
+		return ChangeContent, true
+	case "TextCaretMoved", "TextSelectionChanged", "TextAttributesChanged", "AttributesChanged":
+		return "", false
+	}
+	return ChangeContent, true
+}
+
+// eventDetail reads an event's first two arguments: its detail string
+// ("add", "accessible-name", "focused") and first number. AT-SPI events
+// carry (siiva{sv}); the detail may come with a suffix after "/" (atk-bridge
+// turns "add:system" into "add/system"), which is cut.
+func eventDetail(h *header, body []byte, big bool) (detail string, detail1 int32) {
+	if !strings.HasPrefix(h.signature, "si") {
+		return "", 0
+	}
+	d := decoder{b: body, big: big}
+	s := d.strBytes()
+	detail1 = d.int32()
+	if d.err != nil {
+		return "", 0
+	}
+	if i := bytes.IndexAny(s, ":/"); i >= 0 {
+		s = s[:i]
+	}
+	return string(s), detail1
+}
+
+// busSignal returns the signal handler of a bus connection of generation
+// gen: the sender's unique name is the app.
+func (c *Client) busSignal(gen int) signalFunc {
+	return func(conn *wireConn, h *header, body []byte, big bool) {
+		c.dispatch(gen, h.sender, h, body, big)
+	}
+}
+
+// peerSignal returns the signal handler of an app's private socket: there
+// is no sender on a peer connection, the socket is the app's.
+func (c *Client) peerSignal(gen int, app string) signalFunc {
+	return func(conn *wireConn, h *header, body []byte, big bool) {
+		c.dispatch(gen, app, h, body, big)
+	}
+}
+
+// dispatch hands one event to the app's watchers of the same bus
+// generation (after a bus restart an app's unique name may be another
+// app's). It runs on a reader goroutine and only takes short locks.
+func (c *Client) dispatch(gen int, app string, h *header, body []byte, big bool) {
+	if h.iface != eventObjectIface || app == "" {
+		return
+	}
+	c.watchM.RLock()
+	ws := c.watchers[app] // replaced, never modified in place
+	c.watchM.RUnlock()
+	if len(ws) == 0 {
+		return
+	}
+	detail, detail1 := eventDetail(h, body, big)
+	kind, ok := classify(h.member, detail, detail1)
+	if !ok {
+		return
+	}
+	now := time.Now()
+	for _, w := range ws {
+		if w.gen == gen {
+			w.record(kind, h.path, now)
+		}
+	}
+}
+
+// addWatcher subscribes a watcher to its app's events.
+func (c *Client) addWatcher(w *Watcher) {
+	c.watchM.Lock()
+	defer c.watchM.Unlock()
+	if c.watchers == nil {
+		c.watchers = map[string][]*Watcher{}
+	}
+	old := c.watchers[w.app]
+	ws := make([]*Watcher, 0, len(old)+1)
+	ws = append(ws, old...)
+	c.watchers[w.app] = append(ws, w)
+}
+
+// removeWatcher unsubscribes a watcher.
+func (c *Client) removeWatcher(w *Watcher) {
+	c.watchM.Lock()
+	defer c.watchM.Unlock()
+	old := c.watchers[w.app]
+	ws := make([]*Watcher, 0, len(old))
+	for _, o := range old {
+		if o != w {
+			ws = append(ws, o)
+		}
+	}
+	if len(ws) == 0 {
+		delete(c.watchers, w.app)
+		return
+	}
+	c.watchers[w.app] = ws
+}
