@@ -346,6 +346,11 @@ func TestControlPipeIsWired(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatalf("no answer on the control pipe\nstderr:\n%s", stderr.String())
 	}
+	// The control pipe starts before the server logs its start line, so
+	// the answer can come first: wait for the line.
+	for i := 0; i < 500 && !strings.Contains(stderr.String(), "control_pipe=true"); i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if !strings.Contains(stderr.String(), "control_pipe=true") {
 		t.Errorf("stderr does not say the control pipe is on:\n%s", stderr.String())
 	}
