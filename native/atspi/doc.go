@@ -30,6 +30,16 @@
 // bus is. libatspi (cgo) supplies role and state names, and NaiveWalk, the
 // reference walk the tests compare against.
 //
+// # Change events
+//
+// Client.Watch counts one app's AT-SPI change events (structure: children
+// added or removed; content: names, values, text, states, extents) without
+// reading anything: it registers the event kinds with the registry, asks
+// the bus daemon to forward the app's events, and the connection's reader
+// goroutine counts them. Watcher.Quiet waits until the app has been quiet
+// for a while, WaitChange until it changed at all, Since lists the sources
+// of recent changes. See PERF.md for what the toolkits send.
+//
 // # Failures
 //
 // Every call has its own context; a stopped app fails only its own calls,

@@ -56,6 +56,11 @@ func TestBusRestartReconnects(t *testing.T) {
 	if _, err := c.ReadTree(callCtx(t), before.ID, ReadOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	oldWatch, err := c.Watch(callCtx(t), before.Bus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer oldWatch.Close()
 
 	// Stop the bus launcher (it takes its bus daemon with it) and start a
 	// new one: the accessibility bus comes back at a new address.
@@ -74,6 +79,11 @@ func TestBusRestartReconnects(t *testing.T) {
 	gone := time.Now().Add(5 * time.Second)
 	for syscall.Kill(int(launcher), 0) == nil && time.Now().Before(gone) {
 		time.Sleep(20 * time.Millisecond)
+	}
+	// A watcher on the old bus says it cannot tell any more.
+	_, _, err = oldWatch.Quiet(callCtx(t), time.Hour, time.Hour)
+	if e := (*engine.Error)(nil); !asEngine(err, &e) || e.Code != engine.CodeWindowGone || !oldWatch.Broken() {
+		t.Fatalf("a watcher's Quiet after the bus went down: %v", err)
 	}
 	// The old window's calls fail while the bus is down.
 	_, err = c.ReadTree(callCtx(t), before.ID, ReadOptions{})
@@ -96,6 +106,23 @@ func TestBusRestartReconnects(t *testing.T) {
 	}
 	if tree.Nodes[0].Name != "Synthetic 4 rows" {
 		t.Fatalf("read %q after the restart", tree.Nodes[0].Name)
+	}
+	// Watching works on the new bus (the event kinds are registered anew).
+	w, err := c.Watch(callCtx(t), after.Bus)
+	if err != nil {
+		t.Fatalf("watching after the restart: %v", err)
+	}
+	defer w.Close()
+	mark := w.Counts()
+	for _, n := range tree.Nodes {
+		if n.Role == "push_button" && n.Name == "Add row" {
+			if err := c.DoAction(callCtx(t), engine.ElementRef{ID: n.ID}, "click"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if changed, err := w.WaitChange(callCtx(t), mark, 2*time.Second); !changed || err != nil {
+		t.Fatalf("no event after the restart (%v)", err)
 	}
 	// The window from before the restart is gone for good.
 	_, err = c.ReadTree(callCtx(t), before.ID, ReadOptions{})

@@ -100,3 +100,39 @@ func BenchmarkDispatch(b *testing.B) {
 		b.Fatalf("counted %d of %d", w.Counts().Content, b.N)
 	}
 }
+
+// BenchmarkWatch is the cost of starting and closing a watcher: alone (it
+// registers the event kinds with the registry and withdraws them), and
+// beside another watcher (the registration is shared).
+func BenchmarkWatch(b *testing.B) {
+	f := benchFixture(b, 200)
+	for _, beside := range []bool{false, true} {
+		name := "alone"
+		if beside {
+			name = "beside-another"
+		}
+		b.Run(name, func(b *testing.B) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if beside {
+				other, err := client.Watch(ctx, f.frame.Bus)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer other.Close()
+			}
+			times := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				w, err := client.Watch(ctx, f.frame.Bus)
+				times = append(times, time.Since(t0))
+				if err != nil {
+					b.Fatal(err)
+				}
+				w.Close()
+			}
+			b.ReportMetric(ms(median(times)), "watch-ms")
+		})
+	}
+}
