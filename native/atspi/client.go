@@ -187,10 +187,15 @@ func (c *Client) busAddress(ctx context.Context) (string, error) {
 func (c *Client) genTag() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.gen <= 1 {
+	return tagFor(c.gen)
+}
+
+// tagFor is the id tag of bus generation gen: none for the first.
+func tagFor(gen int) string {
+	if gen <= 1 {
 		return ""
 	}
-	return "@" + strconv.Itoa(c.gen)
+	return "@" + strconv.Itoa(gen)
 }
 
 // mintID makes the ElementID of an object.

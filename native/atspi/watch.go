@@ -120,7 +120,7 @@ func (c *Client) Watch(ctx context.Context, app string) (*Watcher, error) {
 		return nil, err
 	}
 	w := &Watcher{
-		c: c, app: app, gen: gen, tag: c.genTag(), bus: bus, done: make(chan struct{}),
+		c: c, app: app, gen: gen, tag: tagFor(gen), bus: bus, done: make(chan struct{}),
 		rule: "type='signal',interface='" + eventObjectIface + "',sender='" + app + "'",
 	}
 	// Subscribed before the match rule is added: no forwarded event can
