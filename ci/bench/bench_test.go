@@ -145,6 +145,15 @@ func TestVerdict(t *testing.T) {
 		})
 	}
 
+	t.Run("default reads are notes, judged against nothing", func(t *testing.T) {
+		small := synthRow(200, 50, 900, 1000, 100)
+		small.dfltReads = []time.Duration{30 * time.Millisecond}
+		v := verdict([]row{small})
+		if len(v.notes) != 1 || !strings.Contains(v.notes[0], "30.0 ms median, 30.0×") {
+			t.Fatalf("notes: %q", v.notes)
+		}
+	})
+
 	t.Run("a failed subject is reported and its targets not measured", func(t *testing.T) {
 		failed := row{subject: subject{name: "synthetic 1000 rows", rows: 1000}, failed: "start: not on the accessibility bus"}
 		v := verdict([]row{synthRow(200, 25, 900, 1000, 100), failed})

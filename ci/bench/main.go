@@ -66,7 +66,7 @@ func main() {
 	printPhases(os.Stdout, rows)
 	fmt.Println()
 	printVerdict(os.Stdout, verdict(rows))
-	fmt.Printf("\nwhole run: %.0f s\n", time.Since(started).Seconds())
+	fmt.Printf("\nwhole run: %.0f s; load average %s at the end\n", time.Since(started).Seconds(), loadAverage("/proc/loadavg"))
 	for _, r := range rows {
 		if r.failed != "" {
 			os.Exit(1)

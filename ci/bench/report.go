@@ -119,6 +119,8 @@ type check struct {
 // verdict holds the targets' checks and the failed subjects.
 type verdictResult struct {
 	checks []check
+	// notes are figures beside the targets, judged against none.
+	notes  []string
 	failed []row
 }
 
@@ -171,6 +173,13 @@ func verdict(rows []row) verdictResult {
 		}
 		v.checks = append(v.checks, c)
 	}
+	for _, n := range []int{200, 1000} {
+		if r, ok := findRows(rows, n); ok && len(r.dfltReads) > 0 {
+			d := ms(medianDuration(r.dfltReads))
+			v.notes = append(v.notes, fmt.Sprintf("%d rows: the default read ({pid}: whole structure, details of the first 250 rows) %.1f ms median, %.1f× the pyatspi walk",
+				n, d, r.walkMedian()/d))
+		}
+	}
 	return v
 }
 
@@ -193,6 +202,9 @@ func printVerdict(w io.Writer, v verdictResult) {
 		default:
 			fmt.Fprintf(w, "  NOT MET       %s: %s\n", c.target, c.measured)
 		}
+	}
+	for _, n := range v.notes {
+		fmt.Fprintf(w, "  for reference %s\n", n)
 	}
 	for _, r := range v.failed {
 		fmt.Fprintf(w, "  FAILED        %s: %s\n", r.subject.name, r.failed)
