@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"github.com/nish-driver/nish-driver/engine/audit"
 )
@@ -69,6 +70,10 @@ type act struct {
 	readback   string
 	typed      *int
 	confirm    func(post *snapshot) bool // the intended change, when it can be told
+
+	mark   ChangeMark // the app's change reports before the act
+	marked bool
+	acted  time.Time // when the act itself began
 }
 
 // actSpec is what differs between act tools: it reads the tool's own
@@ -147,6 +152,8 @@ func runAct(ctx context.Context, c *Conn, tool string, a *Args) Result {
 	if paused, reason := s.isPaused(); paused {
 		return x.fail(tookOver(reason, EffectRefused))
 	}
+	x.mark, x.marked = s.settleMark(ctx, x.win.ID)
+	x.acted = time.Now()
 	if err := perform(ctx); err != nil {
 		return x.fail(err)
 	}
@@ -218,7 +225,7 @@ func (x *act) fail(err *Error) Result {
 // finish settles, diffs, decides the effect, observes and audits.
 func (x *act) finish(ctx context.Context) Result {
 	res := ActResult{OK: true, Path: x.path, TookCursor: x.tookCursor, Action: x.action, Readback: x.readback, TypedCharacters: x.typed}
-	post, settle, serr := x.s.settle(ctx, x.pre)
+	post, settle, serr := x.s.settle(ctx, x.pre, x.mark, x.marked, x.acted)
 	res.Settle = &settle
 	if serr == nil && x.token != nil {
 		// The acted-on element's details tell whether the act did what it

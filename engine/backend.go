@@ -72,6 +72,23 @@ type DetailReader interface {
 	ReadDetails(ctx context.Context, nodes []*Node) error
 }
 
+// ChangeWaiter is an optional part of a backend that hears an app report
+// its own changes (AT-SPI events): settling after an act then waits on
+// those reports instead of re-reading the window every few milliseconds.
+type ChangeWaiter interface {
+	// MarkChanges starts listening to window w's app if it is not yet, and
+	// returns a mark of the changes reported so far. Call it before acting.
+	MarkChanges(ctx context.Context, w WindowID) (ChangeMark, error)
+	// WaitQuiet waits until the app has reported no change for quiet
+	// (counted from the call or the newest change, whichever is later), or
+	// until max. changed says whether any change came after mark;
+	// lastChange is the newest change's time.
+	WaitQuiet(ctx context.Context, w WindowID, mark ChangeMark, quiet, max time.Duration) (settled, changed bool, lastChange time.Time, err error)
+}
+
+// ChangeMark is a backend's count of changes at one moment.
+type ChangeMark uint64
+
 // SemanticActor acts through accessibility interfaces: no pointer, no keys,
 // no focus change, no raise.
 type SemanticActor interface {

@@ -9,11 +9,57 @@ import (
 // settlePoll is how often the settle loop re-reads the window.
 const settlePoll = 10 * time.Millisecond
 
-// settle re-reads the window after an act until it has not changed for the
-// quiet period (50 ms), or the bound (1,000 ms) runs out. The settled read
-// becomes the result's snapshot. Settling waits on the app in real time,
-// whatever the engine's clock.
-func (s *Session) settle(ctx context.Context, pre *snapshot) (*snapshot, Settle, *Error) {
+// settleMark prepares settling before an act: with a backend that hears
+// its apps' change reports, it marks the changes so far.
+func (s *Session) settleMark(ctx context.Context, w WindowID) (ChangeMark, bool) {
+	cw, ok := s.d.backend.(ChangeWaiter)
+	if !ok {
+		return 0, false
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.d.opts.CallTimeout)
+	defer cancel()
+	m, err := cw.MarkChanges(cctx, w)
+	return m, err == nil
+}
+
+// settle waits after an act until the window is quiet: no change for the
+// quiet period (50 ms), at most the bound (1,000 ms). With the app's own
+// change reports (marked before the act) it waits on them and reads the
+// window once; without, it re-reads the window until two reads agree for
+// the quiet period. The settled read becomes the result's snapshot.
+// Settling waits on the app in real time, whatever the engine's clock.
+func (s *Session) settle(ctx context.Context, pre *snapshot, mark ChangeMark, marked bool, acted time.Time) (*snapshot, Settle, *Error) {
+	if marked {
+		if sn, st, err, ok := s.settleOnReports(ctx, pre, mark, acted); ok {
+			return sn, st, err
+		}
+	}
+	return s.settleByReading(ctx, pre)
+}
+
+// settleOnReports waits on the app's change reports, then reads once. ok
+// is false when the reports cannot be had (then the caller polls).
+// Settle.Ms counts from the act (acted) to the app's last change.
+func (s *Session) settleOnReports(ctx context.Context, pre *snapshot, mark ChangeMark, acted time.Time) (*snapshot, Settle, *Error, bool) {
+	cw := s.d.backend.(ChangeWaiter)
+	start := time.Now()
+	settled, changed, last, err := cw.WaitQuiet(ctx, pre.window, mark, s.d.opts.SettleQuiet, s.d.opts.SettleMax)
+	if err != nil {
+		return nil, Settle{}, nil, false
+	}
+	t, rerr := s.d.readTree(ctx, pre.window)
+	if rerr != nil {
+		return nil, Settle{Ms: time.Since(start).Milliseconds()}, rerr, true
+	}
+	st := Settle{Settled: settled}
+	if changed && last.After(acted) {
+		st.Ms = last.Sub(acted).Milliseconds()
+	}
+	return s.record(t), st, nil, true
+}
+
+// settleByReading re-reads the window until it stops changing.
+func (s *Session) settleByReading(ctx context.Context, pre *snapshot) (*snapshot, Settle, *Error) {
 	start := time.Now()
 	quiet, bound := s.d.opts.SettleQuiet, s.d.opts.SettleMax
 	last := pre.tree

@@ -25,9 +25,11 @@ type Backend struct {
 	// the consent dialog and the indicator ignore a click that close to it.
 	lastPress atomic.Int64
 
-	mu     sync.Mutex
-	frames map[engine.WindowID]engine.ElementID // X window -> its AT-SPI frame, as last matched
-	names  map[engine.ProcessIdentity]string    // an app's AT-SPI name, kept while it is busy or stopped
+	mu       sync.Mutex
+	frames   map[engine.WindowID]engine.ElementID // X window -> its AT-SPI frame, as last matched
+	frameBus map[engine.WindowID]string           // X window -> its app's bus name
+	names    map[engine.ProcessIdentity]string    // an app's AT-SPI name, kept while it is busy or stopped
+	watchers map[string]*atspi.Watcher            // app bus name -> its change watcher
 }
 
 var (
@@ -53,16 +55,19 @@ func Open(opts Options) (*Backend, error) {
 		return nil, err
 	}
 	return &Backend{
-		x:      x,
-		a:      atspi.New(atspi.Options{Getenv: opts.Getenv}),
-		opts:   opts,
-		frames: map[engine.WindowID]engine.ElementID{},
-		names:  map[engine.ProcessIdentity]string{},
+		x:        x,
+		a:        atspi.New(atspi.Options{Getenv: opts.Getenv}),
+		opts:     opts,
+		frames:   map[engine.WindowID]engine.ElementID{},
+		frameBus: map[engine.WindowID]string{},
+		names:    map[engine.ProcessIdentity]string{},
+		watchers: map[string]*atspi.Watcher{},
 	}, nil
 }
 
 // Close releases the display and the bus connections.
 func (b *Backend) Close() {
+	b.closeWatchers()
 	b.a.Close()
 	_ = b.x.Close()
 }
@@ -174,6 +179,7 @@ func (b *Backend) frameOf(ctx context.Context, w engine.WindowID) (xlib.Window, 
 	}
 	b.mu.Lock()
 	b.frames[w] = f.ID
+	b.frameBus[w] = f.Bus
 	b.mu.Unlock()
 	return win, f.ID, true, nil
 }
@@ -181,6 +187,7 @@ func (b *Backend) frameOf(ctx context.Context, w engine.WindowID) (xlib.Window, 
 func (b *Backend) forget(w engine.WindowID) {
 	b.mu.Lock()
 	delete(b.frames, w)
+	delete(b.frameBus, w)
 	b.mu.Unlock()
 }
 
