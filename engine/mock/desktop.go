@@ -33,7 +33,9 @@ type Desktop struct {
 	pressed *Element        // the element under the last button-1 press
 
 	unavailable bool
-	leakSecure  bool // fault injection: ReadTree reports secure values
+	markSeq     uint64                       // MarkChanges' last mark
+	marks       map[engine.ChangeMark]uint64 // content at each mark
+	leakSecure  bool                         // fault injection: ReadTree reports secure values
 	captureErr  engine.Code
 
 	calls    []Call
