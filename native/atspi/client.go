@@ -343,6 +343,19 @@ func (c *Client) recallActions(id engine.ElementID, localized []string) ([]strin
 	return m.names, true
 }
 
+// knownActions returns the action names an earlier read learnt for an
+// element. A widget's actions do not change while it lives, so a read need
+// not ask again; acts look the action up live anyway.
+func (c *Client) knownActions(id engine.ElementID) ([]string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m := c.memo[id]
+	if m == nil || m.names == nil {
+		return nil, false
+	}
+	return m.names, true
+}
+
 // rememberActions keeps an element's action names.
 func (c *Client) rememberActions(id engine.ElementID, localized, names []string) {
 	c.mu.Lock()

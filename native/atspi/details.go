@@ -71,8 +71,12 @@ func (c *Client) details(ctx context.Context, targets []detailTarget, which Deta
 			n++
 		}
 		if which&DetailActions != 0 && t.ifaces&ifAction != 0 {
-			p.actions = true
-			n++
+			if names, ok := c.knownActions(t.node.ID); ok {
+				t.node.Actions = append([]string(nil), names...)
+			} else {
+				p.actions = true
+				n++
+			}
 		}
 		if which&DetailValues != 0 && !t.node.Secure {
 			switch {
