@@ -69,6 +69,9 @@ e2e: build $(TSCLIENT_DEPS)
 ## native/atspi/PERF.md for their command.
 bench: deps
 	$(GO) run ./ci/bench
+	@echo
+	@echo "acts (headless click with settle on the 200-row window; type_text of 1,000 characters), median of 20:"
+	$(GO) test ./native -run '^$$' -bench 'HeadlessClick|TypeText1000' -benchtime 20x
 
 ## demo: a scripted MCP session against the mock backend, step by step with timings
 demo: build $(TSCLIENT_DEPS)

@@ -361,3 +361,26 @@ func tokenIn(t *testing.T, h *harness, pid int, old string) string {
 	read := h.ok("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})
 	return read["snapshot_id"].(string) + ":" + idx
 }
+
+// TestAppExitsMidAct: the app dies while the act is in flight (stopped
+// first, so the act is surely waiting on it): window_gone, and the driver
+// keeps serving.
+func TestAppExitsMidAct(t *testing.T) {
+	a := startSynthetic(t, 3)
+	other := startSynthetic(t, 4)
+	pid := a.cmd.Process.Pid
+	h := newHarness(t, 20*time.Second)
+	grant(t, h, pid, other.cmd.Process.Pid)
+	read := h.ok("get_window_state", map[string]any{"pid": pid})
+	click, _ := findRow(t, read, "push_button", "Click me")
+	_ = syscall.Kill(pid, syscall.SIGSTOP)
+	done := make(chan engine.Result, 1)
+	go func() { done <- h.call("click", map[string]any{"element_token": click}) }()
+	time.Sleep(300 * time.Millisecond)
+	_ = syscall.Kill(pid, syscall.SIGKILL)
+	r := <-done
+	if r.Err == nil || r.Err.Code != engine.CodeWindowGone {
+		t.Fatalf("an app that dies mid-act is window_gone: %s", r.Text)
+	}
+	h.ok("get_window_state", map[string]any{"pid": other.cmd.Process.Pid})
+}
