@@ -51,8 +51,8 @@ func TestHeadlessActsOnARealForm(t *testing.T) {
 
 	read = h.ok("get_window_state", map[string]any{"pid": pid})
 	box, _ := findRow(t, read, "check_box", "Check 2")
-	if res := h.ok("click", map[string]any{"element_token": box}); res["effect"] != "confirmed" {
-		t.Fatalf("a check box click is confirmed by its state: %v", res)
+	if res := h.ok("click", map[string]any{"element_token": box}); res["effect"] != "confirmed" || !strings.Contains(asJSON(t, res["diff"]), "checked") {
+		t.Fatalf("a check box click is confirmed by its state, and the diff shows it: %v", res)
 	}
 
 	entry, _ := findRow(t, read, "text", "")
@@ -63,8 +63,8 @@ func TestHeadlessActsOnARealForm(t *testing.T) {
 		}
 	}
 	res = h.ok("type_text", map[string]any{"element_token": entry, "text": " typed"})
-	if res["path"] != "atspi_text" || res["effect"] != "confirmed" {
-		t.Fatalf("type_text: %v", res)
+	if res["path"] != "atspi_text" || res["effect"] != "confirmed" || !strings.Contains(asJSON(t, res["diff"]), " typed") {
+		t.Fatalf("type_text is confirmed and the diff shows the new value: %v", res)
 	}
 	res = h.ok("set_value", map[string]any{"element_token": entry, "value": "replaced"})
 	if res["readback"] != "match" || res["effect"] != "confirmed" {
