@@ -84,15 +84,25 @@ type actSpec func(x *act) (perform func(ctx context.Context) *Error, err *Error)
 
 var actSpecs = map[string]actSpec{}
 
-func runAct(ctx context.Context, c *Conn, tool string, a *Args) Result {
+// actSession is the gate every act passes first: a live session, not
+// paused by the person (refused before anything is sent), a valid lease.
+func (c *Conn) actSession() (*Session, *Error) {
 	s, err := c.sessionFor()
 	if err != nil {
-		return Failure(err)
+		return nil, err
 	}
 	if paused, reason := s.isPaused(); paused {
-		return Failure(tookOver(reason, EffectRefused))
+		return nil, tookOver(reason, EffectRefused)
 	}
 	if err := s.checkLease(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func runAct(ctx context.Context, c *Conn, tool string, a *Args) Result {
+	s, err := c.actSession()
+	if err != nil {
 		return Failure(err)
 	}
 	x := &act{c: c, s: s, tool: tool, a: a, pos: -1}

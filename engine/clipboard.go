@@ -56,14 +56,8 @@ func clipboardRead(ctx context.Context, c *Conn, a *Args) Result {
 }
 
 func clipboardWrite(ctx context.Context, c *Conn, a *Args) Result {
-	s, err := c.sessionFor()
+	s, err := c.actSession()
 	if err != nil {
-		return Failure(err)
-	}
-	if paused, reason := s.isPaused(); paused {
-		return Failure(tookOver(reason, EffectRefused))
-	}
-	if err := s.checkLease(); err != nil {
 		return Failure(err)
 	}
 	text, ok, aerr := a.String("text", maxClipboardWrite)
