@@ -3,6 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/nish-driver/nish-driver/sandbox"
@@ -42,5 +46,30 @@ func TestDoctorOnARealDesktop(t *testing.T) {
 	}
 	if !r.Ready || r.SessionType != "x11" || status["x11"] != "available" || status["atspi"] != "available" {
 		t.Fatalf("a ready desktop: %s", out)
+	}
+}
+
+// TestBuildWithoutCgo: a build without cgo compiles and, on a desktop that
+// is there, says honestly that its native backend is not built.
+func TestBuildWithoutCgo(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "nish-driver-nocgo")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("the no-cgo build fails: %v\n%s", err, out)
+	}
+	desk, err := sandbox.Start(context.Background(), sandbox.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer desk.Close()
+	cmd := exec.Command(bin, "doctor", "--json")
+	cmd.Env = desk.Env()
+	out, _ := cmd.Output()
+	if cmd.ProcessState.ExitCode() != 1 {
+		t.Fatalf("exit %d; a build without its backend is not ready:\n%s", cmd.ProcessState.ExitCode(), out)
+	}
+	if !strings.Contains(string(out), `"not_built"`) {
+		t.Fatalf("the report names not_built:\n%s", out)
 	}
 }
