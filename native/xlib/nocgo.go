@@ -41,3 +41,15 @@ func (d *Display) TextProperty(id uint64, name string) (string, bool, error) {
 func (d *Display) ShowConsent(ctx context.Context, dlg ConsentDialog) (ConsentResult, error) {
 	return ConsentResult{}, ErrNotBuilt
 }
+
+// Indicator is the takeover indicator; without cgo it cannot be shown.
+type Indicator struct{}
+
+// ShowIndicator reports that the X11 backend was not built.
+func ShowIndicator(display string, opts IndicatorOptions) (*Indicator, error) {
+	return nil, ErrNotBuilt
+}
+
+func (ind *Indicator) Events() <-chan IndicatorEvent { return nil }
+func (ind *Indicator) SetPaused(paused bool) error   { return ErrNotBuilt }
+func (ind *Indicator) Remove()                       {}

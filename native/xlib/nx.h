@@ -157,4 +157,14 @@ void nx_draw_text(Display *dpy, Drawable d, GC gc, nx_font f, int x, int y, cons
 // nx_text_width measures UCS-2 text in the font.
 int nx_text_width(nx_font f, const uint16_t *s, int n);
 
+// ---- nx_shape.c: input shapes ----
+
+// nx_shape_input_empty gives w an empty input shape: clicks pass through it.
+void nx_shape_input_empty(Display *dpy, Window w);
+// nx_shape_input_rect sets w's input shape to one rectangle (window
+// coordinates).
+void nx_shape_input_rect(Display *dpy, Window w, int x, int y, int width, int height);
+// nx_shape_input_count returns how many rectangles make w's input shape.
+int nx_shape_input_count(Display *dpy, Window w);
+
 #endif

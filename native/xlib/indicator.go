@@ -1,0 +1,452 @@
+//go:build cgo
+
+package xlib
+
+/*
+#include <stdlib.h>
+#include <X11/Xlib.h>
+#include "nx.h"
+*/
+import "C"
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"sync"
+	"time"
+	"unsafe"
+)
+
+// The takeover indicator is a red frame round the screen and a label, all
+// override-redirect windows on a connection of their own. Every window has
+// an empty input shape, so the person's clicks reach the apps beneath;
+// only the Continue button, shown while paused, takes input. The windows
+// keep themselves above the others, and report when another client unmaps
+// or destroys one of them.
+
+// Indicator colours.
+const (
+	colIndicatorFrame    = 0xe53935
+	colIndicatorDimmed   = 0x8d6e6e
+	colIndicatorLabelBg  = 0xb71c1c
+	colIndicatorPausedBg = 0x424242
+	colIndicatorButton   = 0x2e7d32
+)
+
+// evUnmapNotify is UnmapNotify (X.h), which the consent dialog does not need.
+const evUnmapNotify = 18
+
+// Indicator is a shown takeover indicator. Its methods are safe from any
+// goroutine.
+type Indicator struct {
+	conn   *Display
+	events chan IndicatorEvent
+	stop   chan struct{}
+
+	mu      sync.Mutex
+	closed  bool // events is closed
+	removed sync.Once
+
+	w *indicatorWindows // owned by conn's goroutine
+}
+
+// ShowIndicator opens its own connection to display ("" means $DISPLAY)
+// and shows the indicator on it.
+func ShowIndicator(display string, opts IndicatorOptions) (*Indicator, error) {
+	ind := &Indicator{
+		events: make(chan IndicatorEvent, 16),
+		stop:   make(chan struct{}),
+	}
+	iw := &indicatorWindows{
+		ind:   ind,
+		gate:  clickGate{lastDriverPress: opts.LastDriverPress},
+		wins:  map[C.Window]bool{},
+		going: map[C.Window]bool{},
+	}
+	ind.w = iw
+	conn, err := open(display, iw.handle)
+	if err != nil {
+		return nil, err
+	}
+	ind.conn = conn
+	if err := conn.do(func() error { return iw.create(conn, opts.Paused) }); err != nil {
+		_ = conn.do(func() error { iw.destroy(conn); return nil })
+		conn.Close()
+		return nil, err
+	}
+	go func() {
+		select {
+		case <-conn.lostCh:
+			ind.emit(IndicatorLost)
+		case <-ind.stop:
+		}
+	}()
+	return ind, nil
+}
+
+// Events reports clicks on Continue and the loss of the indicator. It is
+// closed by Remove.
+func (ind *Indicator) Events() <-chan IndicatorEvent { return ind.events }
+
+// SetPaused switches between the active and the paused look.
+func (ind *Indicator) SetPaused(paused bool) error {
+	return ind.conn.do(func() error { return ind.w.setPaused(ind.conn, paused) })
+}
+
+// Remove takes the indicator down, closes its connection and Events. It is
+// safe to call more than once.
+func (ind *Indicator) Remove() {
+	ind.removed.Do(func() {
+		close(ind.stop)
+		_ = ind.conn.do(func() error { ind.w.destroy(ind.conn); return nil })
+		ind.conn.Close()
+		ind.mu.Lock()
+		ind.closed = true
+		close(ind.events)
+		ind.mu.Unlock()
+	})
+}
+
+// emit sends an event unless Events is closed; a full buffer drops it.
+func (ind *Indicator) emit(kind string) {
+	ind.mu.Lock()
+	defer ind.mu.Unlock()
+	if ind.closed {
+		return
+	}
+	select {
+	case ind.events <- IndicatorEvent{Kind: kind}:
+	default:
+	}
+}
+
+// indicatorWindows is the indicator on its connection's goroutine.
+type indicatorWindows struct {
+	ind  *Indicator
+	gate clickGate
+
+	frame       [4]C.Window
+	label       C.Window
+	button      C.Window          // 0 while active
+	wins        map[C.Window]bool // windows whose loss is reported
+	going       map[C.Window]bool // windows this side is destroying
+	gc          C.GC
+	font        C.nx_font
+	unicode     bool
+	paused      bool
+	lost        bool
+	created     bool
+	lastRaise   time.Time
+	raiseQueued bool
+	colors      map[uint32]C.ulong
+	layout      indicatorLayout
+	screenW     int
+	screenH     int
+	stateAtom   C.Atom
+	utf8Atom    C.Atom
+	labelText   string
+}
+
+func (iw *indicatorWindows) pixel(d *Display, rgb uint32) C.ulong {
+	if p, ok := iw.colors[rgb]; ok {
+		return p
+	}
+	p := C.nx_pixel(d.dpy, C.uint(rgb))
+	iw.colors[rgb] = p
+	return p
+}
+
+// newWindow makes one override-redirect indicator window with WM_CLASS,
+// _NET_WM_PID and, unless input is set, an empty input shape.
+func (iw *indicatorWindows) newWindow(d *Display, r Rect, rgb uint32, input bool) C.Window {
+	mask := C.long(C.ExposureMask | C.VisibilityChangeMask | C.StructureNotifyMask)
+	if input {
+		mask |= C.ButtonPressMask | C.ButtonReleaseMask
+	}
+	w := C.nx_create_window(d.dpy, C.int(r.X), C.int(r.Y), C.int(r.W), C.int(r.H), iw.pixel(d, rgb), 1, mask)
+	cls := C.CString(IndicatorClass)
+	defer C.free(unsafe.Pointer(cls))
+	C.nx_set_class(d.dpy, w, cls, cls)
+	d.setLongs(w, d.atom("_NET_WM_PID"), xaCardinal, []uint64{uint64(os.Getpid())})
+	if input {
+		C.nx_shape_input_rect(d.dpy, w, 0, 0, C.int(r.W), C.int(r.H))
+	} else {
+		C.nx_shape_input_empty(d.dpy, w)
+	}
+	iw.wins[w] = true
+	return w
+}
+
+// create makes and maps the frame and the label.
+func (iw *indicatorWindows) create(d *Display, paused bool) error {
+	if !d.ext.Shape {
+		return errNoShape
+	}
+	var i int
+	if iw.font, i = loadFont(d, boldFonts); iw.font.font == nil {
+		if iw.font, i = loadFont(d, regularFonts); iw.font.font == nil {
+			return errNoFont
+		}
+		iw.unicode = i != len(regularFonts)-1
+	} else {
+		iw.unicode = true
+	}
+	iw.colors = map[uint32]C.ulong{}
+	iw.stateAtom, iw.utf8Atom = d.atom(IndicatorStateProperty), d.atom("UTF8_STRING")
+	iw.screenW, iw.screenH = int(C.nx_screen_width(d.dpy)), int(C.nx_screen_height(d.dpy))
+	iw.paused = paused
+	iw.relayout()
+	C.XSelectInput(d.dpy, d.root, C.SubstructureNotifyMask)
+	for k, r := range iw.layout.frame {
+		iw.frame[k] = iw.newWindow(d, r, iw.frameColour(), false)
+	}
+	iw.label = iw.newWindow(d, iw.layout.label, iw.labelBg(), false)
+	iw.gc = C.XCreateGC(d.dpy, C.Drawable(iw.label), 0, nil)
+	iw.created = true
+	for _, w := range iw.frame {
+		C.XMapRaised(d.dpy, w)
+	}
+	C.XMapRaised(d.dpy, iw.label)
+	if paused {
+		iw.showButton(d)
+	}
+	iw.writeState(d)
+	return d.xerr(true)
+}
+
+var errNoShape = errors.New("xlib: the X server has no Shape extension, which the takeover indicator needs")
+
+func (iw *indicatorWindows) frameColour() uint32 {
+	if iw.paused {
+		return colIndicatorDimmed
+	}
+	return colIndicatorFrame
+}
+
+func (iw *indicatorWindows) labelBg() uint32 {
+	if iw.paused {
+		return colIndicatorPausedBg
+	}
+	return colIndicatorLabelBg
+}
+
+// relayout computes where the windows go for the current state.
+func (iw *indicatorWindows) relayout() {
+	iw.labelText = indicatorActiveLabel
+	if iw.paused {
+		iw.labelText = indicatorPausedLabel
+	}
+	h := int(iw.font.ascent+iw.font.descent) + 10
+	iw.layout = layoutIndicator(iw.screenW, iw.screenH,
+		iw.textWidth(iw.labelText)+24, h, iw.textWidth(indicatorButtonLabel)+32, h+4)
+}
+
+// showButton creates and maps the Continue button.
+func (iw *indicatorWindows) showButton(d *Display) {
+	if iw.button != 0 {
+		return
+	}
+	iw.button = iw.newWindow(d, iw.layout.button, colIndicatorButton, true)
+	iw.gate.armedAt = time.Now()
+	iw.gate.pressed = ""
+	C.XMapRaised(d.dpy, iw.button)
+}
+
+// drop destroys one of the indicator's windows without reporting it lost.
+func (iw *indicatorWindows) drop(d *Display, w C.Window) {
+	if w == 0 {
+		return
+	}
+	if iw.wins[w] {
+		delete(iw.wins, w)
+		iw.going[w] = true
+		C.XDestroyWindow(d.dpy, w)
+	}
+}
+
+// setPaused switches the look, the label, the button and the state.
+func (iw *indicatorWindows) setPaused(d *Display, paused bool) error {
+	if !iw.created {
+		return ErrClosed
+	}
+	if paused == iw.paused {
+		return nil
+	}
+	iw.paused = paused
+	iw.relayout()
+	for _, w := range iw.frame {
+		C.XSetWindowBackground(d.dpy, w, iw.pixel(d, iw.frameColour()))
+		C.XClearWindow(d.dpy, w)
+	}
+	r := iw.layout.label
+	C.XSetWindowBackground(d.dpy, iw.label, iw.pixel(d, iw.labelBg()))
+	C.XMoveResizeWindow(d.dpy, iw.label, C.int(r.X), C.int(r.Y), C.uint(r.W), C.uint(r.H))
+	C.XClearArea(d.dpy, iw.label, 0, 0, 0, 0, C.True)
+	if paused {
+		iw.showButton(d)
+	} else {
+		iw.drop(d, iw.button)
+		iw.button = 0
+	}
+	iw.writeState(d)
+	return d.xerr(true)
+}
+
+// writeState updates the state property on the label.
+func (iw *indicatorWindows) writeState(d *Display) {
+	st := IndicatorState{State: IndicatorActive}
+	if iw.paused {
+		b := iw.layout.button
+		st = IndicatorState{State: IndicatorPaused, Continue: []int{b.X, b.Y, b.W, b.H}}
+	}
+	js, _ := json.Marshal(st)
+	d.setBytes(iw.label, iw.stateAtom, iw.utf8Atom, js)
+}
+
+// destroy takes every window down and frees what create made.
+func (iw *indicatorWindows) destroy(d *Display) {
+	if !iw.created {
+		if iw.font.font != nil {
+			C.nx_font_free(d.dpy, iw.font)
+			iw.font.font = nil
+		}
+		return
+	}
+	iw.created = false
+	for w := range iw.wins {
+		iw.drop(d, w)
+	}
+	C.XFreeGC(d.dpy, iw.gc)
+	C.nx_font_free(d.dpy, iw.font)
+	iw.font.font = nil
+	C.XSync(d.dpy, C.False)
+	C.nx_err_reset()
+}
+
+// handle sees every event of the indicator's connection.
+func (iw *indicatorWindows) handle(d *Display, ev *C.nx_event) {
+	if !iw.created {
+		return
+	}
+	w := C.Window(ev.window)
+	switch int(ev._type) {
+	case evUnmapNotify, evDestroyNotify:
+		if iw.going[w] {
+			if int(ev._type) == evDestroyNotify {
+				delete(iw.going, w)
+			}
+			return
+		}
+		if iw.wins[w] && !iw.lost {
+			iw.lost = true
+			iw.ind.emit(IndicatorLost)
+		}
+	case evMapNotify:
+		if !iw.wins[w] && !iw.going[w] {
+			iw.raise(d)
+		}
+	case evVisibilityNotify:
+		if iw.wins[w] && int(ev.visibility) != visUnobscured {
+			iw.raise(d)
+		}
+	case evExpose:
+		if ev.count == 0 && (w == iw.label || w == iw.button) {
+			iw.draw(d, w)
+		}
+	case evButtonPress:
+		if w == iw.button {
+			iw.gate.press(int(ev.button), ev.send_event != 0, iw.hit(ev), time.Now())
+		}
+	case evButtonRelease:
+		if w == iw.button && iw.gate.release(int(ev.button), ev.send_event != 0, iw.hit(ev)) != "" {
+			iw.ind.emit(IndicatorContinue)
+		}
+	}
+}
+
+// hit names the button when a button event lies on it.
+func (iw *indicatorWindows) hit(ev *C.nx_event) string {
+	b := iw.layout.button
+	if int(ev.x) >= 0 && int(ev.y) >= 0 && int(ev.x) < b.W && int(ev.y) < b.H {
+		return "continue"
+	}
+	return ""
+}
+
+// raise puts the indicator back on top, at most once per minRaiseGap.
+func (iw *indicatorWindows) raise(d *Display) {
+	wait := minRaiseGap - time.Since(iw.lastRaise)
+	if wait <= 0 {
+		iw.lastRaise = time.Now()
+		for _, w := range iw.frame {
+			C.XRaiseWindow(d.dpy, w)
+		}
+		C.XRaiseWindow(d.dpy, iw.label)
+		if iw.button != 0 {
+			C.XRaiseWindow(d.dpy, iw.button)
+		}
+		C.XFlush(d.dpy)
+		return
+	}
+	if iw.raiseQueued {
+		return
+	}
+	iw.raiseQueued = true
+	time.AfterFunc(wait, func() {
+		d.post(func() error {
+			iw.raiseQueued = false
+			if iw.created {
+				iw.raise(d)
+			}
+			return nil
+		})
+	})
+}
+
+// draw paints the label or the button's text.
+func (iw *indicatorWindows) draw(d *Display, w C.Window) {
+	text, r := iw.labelText, iw.layout.label
+	if w == iw.button {
+		text, r = indicatorButtonLabel, iw.layout.button
+	}
+	u := iw.ucs2(text)
+	if len(u) == 0 {
+		return
+	}
+	tw := int(C.nx_text_width(iw.font, &u[0], C.int(len(u))))
+	x := (r.W - tw) / 2
+	y := (r.H-int(iw.font.ascent+iw.font.descent))/2 + int(iw.font.ascent)
+	C.XSetForeground(d.dpy, iw.gc, iw.pixel(d, colWhite))
+	C.nx_draw_text(d.dpy, C.Drawable(w), iw.gc, iw.font, C.int(x), C.int(y), &u[0], C.int(len(u)))
+	C.XFlush(d.dpy)
+}
+
+func (iw *indicatorWindows) ucs2(s string) []C.uint16_t {
+	out := make([]C.uint16_t, 0, len(s))
+	for _, r := range s {
+		if r > 0xffff || (!iw.unicode && r > 0xff) {
+			r = '?'
+		}
+		out = append(out, C.uint16_t(r))
+	}
+	return out
+}
+
+func (iw *indicatorWindows) textWidth(s string) int {
+	u := iw.ucs2(s)
+	if len(u) == 0 {
+		return 0
+	}
+	return int(C.nx_text_width(iw.font, &u[0], C.int(len(u))))
+}
+
+// inputRects returns how many rectangles make a window's input shape.
+func (d *Display) inputRects(id uint64) (int, error) {
+	var n int
+	err := d.do(func() error {
+		n = int(C.nx_shape_input_count(d.dpy, C.Window(id)))
+		return d.xerr(true)
+	})
+	return n, err
+}

@@ -1,0 +1,283 @@
+//go:build cgo
+
+package xlib
+
+import (
+	"image/color"
+	"sync"
+	"testing"
+	"time"
+)
+
+// shownIndicator is an indicator under test and what the person's side of
+// the display sees of it.
+type shownIndicator struct {
+	t     *testing.T
+	ind   *Indicator
+	d     *Display // a second client: the person, or another app
+	label uint64
+	wins  []uint64
+
+	mu        sync.Mutex
+	lastPress time.Time
+}
+
+// showIndicator shows an indicator and finds its windows from another
+// connection.
+func showIndicator(t *testing.T, paused bool) *shownIndicator {
+	t.Helper()
+	s := &shownIndicator{t: t}
+	ind, err := ShowIndicator(desk.Display, IndicatorOptions{Paused: paused, LastDriverPress: s.driverPress})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.ind = ind
+	t.Cleanup(ind.Remove)
+	d, err := Open(desk.Display)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	s.d = d
+	ids, err := d.FindByClass(IndicatorClass)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ids) != 5+btoi(paused) {
+		t.Fatalf("FindByClass(%q) found %d windows, want %d", IndicatorClass, len(ids), 5+btoi(paused))
+	}
+	s.wins = ids
+	for _, id := range ids {
+		if _, ok, _ := d.TextProperty(id, IndicatorStateProperty); ok {
+			s.label = id
+		}
+	}
+	if s.label == 0 {
+		t.Fatal("no indicator window carries the state property")
+	}
+	return s
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (s *shownIndicator) driverPress() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastPress
+}
+
+func (s *shownIndicator) setDriverPress(t time.Time) {
+	s.mu.Lock()
+	s.lastPress = t
+	s.mu.Unlock()
+}
+
+// state reads the state property.
+func (s *shownIndicator) state() IndicatorState {
+	s.t.Helper()
+	v, ok, err := s.d.TextProperty(s.label, IndicatorStateProperty)
+	if err != nil || !ok {
+		s.t.Fatalf("state property: %v (present %v)", err, ok)
+	}
+	st, err := ParseIndicatorState(v)
+	if err != nil {
+		s.t.Fatalf("state property %q: %v", v, err)
+	}
+	return st
+}
+
+// clickContinue clicks the centre of the Continue rectangle with XTEST.
+func (s *shownIndicator) clickContinue(r []int) {
+	s.t.Helper()
+	if err := s.d.FakeMotion(r[0]+r[2]/2, r[1]+r[3]/2); err != nil {
+		s.t.Fatal(err)
+	}
+	for _, press := range []bool{true, false} {
+		if err := s.d.FakeButton(1, press); err != nil {
+			s.t.Fatal(err)
+		}
+	}
+	if err := s.d.Sync(); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// next waits for an event; want "" means none may come within limit.
+func (s *shownIndicator) next(want string, limit time.Duration) {
+	s.t.Helper()
+	select {
+	case ev, ok := <-s.ind.Events():
+		if want == "" || !ok || ev.Kind != want {
+			s.t.Fatalf("event %+v (open %v), want %q", ev, ok, want)
+		}
+	case <-time.After(limit):
+		if want != "" {
+			s.t.Fatalf("no %q event within %v", want, limit)
+		}
+	}
+}
+
+func TestIndicatorActiveIsClickThroughAndSaysActive(t *testing.T) {
+	s := showIndicator(t, false)
+	for _, id := range s.wins {
+		n, err := s.d.inputRects(id)
+		if err != nil || n != 0 {
+			t.Errorf("window %#x: input shape has %d rectangles (%v), want none", id, n, err)
+		}
+		w, err := s.d.Describe(id)
+		if err != nil || !w.Mapped || w.Class != IndicatorClass {
+			t.Errorf("window %#x: %+v, %v; want mapped with class %q", id, w, err, IndicatorClass)
+		}
+	}
+	if st := s.state(); st.State != IndicatorActive || st.Continue != nil {
+		t.Fatalf("state %+v, want active without a button", st)
+	}
+	tops, err := s.d.TopLevels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range tops {
+		if w.Class == IndicatorClass {
+			t.Fatalf("TopLevels lists an indicator window: %+v", w)
+		}
+	}
+	id, err := s.d.TopmostAt(1, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id != 0 {
+		for _, w := range s.wins {
+			if w == id {
+				t.Fatalf("TopmostAt on the frame = %#x, an indicator window", id)
+			}
+		}
+	}
+}
+
+func TestIndicatorPausedContinueTakesARealClickOnly(t *testing.T) {
+	s := showIndicator(t, false)
+	if err := s.ind.SetPaused(true); err != nil {
+		t.Fatal(err)
+	}
+	st := s.state()
+	if st.State != IndicatorPaused || len(st.Continue) != 4 || st.Continue[2] <= 0 || st.Continue[3] <= 0 {
+		t.Fatalf("state %+v, want paused with a button rectangle", st)
+	}
+	r := st.Continue
+	ids, err := s.d.FindByClass(IndicatorClass)
+	if err != nil || len(ids) != 6 {
+		t.Fatalf("FindByClass after pausing: %v, %v; want 6 windows", ids, err)
+	}
+	takers := 0
+	for _, id := range ids {
+		n, err := s.d.inputRects(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			takers++
+			w, _ := s.d.Describe(id)
+			if w.Frame != (Rect{X: r[0], Y: r[1], W: r[2], H: r[3]}) {
+				t.Errorf("the window taking input is at %+v, the state says %v", w.Frame, r)
+			}
+		}
+	}
+	if takers != 1 {
+		t.Fatalf("%d indicator windows take input, want only the button", takers)
+	}
+
+	s.setDriverPress(time.Now())
+	s.clickContinue(r)
+	s.next("", 200*time.Millisecond)
+
+	s.setDriverPress(time.Now().Add(-2 * time.Second))
+	for _, id := range ids {
+		if w, _ := s.d.Describe(id); w.Frame.X == r[0] && w.Frame.Y == r[1] {
+			for i := 0; i < 2; i++ {
+				if err := s.d.sendSyntheticClick(id, r[2]/2, r[3]/2); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	s.next("", 200*time.Millisecond)
+
+	s.clickContinue(r)
+	s.next(IndicatorContinue, 2*time.Second)
+
+	if err := s.ind.SetPaused(false); err != nil {
+		t.Fatal(err)
+	}
+	if st := s.state(); st.State != IndicatorActive || st.Continue != nil {
+		t.Fatalf("state after SetPaused(false) %+v, want active", st)
+	}
+	if ids, _ := s.d.FindByClass(IndicatorClass); len(ids) != 5 {
+		t.Fatalf("%d indicator windows after SetPaused(false), want 5", len(ids))
+	}
+	s.next("", 100*time.Millisecond) // taking the button down is not a loss
+}
+
+func TestIndicatorLostWhenAnotherClientDestroysAWindow(t *testing.T) {
+	s := showIndicator(t, true)
+	if err := s.d.destroyWindow(s.wins[len(s.wins)-1]); err != nil {
+		t.Fatal(err)
+	}
+	s.next(IndicatorLost, 2*time.Second)
+}
+
+func TestIndicatorLostWhenAnotherClientUnmapsAWindow(t *testing.T) {
+	s := showIndicator(t, false)
+	if err := s.d.unmapWindow(s.label); err != nil {
+		t.Fatal(err)
+	}
+	s.next(IndicatorLost, 2*time.Second)
+}
+
+func TestIndicatorRemoveTakesItDownAndClosesEvents(t *testing.T) {
+	s := showIndicator(t, true)
+	start := time.Now()
+	s.ind.Remove()
+	if took := time.Since(start); took > 100*time.Millisecond {
+		t.Errorf("Remove took %v, want under 100 ms", took)
+	}
+	s.ind.Remove()
+	if ids, err := s.d.FindByClass(IndicatorClass); err != nil || len(ids) != 0 {
+		t.Fatalf("after Remove FindByClass = %v, %v; want none", ids, err)
+	}
+	select {
+	case ev, ok := <-s.ind.Events():
+		if ok {
+			t.Fatalf("event %+v after Remove, want Events closed", ev)
+		}
+	case <-time.After(time.Second):
+		t.Fatal("Events is not closed after Remove")
+	}
+	if err := s.ind.SetPaused(false); err == nil {
+		t.Fatal("SetPaused after Remove succeeded")
+	}
+}
+
+func TestIndicatorFrameIsNotInACaptureOfAWindowUnderIt(t *testing.T) {
+	under := plain(t, plainWindow{Frame: Rect{X: 0, Y: 300, W: 200, H: 100}, RGB: 0xffffff, Class: "nish-under", Title: "under"})
+	s := showIndicator(t, false)
+	w, err := s.d.Describe(under)
+	if err != nil || w.Frame.X >= frameThickness {
+		t.Fatalf("the window is at %+v (%v); the test needs it under the left frame strip", w.Frame, err)
+	}
+	img, err := dpy.Capture(under)
+	if err != nil {
+		t.Fatal(err)
+	}
+	frameRed := color.RGBA{0xe5, 0x39, 0x35, 0xff}
+	if n := countColour(img, frameRed); n != 0 {
+		t.Fatalf("%d pixels of the capture are the frame's red", n)
+	}
+	if n := countColour(img, color.RGBA{0xff, 0xff, 0xff, 0xff}); n != 200*100 {
+		t.Fatalf("%d of %d pixels are the window's own white", n, 200*100)
+	}
+}
