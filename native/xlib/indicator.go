@@ -440,13 +440,3 @@ func (iw *indicatorWindows) textWidth(s string) int {
 	}
 	return int(C.nx_text_width(iw.font, &u[0], C.int(len(u))))
 }
-
-// inputRects returns how many rectangles make a window's input shape.
-func (d *Display) inputRects(id uint64) (int, error) {
-	var n int
-	err := d.do(func() error {
-		n = int(C.nx_shape_input_count(d.dpy, C.Window(id)))
-		return d.xerr(true)
-	})
-	return n, err
-}

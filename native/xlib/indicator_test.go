@@ -281,3 +281,75 @@ func TestIndicatorFrameIsNotInACaptureOfAWindowUnderIt(t *testing.T) {
 		t.Fatalf("%d of %d pixels are the window's own white", n, 200*100)
 	}
 }
+
+func TestIndicatorRaisesItselfAboveANewWindow(t *testing.T) {
+	s := showIndicator(t, false)
+	w, err := s.d.Describe(s.label)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cover := plain(t, plainWindow{Frame: Rect{X: w.Frame.X - 10, Y: 0, W: w.Frame.W + 20, H: 100},
+		RGB: 0x000000, Class: "nish-cover", Title: "cover", OverrideRedirect: true})
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		li, err1 := s.d.stackIndex(s.label)
+		ci, err2 := s.d.stackIndex(cover)
+		if err1 != nil || err2 != nil || li < 0 || ci < 0 {
+			t.Fatalf("stacking: label %d (%v), cover %d (%v)", li, err1, ci, err2)
+		}
+		if li > ci {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the label stays below a window mapped over it (label %d, cover %d)", li, ci)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestIndicatorLayoutKeepsTheFrameOnTheEdgesAndTheButtonUnderTheLabel(t *testing.T) {
+	for _, c := range []struct {
+		name           string
+		screenW, hgt   int
+		labelW, labelH int
+		btnW, btnH     int
+	}{
+		{"full HD", 1920, 1080, 300, 25, 100, 29},
+		{"small", 640, 480, 280, 20, 80, 24},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			l := layoutIndicator(c.screenW, c.hgt, c.labelW, c.labelH, c.btnW, c.btnH)
+			want := [4]Rect{
+				{X: 0, Y: 0, W: c.screenW, H: frameThickness},
+				{X: 0, Y: c.hgt - frameThickness, W: c.screenW, H: frameThickness},
+				{X: 0, Y: frameThickness, W: frameThickness, H: c.hgt - 2*frameThickness},
+				{X: c.screenW - frameThickness, Y: frameThickness, W: frameThickness, H: c.hgt - 2*frameThickness},
+			}
+			if l.frame != want {
+				t.Errorf("frame %+v, want %+v", l.frame, want)
+			}
+			if l.label.W != c.labelW || l.label.H != c.labelH || l.label.X+l.label.W/2 != c.screenW/2 {
+				t.Errorf("label %+v is not %dx%d centred", l.label, c.labelW, c.labelH)
+			}
+			if l.button.Y <= l.label.Y+l.label.H || l.button.W != c.btnW || l.button.H != c.btnH {
+				t.Errorf("button %+v is not under the label %+v", l.button, l.label)
+			}
+		})
+	}
+}
+
+func TestIndicatorLostWhenItsConnectionIsKilled(t *testing.T) {
+	s := showIndicator(t, false)
+	if err := s.d.killClient(s.label); err != nil {
+		t.Fatal(err)
+	}
+	s.next(IndicatorLost, 2*time.Second)
+	start := time.Now()
+	s.ind.Remove()
+	if took := time.Since(start); took > 100*time.Millisecond {
+		t.Errorf("Remove after the loss took %v", took)
+	}
+	if err := s.ind.SetPaused(true); err == nil {
+		t.Error("SetPaused on a lost indicator succeeded")
+	}
+}
