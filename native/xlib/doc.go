@@ -1,14 +1,16 @@
 // Package xlib is the driver's cgo layer over libX11 and its extensions:
 // listing top-level windows and the process behind each (X-Resource),
 // capturing a window's own pixels (Composite), synthetic pointer and
-// keyboard input (XTEST), and the consent dialog, drawn with core Xlib and
-// core fonts, no toolkit. It speaks Go types only; the C it needs lives in
+// keyboard input (XTEST), the consent dialog and the takeover indicator
+// (click-through override-redirect windows, XShape input shapes), drawn with
+// core Xlib and core fonts, no toolkit. It speaks Go types only; the C it needs lives in
 // the nx_*.c files, each helper freeing what it allocates.
 //
 // Xlib is not safe to share between threads, so each Display is one
 // connection owned by one goroutine locked to its OS thread; the methods
-// hand it closures and wait. The consent dialog opens a connection of its
-// own, so a dialog waiting for the person never holds up the main one.
+// hand it closures and wait. The consent dialog and the indicator each open
+// a connection of their own, so a dialog waiting for the person never holds
+// up the main one, and the indicator's event loop runs beside it.
 //
 // X protocol errors are trapped per call (a thread-local slot filled by the
 // process-wide error handler, read after an XSync where a request can fail)
