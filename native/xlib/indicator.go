@@ -44,9 +44,10 @@ type Indicator struct {
 	events chan IndicatorEvent
 	stop   chan struct{}
 
-	mu      sync.Mutex
-	closed  bool // events is closed
-	removed sync.Once
+	mu       sync.Mutex
+	closed   bool // events is closed
+	lostSent bool // "lost" is reported once
+	removed  sync.Once
 
 	w *indicatorWindows // owned by conn's goroutine
 }
@@ -85,8 +86,9 @@ func ShowIndicator(display string, opts IndicatorOptions) (*Indicator, error) {
 	return ind, nil
 }
 
-// Events reports clicks on Continue and the loss of the indicator. It is
-// closed by Remove.
+// Events reports clicks on Continue and, at most once, the loss of the
+// indicator (after which it stays down until Remove). It is closed by
+// Remove.
 func (ind *Indicator) Events() <-chan IndicatorEvent { return ind.events }
 
 // SetPaused switches between the active and the paused look.
@@ -108,12 +110,27 @@ func (ind *Indicator) Remove() {
 	})
 }
 
-// emit sends an event unless Events is closed; a full buffer drops it.
+// emit sends an event unless Events is closed; a full buffer drops a
+// Continue click (the person can click again), never the loss.
 func (ind *Indicator) emit(kind string) {
 	ind.mu.Lock()
 	defer ind.mu.Unlock()
-	if ind.closed {
+	if ind.closed || (kind == IndicatorLost && ind.lostSent) {
 		return
+	}
+	if kind == IndicatorLost {
+		ind.lostSent = true
+		for {
+			select {
+			case ind.events <- IndicatorEvent{Kind: kind}:
+				return
+			default:
+			}
+			select { // make room: the loss matters more than a click
+			case <-ind.events:
+			default:
+			}
+		}
 	}
 	select {
 	case ind.events <- IndicatorEvent{Kind: kind}:

@@ -228,6 +228,10 @@ func TestIndicatorLostWhenAnotherClientDestroysAWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.next(IndicatorLost, 2*time.Second)
+	if err := s.d.killClient(s.label); err != nil {
+		t.Fatal(err)
+	}
+	s.next("", 200*time.Millisecond) // the loss is reported once
 }
 
 func TestIndicatorLostWhenAnotherClientUnmapsAWindow(t *testing.T) {
