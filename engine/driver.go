@@ -195,6 +195,11 @@ func (c *Conn) Call(ctx context.Context, tool string, raw json.RawMessage) (res 
 	if !ok || spec.handler == nil {
 		return Failure(Errf(CodeInvalidArguments, "unknown tool"))
 	}
+	if spec.NeedsSession {
+		if _, err := c.sessionFor(); err != nil {
+			return Failure(err)
+		}
+	}
 	args, err := ParseArgs(raw)
 	if err != nil {
 		return Failure(err)
