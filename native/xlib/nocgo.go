@@ -53,3 +53,18 @@ func ShowIndicator(display string, opts IndicatorOptions) (*Indicator, error) {
 func (ind *Indicator) Events() <-chan IndicatorEvent { return nil }
 func (ind *Indicator) SetPaused(paused bool) error   { return ErrNotBuilt }
 func (ind *Indicator) Remove()                       {}
+
+// InputWatcher is the hand-back input watcher; without cgo it cannot run.
+type InputWatcher struct{}
+
+// WatchInput reports that the X11 backend was not built.
+func WatchInput(display string, sink func(RawEvent)) (*InputWatcher, error) {
+	return nil, ErrNotBuilt
+}
+
+func (w *InputWatcher) Err() error            { return ErrNotBuilt }
+func (w *InputWatcher) Done() <-chan struct{} { return closedCh }
+func (w *InputWatcher) Close()                {}
+
+// closedCh is the stub's Done: a watcher that never ran has already ended.
+var closedCh = func() chan struct{} { c := make(chan struct{}); close(c); return c }()

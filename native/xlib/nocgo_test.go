@@ -13,3 +13,10 @@ func TestWithoutCgoOpenSaysTheBackendWasNotBuilt(t *testing.T) {
 		t.Fatalf("Open = %v, %v; want nil, ErrNotBuilt", d, err)
 	}
 }
+
+func TestWithoutCgoWatchInputSaysTheBackendWasNotBuilt(t *testing.T) {
+	w, err := WatchInput("", func(RawEvent) {})
+	if w != nil || !errors.Is(err, ErrNotBuilt) {
+		t.Fatalf("WatchInput = %v, %v; want nil, ErrNotBuilt", w, err)
+	}
+}

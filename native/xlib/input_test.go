@@ -1,0 +1,378 @@
+//go:build cgo
+
+package xlib
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nish-driver/nish-driver/sandbox"
+)
+
+// heard is one event as a test's sink got it, with the time it got it.
+type heard struct {
+	ev RawEvent
+	at time.Time
+}
+
+// rawRecorder is a sink that records what it hears on a channel.
+type rawRecorder struct{ ch chan heard }
+
+func newRawRecorder() *rawRecorder { return &rawRecorder{ch: make(chan heard, 4096)} }
+
+func (r *rawRecorder) sink(ev RawEvent) { r.ch <- heard{ev, time.Now()} }
+
+// next waits for the next event.
+func (r *rawRecorder) next(t *testing.T, limit time.Duration) heard {
+	t.Helper()
+	select {
+	case h := <-r.ch:
+		return h
+	case <-time.After(limit):
+		t.Fatal("no raw event arrived")
+		return heard{}
+	}
+}
+
+// watch starts a watcher on the test desktop, closed at the test's end.
+func watch(t *testing.T, sink func(RawEvent)) *InputWatcher {
+	t.Helper()
+	w, err := WatchInput(desk.Display, sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	return w
+}
+
+// parkPointer moves the pointer to (x, y) and waits until the watcher has
+// reported it there, so later tests start from a known place.
+func parkPointer(t *testing.T, rec *rawRecorder, x, y int) {
+	t.Helper()
+	if err := dpy.FakeMotion(x, y); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if h := rec.next(t, 2*time.Second); h.ev.Kind == RawMotion && h.ev.X == x && h.ev.Y == y {
+			return
+		}
+	}
+}
+
+// same compares events without their times.
+func same(a, b RawEvent) bool {
+	a.Time, b.Time = time.Time{}, time.Time{}
+	return a == b
+}
+
+// inputStep is one XTEST call and the raw event it should produce.
+type inputStep struct {
+	name string
+	send func() error
+	want RawEvent
+}
+
+func motionStep(x, y int) inputStep {
+	return inputStep{"motion", func() error { return dpy.FakeMotion(x, y) }, RawEvent{Kind: RawMotion, X: x, Y: y}}
+}
+
+func keyStep(name string, press bool) inputStep {
+	kind := RawKeyRelease
+	if press {
+		kind = RawKeyPress
+	}
+	return inputStep{kind + " " + name, func() error { return dpy.FakeKey(name, press) }, RawEvent{Kind: kind, Keysym: name}}
+}
+
+func buttonStep(b int, press bool) inputStep {
+	kind := RawButtonRelease
+	if press {
+		kind = RawButtonPress
+	}
+	return inputStep{kind, func() error { return dpy.FakeButton(b, press) }, RawEvent{Kind: kind, Button: b}}
+}
+
+// inputSteps go over an empty part of the screen.
+func inputSteps() []inputStep {
+	return []inputStep{
+		motionStep(1800, 1000),
+		keyStep("a", true),
+		keyStep("a", false),
+		buttonStep(1, true),
+		buttonStep(1, false),
+		buttonStep(3, true),
+		buttonStep(3, false),
+		motionStep(1850, 1040),
+	}
+}
+
+func TestWatchInputReportsEachXTestEventWithKindKeysymButtonAndPosition(t *testing.T) {
+	rec := newRawRecorder()
+	watch(t, rec.sink)
+	parkPointer(t, rec, 1700, 900)
+	for _, s := range inputSteps() {
+		sent := time.Now()
+		if err := s.send(); err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		h := rec.next(t, 2*time.Second)
+		if !same(h.ev, s.want) {
+			t.Fatalf("%s: heard %+v, want %+v", s.name, h.ev, s.want)
+		}
+		if h.ev.Time.Before(sent) || h.at.Before(h.ev.Time) {
+			t.Errorf("%s: read at %v, delivered at %v, sent at %v", s.name, h.ev.Time, h.at, sent)
+		}
+	}
+	select {
+	case h := <-rec.ch:
+		t.Errorf("an extra event %+v", h.ev)
+	case <-time.After(50 * time.Millisecond):
+	}
+}
+
+func TestWatchInputKeepsABurstInOrder(t *testing.T) {
+	rec := newRawRecorder()
+	watch(t, rec.sink)
+	parkPointer(t, rec, 1700, 900)
+	steps := inputSteps()
+	for _, s := range steps {
+		if err := s.send(); err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+	}
+	var want, got []RawEvent
+	for _, s := range steps[1 : len(steps)-1] {
+		want = append(want, s.want)
+	}
+	last := steps[len(steps)-1].want
+	var first RawEvent
+	for i := 0; ; i++ {
+		ev := rec.next(t, 2*time.Second).ev
+		if i == 0 {
+			first = ev
+		}
+		if ev.Kind != RawMotion {
+			got = append(got, ev)
+		}
+		if same(ev, last) && len(got) == len(want) {
+			break
+		}
+	}
+	if first.Kind != RawMotion {
+		t.Errorf("the first event is %+v, not the first motion", first)
+	}
+	if !slices.EqualFunc(got, want, same) {
+		t.Errorf("presses and releases heard %+v, want %+v", got, want)
+	}
+}
+
+func TestWatchInputSlowSinkHoldsUpNothingAndDropsNoPress(t *testing.T) {
+	release := make(chan struct{})
+	var once sync.Once
+	rec := newRawRecorder()
+	watch(t, func(ev RawEvent) {
+		once.Do(func() { <-release }) // the first call is slow
+		rec.sink(ev)
+	})
+	const pairs = 20
+	var want []RawEvent
+	for i := range pairs {
+		for _, s := range []inputStep{motionStep(1700+i, 900), keyStep("Shift_L", true), keyStep("Shift_L", false)} {
+			sent := time.Now()
+			if err := s.send(); err != nil {
+				t.Fatal(err)
+			}
+			if took := time.Since(sent); took > time.Second {
+				t.Fatalf("an XTEST call took %v while the sink was stuck", took)
+			}
+			if s.want.Kind != RawMotion {
+				want = append(want, s.want)
+			}
+		}
+	}
+	// A run of motions with nothing between them may be merged.
+	const glide = 10
+	for i := range glide {
+		if err := dpy.FakeMotion(1600+i, 800); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := dpy.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond) // the watcher reads everything meanwhile
+	close(release)
+	var got []RawEvent
+	var motions int
+	final := RawEvent{Kind: RawMotion, X: 1600 + glide - 1, Y: 800}
+	for {
+		ev := rec.next(t, 2*time.Second).ev
+		if ev.Kind != RawMotion {
+			got = append(got, ev)
+			continue
+		}
+		motions++
+		if same(ev, final) {
+			break
+		}
+	}
+	if !slices.EqualFunc(got, want, same) {
+		t.Errorf("key events heard %+v, want %+v", got, want)
+	}
+	if motions > pairs+glide {
+		t.Errorf("%d motions heard, more than the %d sent", motions, pairs+glide)
+	}
+	t.Logf("%d motions delivered of %d sent while the sink was stuck", motions, pairs+glide)
+}
+
+// watcherGoroutines counts the goroutines running a watcher's code.
+func watcherGoroutines() int {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	count := 0
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "(*InputWatcher).watch") || strings.Contains(g, "(*InputWatcher).deliver") {
+			count++
+		}
+	}
+	return count
+}
+
+// settledWatcherGoroutines counts the watcher goroutines until there are
+// want of them, for up to a second: a goroutine running at the moment of the
+// count shows no stack and so is missed.
+func settledWatcherGoroutines(want int) int {
+	deadline := time.Now().Add(time.Second)
+	for {
+		n := watcherGoroutines()
+		if n == want || time.Now().After(deadline) {
+			return n
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestWatchInputCloseEndsItsGoroutinesAndTheSinkCalls(t *testing.T) {
+	if n := watcherGoroutines(); n != 0 {
+		t.Fatalf("%d watcher goroutines before the test", n)
+	}
+	rec := newRawRecorder()
+	w, err := WatchInput(desk.Display, rec.sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := settledWatcherGoroutines(2); n != 2 {
+		t.Errorf("%d watcher goroutines running, want 2", n)
+	}
+	parkPointer(t, rec, 1700, 900)
+	w.Close()
+	w.Close()
+	select {
+	case <-w.Done():
+	default:
+		t.Error("Done is open after Close")
+	}
+	if err := w.Err(); err != nil {
+		t.Errorf("Err after Close = %v", err)
+	}
+	if n := settledWatcherGoroutines(0); n != 0 {
+		t.Errorf("%d watcher goroutines after Close", n)
+	}
+	if err := dpy.FakeMotion(1750, 950); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case h := <-rec.ch:
+		t.Errorf("the sink got %+v after Close", h.ev)
+	case <-time.After(100 * time.Millisecond):
+	}
+}
+
+func TestWatchInputOnAMissingDisplayFails(t *testing.T) {
+	w, err := WatchInput(":97", func(RawEvent) { t.Error("the sink was called") })
+	if w != nil || err == nil {
+		t.Fatalf("WatchInput(\":97\") = %v, %v; want an error", w, err)
+	}
+}
+
+func TestWatchInputReportsALostConnection(t *testing.T) {
+	other, err := sandbox.Start(context.Background(), sandbox.Options{Screen: "640x480x24"})
+	if err != nil {
+		t.Fatalf("a second sandbox desktop: %v", err)
+	}
+	defer other.Close()
+	rec := newRawRecorder()
+	w, err := WatchInput(other.Display, rec.sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	other.Close() // kills Xvfb
+	if h := rec.next(t, 5*time.Second); h.ev.Kind != RawLost {
+		t.Fatalf("heard %+v, want a %q event", h.ev, RawLost)
+	}
+	select {
+	case <-w.Done():
+	case <-time.After(time.Second):
+		t.Fatal("Done is still open after the loss")
+	}
+	if err := w.Err(); !errors.Is(err, ErrDisplayLost) {
+		t.Errorf("Err = %v, want ErrDisplayLost", err)
+	}
+	start := time.Now()
+	w.Close()
+	if took := time.Since(start); took > 100*time.Millisecond {
+		t.Errorf("Close after the loss took %v", took)
+	}
+}
+
+// percentile returns the p-th percentile of sorted durations.
+func percentile(sorted []time.Duration, p int) time.Duration {
+	return sorted[(len(sorted)-1)*p/100]
+}
+
+func TestWatchInputLatencyFromXTestSendToSink(t *testing.T) {
+	rec := newRawRecorder()
+	watch(t, rec.sink)
+	parkPointer(t, rec, 1700, 900)
+	const n = 100
+	kinds := []struct {
+		name string
+		step func(i int) inputStep
+	}{
+		{"motion", func(i int) inputStep { return motionStep(1600+i%2*40, 800) }},
+		{"key", func(i int) inputStep { return keyStep("Shift_L", i%2 == 0) }},
+		{"button", func(i int) inputStep { return buttonStep(3, i%2 == 0) }},
+	}
+	for _, k := range kinds {
+		var took []time.Duration
+		for i := range n {
+			s := k.step(i)
+			sent := time.Now()
+			if err := s.send(); err != nil {
+				t.Fatal(err)
+			}
+			h := rec.next(t, 2*time.Second)
+			if !same(h.ev, s.want) {
+				t.Fatalf("%s %d: heard %+v, want %+v", k.name, i, h.ev, s.want)
+			}
+			took = append(took, h.at.Sub(sent))
+		}
+		slices.Sort(took)
+		t.Logf("%s: XTEST send to sink over %d events: median %v, p99 %v, max %v",
+			k.name, n, percentile(took, 50), percentile(took, 99), took[n-1])
+	}
+}
