@@ -10,7 +10,9 @@
 // connection owned by one goroutine locked to its OS thread; the methods
 // hand it closures and wait. The consent dialog and the indicator each open
 // a connection of their own, so a dialog waiting for the person never holds
-// up the main one, and the indicator's event loop runs beside it.
+// up the main one, and the indicator's event loop runs beside it. The
+// hand-back input watcher (WatchInput) likewise reads XInput 2 raw events on
+// a connection of its own and hands them to its sink from another goroutine.
 //
 // X protocol errors are trapped per call (a thread-local slot filled by the
 // process-wide error handler, read after an XSync where a request can fail)

@@ -41,6 +41,7 @@ type InputWatcher struct {
 	mu      sync.Mutex
 	conn    *C.nx_conn // nil once the X goroutine has closed it
 	closing bool
+	inSink  bool // the delivery goroutine is in a sink call
 	err     error
 	closed  sync.Once
 }
@@ -81,10 +82,12 @@ func (w *InputWatcher) Err() error {
 // when its connection broke.
 func (w *InputWatcher) Done() <-chan struct{} { return w.done }
 
-// Close stops the watcher, closes its connection and waits for both of its
-// goroutines to end, including a sink call in progress (so sink must not
-// call Close). Events not yet handed to sink are dropped; sink is not called
-// after Close returns. It is safe to call more than once.
+// Close stops the watcher and closes its connection. Once it returns, sink
+// is not called again and events not yet handed over are dropped. It waits
+// for the watcher's goroutines to end, except when a sink call is in
+// progress: that call (which may be the one calling Close, on the RawLost
+// event for instance) finishes on its own and the delivery goroutine ends
+// right after it. It is safe to call more than once, from any goroutine.
 func (w *InputWatcher) Close() {
 	w.closed.Do(func() {
 		w.mu.Lock()
@@ -96,7 +99,12 @@ func (w *InputWatcher) Close() {
 		close(w.stop)
 	})
 	<-w.done
-	<-w.sent
+	w.mu.Lock()
+	busy := w.inSink
+	w.mu.Unlock()
+	if !busy {
+		<-w.sent
+	}
 }
 
 // watch owns the connection on its locked thread: it opens it, selects the
@@ -251,16 +259,32 @@ func (w *InputWatcher) deliver() {
 			ended = true
 		}
 		for _, ev := range w.queue.take() {
-			select {
-			case <-w.stop:
+			if !w.call(ev) {
 				return
-			default:
 			}
-			w.sink(ev)
 		}
 		if ended {
 			// The X goroutine queued its last event before it ended.
 			return
 		}
 	}
+}
+
+// call hands one event to sink unless Close has begun, and reports whether
+// it did.
+func (w *InputWatcher) call(ev RawEvent) bool {
+	w.mu.Lock()
+	if w.closing {
+		w.mu.Unlock()
+		return false
+	}
+	w.inSink = true
+	w.mu.Unlock()
+	defer func() {
+		w.mu.Lock()
+		w.inSink = false
+		w.mu.Unlock()
+	}()
+	w.sink(ev)
+	return true
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -266,7 +267,7 @@ func settledWatcherGoroutines(want int) int {
 }
 
 func TestWatchInputCloseEndsItsGoroutinesAndTheSinkCalls(t *testing.T) {
-	if n := watcherGoroutines(); n != 0 {
+	if n := settledWatcherGoroutines(0); n != 0 {
 		t.Fatalf("%d watcher goroutines before the test", n)
 	}
 	rec := newRawRecorder()
@@ -298,6 +299,44 @@ func TestWatchInputCloseEndsItsGoroutinesAndTheSinkCalls(t *testing.T) {
 	case h := <-rec.ch:
 		t.Errorf("the sink got %+v after Close", h.ev)
 	case <-time.After(100 * time.Millisecond):
+	}
+}
+
+func TestWatchInputCloseFromTheSinkDoesNotDeadlock(t *testing.T) {
+	var wp atomic.Pointer[InputWatcher]
+	closed := make(chan struct{})
+	var calls atomic.Int32
+	w, err := WatchInput(desk.Display, func(RawEvent) {
+		calls.Add(1)
+		if w := wp.Load(); w != nil && calls.Load() == 1 {
+			w.Close()
+			close(closed)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wp.Store(w)
+	if err := dpy.FakeMotion(1710, 910); err != nil {
+		t.Fatal(err)
+	}
+	if err := dpy.FakeKey("Shift_L", true); err != nil {
+		t.Fatal(err)
+	}
+	if err := dpy.FakeKey("Shift_L", false); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-closed:
+	case <-time.After(2 * time.Second):
+		t.Fatal("Close called from the sink did not return")
+	}
+	w.Close()
+	if n := settledWatcherGoroutines(0); n != 0 {
+		t.Errorf("%d watcher goroutines after Close from the sink", n)
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("the sink was called %d times, want once (nothing after Close)", n)
 	}
 }
 
