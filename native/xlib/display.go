@@ -74,12 +74,9 @@ func open(display string, onEvent func(*Display, *C.nx_event)) (*Display, error)
 	return d, nil
 }
 
-// loop owns the connection: it opens it on its locked thread, runs queued
-// closures, reads events, and closes it after Close. The thread is never
-// unlocked, so it ends with the goroutine, thread-local error slot and all.
-func (d *Display) loop(display string, ready chan<- error) {
-	runtime.LockOSThread()
-	defer close(d.done)
+// openConn opens a connection to display ("" = $DISPLAY). Call it on the
+// locked thread that will own the connection.
+func openConn(display string) (*C.nx_conn, error) {
 	var cname *C.char
 	if display != "" {
 		cname = C.CString(display)
@@ -90,7 +87,20 @@ func (d *Display) loop(display string, ready chan<- error) {
 		if display == "" {
 			display = os.Getenv("DISPLAY")
 		}
-		ready <- fmt.Errorf("xlib: cannot open X display %q", display)
+		return nil, fmt.Errorf("xlib: cannot open X display %q", display)
+	}
+	return c, nil
+}
+
+// loop owns the connection: it opens it on its locked thread, runs queued
+// closures, reads events, and closes it after Close. The thread is never
+// unlocked, so it ends with the goroutine, thread-local error slot and all.
+func (d *Display) loop(display string, ready chan<- error) {
+	runtime.LockOSThread()
+	defer close(d.done)
+	c, err := openConn(display)
+	if err != nil {
+		ready <- err
 		return
 	}
 	d.conn = c

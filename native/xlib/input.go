@@ -12,11 +12,9 @@ import "C"
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"sync"
 	"time"
-	"unsafe"
 )
 
 // The hand-back input watcher reports the person's input during a takeover
@@ -113,17 +111,9 @@ func (w *InputWatcher) Close() {
 func (w *InputWatcher) watch(display string, ready chan<- error) {
 	runtime.LockOSThread()
 	defer close(w.done)
-	var cname *C.char
-	if display != "" {
-		cname = C.CString(display)
-		defer C.free(unsafe.Pointer(cname))
-	}
-	c := C.nx_open(cname)
-	if c == nil {
-		if display == "" {
-			display = os.Getenv("DISPLAY")
-		}
-		ready <- fmt.Errorf("xlib: cannot open X display %q", display)
+	c, err := openConn(display)
+	if err != nil {
+		ready <- err
 		return
 	}
 	var opcode, major, minor C.int
