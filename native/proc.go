@@ -24,6 +24,10 @@ func processIdentity(pid int) (engine.ProcessIdentity, error) {
 	if err != nil {
 		return engine.ProcessIdentity{}, engine.Errf(engine.CodeWindowGone, "process %d exited", pid)
 	}
+	if exited(string(stat)) {
+		// A zombie has exited; only its parent has not reaped it yet.
+		return engine.ProcessIdentity{}, engine.Errf(engine.CodeWindowGone, "process %d exited", pid)
+	}
 	start, err := startTime(string(stat))
 	if err != nil {
 		return engine.ProcessIdentity{}, engine.Wrap(engine.CodeInternal, err, "cannot read the start time of process %d", pid)
@@ -51,4 +55,15 @@ func startTime(stat string) (uint64, error) {
 		return 0, fmt.Errorf("short stat")
 	}
 	return strconv.ParseUint(fields[19], 10, 64)
+}
+
+// exited reports a process that has ended but not been reaped: state Z
+// (zombie) or X (dead), field 3 of /proc/PID/stat.
+func exited(stat string) bool {
+	i := strings.LastIndexByte(stat, ')')
+	if i < 0 {
+		return false
+	}
+	fields := strings.Fields(stat[i+1:])
+	return len(fields) > 0 && (fields[0] == "Z" || fields[0] == "X")
 }

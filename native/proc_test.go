@@ -4,7 +4,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
 )
@@ -17,6 +19,34 @@ func TestStartTimeCountsFromTheLastParenthesis(t *testing.T) {
 	}
 	if _, err := startTime("4242 (x) S 1"); err == nil {
 		t.Fatal("a short stat must be an error")
+	}
+	for stat, want := range map[string]bool{"7 (a) Z 1 2": true, "7 (b) X 1": true, "7 (c) S 1": false, "7 (Z) R 1": false} {
+		if exited(stat) != want {
+			t.Errorf("exited(%q) = %v", stat, !want)
+		}
+	}
+}
+
+// TestAZombieIsGone: a process that exited but was not reaped yet is gone,
+// not "another process".
+func TestAZombieIsGone(t *testing.T) {
+	cmd := exec.Command("sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Process.Kill()
+	// Not waited for: the child stays a zombie until Wait.
+	defer cmd.Wait()
+	for i := 0; i < 200; i++ {
+		stat, _ := os.ReadFile("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/stat")
+		if exited(string(stat)) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	_, err := processIdentity(cmd.Process.Pid)
+	if e, ok := err.(*engine.Error); !ok || e.Code != engine.CodeWindowGone {
+		t.Fatalf("a zombie is window_gone, got %v", err)
 	}
 }
 
