@@ -365,25 +365,6 @@ func (b *Backend) Capture(ctx context.Context, w engine.WindowID) (*image.RGBA, 
 	return img, xErr(err)
 }
 
-// The clipboard, the indicator and the input watcher arrive with their
-// issues; until then they say so instead of pretending.
-
-func (b *Backend) ClipboardRead(ctx context.Context) (string, error) {
-	return "", engine.Errf(engine.CodeBackendUnavailable, "clipboard support is not built yet")
-}
-
-func (b *Backend) ClipboardWrite(ctx context.Context, text string) (func(), error) {
-	return nil, engine.Errf(engine.CodeBackendUnavailable, "clipboard support is not built yet")
-}
-
-func (b *Backend) ShowIndicator(ctx context.Context, paused bool) (engine.Indicator, error) {
-	return nil, engine.Errf(engine.CodeBackendUnavailable, "the takeover indicator is not built yet")
-}
-
-func (b *Backend) WatchInput(ctx context.Context, sink func(engine.RawInput)) error {
-	return engine.Errf(engine.CodeBackendUnavailable, "the input watcher is not built yet")
-}
-
 // AskConsent shows the consent dialog and waits for the person's click.
 func (b *Backend) AskConsent(ctx context.Context, req engine.ConsentRequest) (engine.ConsentAnswer, error) {
 	dlg := xlib.ConsentDialog{Host: req.Host, Purpose: req.Purpose, Takeover: req.Takeover,
