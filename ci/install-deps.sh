@@ -51,6 +51,8 @@ DEBIAN_PACKAGES=(
   gnome-calculator
   zenity
   x11-utils
+  # A second clipboard client for the clipboard tests (native/xlib).
+  xclip
 )
 
 # Commands that must be on PATH once the packages above are installed.
