@@ -1,0 +1,282 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestSandboxStopsCleanly runs `nish-driver sandbox` with a real app and
+// stops it the two ways a person does (Ctrl-C in its terminal, or a
+// SIGTERM from a supervisor): it exits 0, and nothing it started outlives
+// it — no Xvfb, no bus, no app, no helper the session bus activated — and
+// its private folder and X socket are gone.
+func TestSandboxStopsCleanly(t *testing.T) {
+	fixture, err := filepath.Abs("../../native/atspi/testdata/synthetic.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stops := []struct {
+		name string
+		sig  syscall.Signal
+	}{
+		{"Ctrl-C", syscall.SIGINT},
+		{"SIGTERM", syscall.SIGTERM},
+	}
+	for _, stop := range stops {
+		t.Run(stop.name, func(t *testing.T) {
+			sb := startSandbox(t, "/usr/bin/python3 "+fixture+" 3")
+			procs := sb.processes(t)
+			for _, want := range []string{"Xvfb", "dbus-daemon", "python3"} {
+				if !hasComm(procs, want) {
+					t.Fatalf("the running sandbox has no %s among its processes: %v", want, procs)
+				}
+			}
+
+			if err := sb.cmd.Process.Signal(stop.sig); err != nil {
+				t.Fatal(err)
+			}
+			if exit := sb.wait(t); exit != 0 {
+				t.Fatalf("exit %d after %s; stderr:\n%s", exit, stop.name, sb.stderr.String())
+			}
+			for _, p := range survivors(procs) {
+				t.Errorf("%s (pid %d) outlived the sandbox", p.comm, p.pid)
+			}
+			if _, err := os.Stat(sb.root); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the private folder %s is still there (%v)", sb.root, err)
+			}
+			socket := "/tmp/.X11-unix/X" + strings.TrimPrefix(sb.display, ":")
+			if _, err := os.Stat(socket); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the X socket %s is still there (%v)", socket, err)
+			}
+		})
+	}
+}
+
+// runningSandbox is a `nish-driver sandbox` process that said it is ready.
+type runningSandbox struct {
+	cmd     *exec.Cmd
+	exited  chan int
+	stderr  *bytes.Buffer
+	display string // DISPLAY it printed
+	root    string // its private folder (the parent of XDG_RUNTIME_DIR)
+}
+
+// startSandbox starts the sandbox command with apps (no desktop of this
+// machine in its environment) and waits for its "ready" line.
+func startSandbox(t *testing.T, apps ...string) *runningSandbox {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"sandbox", "--"}, apps...)...)
+	cmd.Env = noDesktopEnv(t)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sb := &runningSandbox{cmd: cmd, exited: make(chan int, 1), stderr: &bytes.Buffer{}}
+	// A failed test must not leave a desktop behind: the sandbox's children
+	// die with it (they are signalled when it dies).
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+
+	envDone := make(chan map[string]string, 1)
+	go func() { envDone <- parseExports(stdout) }()
+	ready := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		said := false
+		for sc.Scan() {
+			sb.stderr.WriteString(sc.Text() + "\n")
+			if !said && strings.HasPrefix(sc.Text(), "sandbox: ready") {
+				said = true
+				ready <- true
+			}
+		}
+		if !said {
+			ready <- false
+		}
+		_ = cmd.Wait()
+		sb.exited <- cmd.ProcessState.ExitCode()
+	}()
+	select {
+	case ok := <-ready:
+		if !ok {
+			t.Fatalf("the sandbox ended before it was ready:\n%s", sb.stderr.String())
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatalf("the sandbox did not say ready:\n%s", sb.stderr.String())
+	}
+	// The environment is printed before the ready line, but stdout is its
+	// own pipe: wait for its lines to be read (the pipe stays open).
+	var vars map[string]string
+	select {
+	case vars = <-envDone:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the sandbox's environment lines did not arrive")
+	}
+	sb.display = vars["DISPLAY"]
+	if runtime := vars["XDG_RUNTIME_DIR"]; runtime != "" {
+		sb.root = filepath.Dir(runtime)
+	}
+	if !strings.HasPrefix(sb.display, ":") || sb.root == "" || sb.root == "/" {
+		t.Fatalf("the printed environment names no display or private folder: %v", vars)
+	}
+	return sb
+}
+
+// parseExports reads `export K="V"` lines until the sandbox's stdout has
+// given its DISPLAY line and the lines after it (they are printed sorted,
+// all at once), or until stdout closes.
+func parseExports(r io.Reader) map[string]string {
+	vars := map[string]string{}
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		line := strings.TrimPrefix(sc.Text(), "export ")
+		k, v, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		if uq, err := strconv.Unquote(v); err == nil {
+			v = uq
+		}
+		vars[k] = v
+		// XDG_STATE_HOME sorts last among the names the sandbox prints.
+		if k == "XDG_STATE_HOME" {
+			break
+		}
+	}
+	go func() { _, _ = io.Copy(io.Discard, r) }()
+	return vars
+}
+
+// wait waits for the sandbox to exit and returns its exit status.
+func (sb *runningSandbox) wait(t *testing.T) int {
+	t.Helper()
+	select {
+	case code := <-sb.exited:
+		return code
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the sandbox did not exit; stderr:\n%s", sb.stderr.String())
+		return -1
+	}
+}
+
+// process is one running process, told apart from a later one that reuses
+// its pid by its start time.
+type process struct {
+	pid   int
+	comm  string
+	start string
+}
+
+// alive reports whether the same process still runs (a zombie has ended).
+func (p process) alive() bool {
+	state, start, _, _, ok := readStat(p.pid)
+	return ok && start == p.start && state != "Z" && state != "X"
+}
+
+// survivors returns the processes still alive once the killed ones have
+// had a moment to end (a SIGKILL is delivered, not awaited).
+func survivors(procs []process) []process {
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		var alive []process
+		for _, p := range procs {
+			if p.alive() {
+				alive = append(alive, p)
+			}
+		}
+		if len(alive) == 0 || time.Now().After(deadline) {
+			return alive
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// processes lists what the sandbox runs: its descendants, and any process
+// whose environment points into its private folder (a helper the session
+// bus started that left the tree would still carry it).
+func (sb *runningSandbox) processes(t *testing.T) []process {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent := map[int]int{}
+	all := map[int]process{}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		state, start, ppid, comm, ok := readStat(pid)
+		if !ok || state == "Z" {
+			continue
+		}
+		parent[pid] = ppid
+		all[pid] = process{pid: pid, comm: comm, start: start}
+	}
+	marker := []byte("XDG_RUNTIME_DIR=" + filepath.Join(sb.root, "runtime") + "\x00")
+	var out []process
+	for pid, p := range all {
+		if pid == sb.cmd.Process.Pid {
+			continue
+		}
+		ours := false
+		for a := parent[pid]; a > 1 && !ours; a = parent[a] {
+			ours = a == sb.cmd.Process.Pid
+		}
+		if !ours {
+			env, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+			ours = bytes.Contains(env, marker)
+		}
+		if ours {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// readStat reads a process's state, start time, parent and command name
+// from /proc/PID/stat (the name is in parentheses and may hold spaces, so
+// fields are counted from the last ')').
+func readStat(pid int) (state, start string, ppid int, comm string, ok bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return "", "", 0, "", false
+	}
+	s := string(b)
+	open, closing := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+	if open < 0 || closing < open {
+		return "", "", 0, "", false
+	}
+	fields := strings.Fields(s[closing+1:])
+	if len(fields) < 20 {
+		return "", "", 0, "", false
+	}
+	ppid, _ = strconv.Atoi(fields[1])
+	return fields[0], fields[19], ppid, s[open+1 : closing], true
+}
+
+func hasComm(procs []process, comm string) bool {
+	for _, p := range procs {
+		if p.comm == comm {
+			return true
+		}
+	}
+	return false
+}
