@@ -20,6 +20,7 @@ type cli struct {
 	Manifest manifestCmd `cmd:"" help:"Print the tools and capabilities as JSON, without starting MCP."`
 	Sandbox  sandboxCmd  `cmd:"" help:"Run a private virtual desktop (Xvfb and the accessibility bus) with the given apps, printing the environment that reaches it."`
 	Version  versionCmd  `cmd:"" help:"Print the driver and contract versions."`
+	Manpage  manpageCmd  `cmd:"" hidden:"" help:"Print the manual page (roff), made from this command line."`
 }
 
 // streams are where a command writes; stdout is the protocol's in mcp.

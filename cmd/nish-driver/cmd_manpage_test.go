@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/alecthomas/kong"
+)
+
+// manPage runs the binary's hidden manpage command with a fixed date.
+func manPage(t *testing.T) string {
+	t.Helper()
+	out, errOut, exit := run(t, append(noDesktopEnv(t), "SOURCE_DATE_EPOCH=1764460800"), "manpage")
+	if exit != 0 {
+		t.Fatalf("manpage exit %d: %s", exit, errOut)
+	}
+	return out
+}
+
+// cliModel is the command line's model, as kong builds it for main.
+func cliModel(t *testing.T) *kong.Application {
+	t.Helper()
+	k, err := kong.New(&cli{}, kong.Name("nish-driver"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k.Model
+}
+
+// commandSection is the part of page that describes one command: from its
+// subsection heading to the next heading.
+func commandSection(page, path string) (string, bool) {
+	head := `.SS "` + escapeHyphens(path)
+	i := strings.Index(page, head)
+	if i < 0 {
+		return "", false
+	}
+	rest := page[i+len(head):]
+	if j := strings.Index(rest, "\n.S"); j >= 0 {
+		rest = rest[:j]
+	}
+	return rest, true
+}
+
+func TestManPageNamesEveryCommandAndFlag(t *testing.T) {
+	page := manPage(t)
+	app := cliModel(t)
+	commands := visibleCommands(app.Node)
+	names := map[string]bool{}
+	for _, c := range commands {
+		names[c.Name] = true
+	}
+	// The walk itself must find the commands a person uses.
+	for _, want := range []string{"mcp", "doctor", "manifest", "sandbox", "version"} {
+		if !names[want] {
+			t.Errorf("the model walk misses command %q", want)
+		}
+	}
+	for _, cmd := range commands {
+		t.Run(cmd.Name, func(t *testing.T) {
+			section, ok := commandSection(page, cmd.FullPath())
+			if !ok {
+				t.Fatalf("no subsection for %q", cmd.FullPath())
+			}
+			if cmd.Help != "" && !strings.Contains(section, roffText(cmd.Help)) {
+				t.Errorf("%s: help text missing", cmd.Name)
+			}
+			for _, f := range visibleFlags(cmd.Flags) {
+				if !strings.Contains(section, `\fB\-\-`+escapeHyphens(f.Name)+`\fR`) {
+					t.Errorf("%s: flag --%s missing", cmd.Name, f.Name)
+				}
+				if f.HasDefault && f.Default != "" && !strings.Contains(section, "Default: "+roffText(f.Default)+".") {
+					t.Errorf("%s: default of --%s missing", cmd.Name, f.Name)
+				}
+			}
+			for _, p := range cmd.Positional {
+				if !strings.Contains(section, ".I \""+p.Name) {
+					t.Errorf("%s: argument <%s> missing", cmd.Name, p.Name)
+				}
+			}
+		})
+	}
+	t.Run("global flags", func(t *testing.T) {
+		for _, f := range visibleFlags(app.Flags) {
+			if !strings.Contains(page, `\fB\-\-`+escapeHyphens(f.Name)+`\fR`) {
+				t.Errorf("global flag --%s missing", f.Name)
+			}
+		}
+	})
+	t.Run("hidden commands stay hidden", func(t *testing.T) {
+		for _, c := range app.Children {
+			if c.Hidden && strings.Contains(page, `.SS "nish\-driver `+escapeHyphens(c.Name)) {
+				t.Errorf("hidden command %q is on the page", c.Name)
+			}
+		}
+	})
+	t.Run("dated by SOURCE_DATE_EPOCH", func(t *testing.T) {
+		if !strings.Contains(page, `.TH "NISH\-DRIVER" 1 2025-11-30 `) {
+			t.Errorf("title line: %q", strings.SplitN(page, "\n", 3)[1])
+		}
+	})
+}
+
+// TestManPageRendersWithoutWarnings renders the page the way lintian
+// checks it: man-db with warnings on, in UTF-8. Any message is a failure.
+func TestManPageRendersWithoutWarnings(t *testing.T) {
+	page := manPage(t)
+	cmd := exec.Command("man", "--warnings", "-E", "UTF-8", "-l", "-Tutf8", "-Z", "-")
+	cmd.Env = append(noDesktopEnv(t), "LC_ALL=C.UTF-8", "MANROFFSEQ=", "MANWIDTH=80")
+	cmd.Stdin = strings.NewReader(page)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("man (package man-db, installed by make test) failed: %v\n%s", err, errOut.String())
+	}
+	if errOut.Len() != 0 {
+		t.Errorf("man warns:\n%s", errOut.String())
+	}
+	// The troff output names the page in its header; plain text would not
+	// come out of -Z, so look for the words themselves.
+	for _, want := range []string{"NISH", "DRIVER", "doctor", "sandbox"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("rendered output lacks %q", want)
+		}
+	}
+}
+
+func TestRoffText(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"plain words", "Print the versions.", "Print the versions."},
+		{"backslash", `a\b`, `a\eb`},
+		{"double quote", `say "hi"`, `say \(dqhi\(dq`},
+		{"leading dot", ".hidden", `\&.hidden`},
+		{"leading apostrophe", "'quoted'", `\&'quoted'`},
+		{"option hyphens", "use --control-out and -h", `use \-\-control\-out and \-h`},
+		{"word hyphens stay", "in-memory demo", "in-memory demo"},
+		{"option in parentheses", "(with --json)", `(with \-\-json)`},
+		{"non-ASCII", "a — b", `a \[u2014] b`},
+		{"newline and tab", "a\nb\tc", "a b c"},
+		{"control character dropped", "a\x07b", "ab"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := roffText(tt.in); got != tt.want {
+				t.Errorf("roffText(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
