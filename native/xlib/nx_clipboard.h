@@ -1,0 +1,77 @@
+// nx_clipboard.h declares the C helpers of the CLIPBOARD selection
+// (clipboard_read.go, clipboard_owner.go). Like nx.h's, each helper frees
+// what it allocates, or says in its comment who frees it.
+#ifndef NISH_NX_CLIPBOARD_H
+#define NISH_NX_CLIPBOARD_H
+
+#include <X11/Xlib.h>
+
+#include "nx.h"
+
+// nx_clip_event is the part of an X event the clipboard code looks at.
+// window is the event's own window: the requestor of a SelectionNotify, the
+// owner of a SelectionRequest or SelectionClear, the window of a
+// PropertyNotify.
+typedef struct {
+	int type;
+	unsigned long window;
+	unsigned long time;
+	unsigned long selection;
+	unsigned long target;
+	unsigned long property;
+	unsigned long requestor; // SelectionRequest
+	unsigned long atom;      // PropertyNotify
+	int state;               // PropertyNotify: PropertyNewValue or PropertyDelete
+} nx_clip_event;
+
+// nx_clip_next_event reads one queued or pending event into out and returns
+// 1, or returns 0 when none is waiting or the connection is lost.
+int nx_clip_next_event(nx_conn *c, nx_clip_event *out);
+
+// nx_clip_window creates an unmapped 1x1 child of the root that reports
+// changes to its properties (PropertyChangeMask).
+Window nx_clip_window(Display *dpy);
+
+// nx_clip_touch appends nothing to a property of w: the server answers with
+// a PropertyNotify carrying its current time, the timestamp the selection
+// requests and XSetSelectionOwner should use.
+void nx_clip_touch(Display *dpy, Window w, Atom prop);
+
+// nx_clip_prop is a property as XGetWindowProperty returned it; data (when
+// not NULL) is Xlib's and the caller frees it with XFree.
+typedef struct {
+	unsigned long type;
+	int format;
+	unsigned long nitems;
+	unsigned long bytes_after;
+	unsigned char *data;
+} nx_clip_prop;
+
+// nx_clip_peek reads a property's type, format and size (bytes_after)
+// without its data; it returns 0 when w has no such property.
+int nx_clip_peek(Display *dpy, Window w, Atom prop, nx_clip_prop *out);
+
+// nx_clip_take reads up to max_bytes of a property and deletes it when it
+// was read whole. It returns 0 when w has no such property; otherwise
+// out->data (possibly NULL) is the caller's to XFree.
+int nx_clip_take(Display *dpy, Window w, Atom prop, long max_bytes, nx_clip_prop *out);
+
+// nx_clip_set_targets replaces a property with the first n (at most 4) of
+// the atoms a0..a3, as a list of type ATOM (the answer to TARGETS).
+void nx_clip_set_targets(Display *dpy, Window w, Atom prop, Atom a0, Atom a1, Atom a2, Atom a3,
+                         int n);
+
+// nx_clip_set_integer replaces a property with one 32-bit INTEGER.
+void nx_clip_set_integer(Display *dpy, Window w, Atom prop, unsigned long v);
+
+// nx_clip_notify sends the requestor the SelectionNotify that ends a
+// request; property None says the request was refused.
+void nx_clip_notify(Display *dpy, Window requestor, Atom selection, Atom target, Atom property,
+                    Time time);
+
+// nx_clip_max_bytes is the largest property value, in bytes, one
+// ChangeProperty request can carry on this connection (BIG-REQUESTS
+// counted).
+long nx_clip_max_bytes(Display *dpy);
+
+#endif
