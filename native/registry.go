@@ -14,8 +14,8 @@ const probeBound = 2 * time.Second
 
 // Registry reports what this desktop offers (contract §6): the X display
 // with its extensions, the accessibility bus, and each capability with the
-// part it rests on. The parts the project has not built yet (clipboard,
-// the takeover indicator and hand-back) are reported unavailable with
+// part it rests on. The parts the project has not built yet (the takeover
+// indicator and hand-back) are reported unavailable with
 // not_built rather than pretended.
 func (b *Backend) Registry(ctx context.Context) engine.Registry {
 	ext := b.x.Extensions()
@@ -80,8 +80,9 @@ func (b *Backend) Registry(ctx context.Context) engine.Registry {
 		{Name: "list_notifications", Status: "unsupported", ReasonCode: doctor.ReasonNoPlatformAPI, Action: doctor.Action(doctor.ReasonNoPlatformAPI), Consent: "session"},
 		{Name: "dismiss_notification", Status: "unsupported", ReasonCode: doctor.ReasonNoPlatformAPI, Action: doctor.Action(doctor.ReasonNoPlatformAPI), Consent: "session"},
 		{Name: "invoke_notification_action", Status: "unsupported", ReasonCode: doctor.ReasonNoPlatformAPI, Action: doctor.Action(doctor.ReasonNoPlatformAPI), Consent: "session"},
-		avail("clipboard_read", "separate", false, doctor.ReasonNotBuilt),
-		avail("clipboard_write", "session", false, doctor.ReasonNotBuilt),
+		// The clipboard needs only the display connection this backend holds.
+		avail("clipboard_read", "separate", true, ""),
+		avail("clipboard_write", "session", true, ""),
 	}
 	return reg
 }

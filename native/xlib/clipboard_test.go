@@ -132,6 +132,14 @@ func TestReadClipboardReturnsAnotherClientsText(t *testing.T) {
 	}
 }
 
+func TestReadClipboardOfEmptyTextIsEmpty(t *testing.T) {
+	own(t, "")
+	got, err := dpy.ReadClipboard(context.Background())
+	if err != nil || got != "" {
+		t.Fatalf("ReadClipboard of an owner's empty text = %q, %v", got, err)
+	}
+}
+
 func TestReadClipboardFallsBackToLatin1String(t *testing.T) {
 	xclipIn(t, []byte("Gr\xfc\xdfe \xbd"), "STRING")
 	got, err := dpy.ReadClipboard(context.Background())
