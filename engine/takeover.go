@@ -294,13 +294,37 @@ func tookOver(reason, effect string) *Error {
 	return e
 }
 
+// OwnInputNoter is an optional part of a backend whose input watcher
+// reports the driver's own events in other terms than they were sent (on
+// X11 a typed "A" comes back as Shift_L and "a"). synth tells it each press
+// and pointer target right before sending it, after the engine logged it,
+// so the backend can turn their raw echoes back into the events the engine
+// logged and drop the extra presses it adds itself.
+type OwnInputNoter interface {
+	NoteOwnInput(ev InputEvent)
+}
+
 // synth sends one synthetic event after the hand-back check, logging it
 // first so the watcher knows it for the driver's own.
+//
+// A release is not checked: letting go of what the driver holds is always
+// safe, and the character or click its press began is then complete. A
+// release of something no longer held (the pause or the takeover's end
+// already released it) sends nothing.
 func (s *Session) synth(ctx context.Context, ev InputEvent) *Error {
 	if ev.Kind == InputButtonPress || ev.Kind == InputButtonRelease {
 		if ev.Button == 2 {
 			return Errf(CodeInvalidArguments, "the middle button is never sent")
 		}
+	}
+	if ev.Kind == InputKeyRelease || ev.Kind == InputButtonRelease {
+		s.mu.Lock()
+		held := s.tk.dropHeldLocked(ev)
+		s.mu.Unlock()
+		if !held {
+			return nil
+		}
+		return s.sendBounded(ctx, ev)
 	}
 	if err := s.handbackCheck(ctx); err != nil {
 		return err
@@ -316,17 +340,34 @@ func (s *Session) synth(ctx context.Context, ev InputEvent) *Error {
 		if ev.Kind == InputButtonPress {
 			s.tk.lastPress = now
 		}
-	case InputKeyRelease, InputButtonRelease:
-		s.tk.dropHeldLocked(ev)
 	}
 	s.mu.Unlock()
-	if err := s.d.backend.Send(ctx, ev); err != nil {
-		return AsError(err)
+	if n, ok := s.d.backend.(OwnInputNoter); ok {
+		n.NoteOwnInput(ev)
 	}
-	return nil
+	return s.sendBounded(ctx, ev)
 }
 
-func (t *takeover) dropHeldLocked(rel InputEvent) {
+// sendBounded sends one event, returning when the context ends even if the
+// backend has not answered (a stuck display must not hold a release path
+// or an act past its bound).
+func (s *Session) sendBounded(ctx context.Context, ev InputEvent) *Error {
+	done := make(chan error, 1)
+	go func() { done <- s.d.backend.Send(ctx, ev) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			return AsError(err)
+		}
+		return nil
+	case <-ctx.Done():
+		return Errf(CodeAppNotResponding, "the display did not take the input in time")
+	}
+}
+
+// dropHeldLocked forgets the press a release lets go of and reports
+// whether it was held.
+func (t *takeover) dropHeldLocked(rel InputEvent) bool {
 	press := InputKeyPress
 	if rel.Kind == InputButtonRelease {
 		press = InputButtonPress
@@ -334,9 +375,10 @@ func (t *takeover) dropHeldLocked(rel InputEvent) {
 	for i, h := range t.held {
 		if h.Kind == press && h.Key == rel.Key && h.Char == rel.Char && h.Button == rel.Button {
 			t.held = append(t.held[:i], t.held[i+1:]...)
-			return
+			return true
 		}
 	}
+	return false
 }
 
 // releaseHeld releases every key and button the driver holds, even after
@@ -361,7 +403,7 @@ func (s *Session) releaseHeld() {
 		if ev.Kind == InputButtonPress {
 			rel = InputEvent{Kind: InputButtonRelease, Button: ev.Button}
 		}
-		_ = s.d.backend.Send(ctx, rel)
+		_ = s.sendBounded(ctx, rel)
 	}
 }
 

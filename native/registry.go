@@ -7,16 +7,15 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/doctor"
+	"github.com/nish-driver/nish-driver/native/xlib"
 )
 
 // probeBound bounds the accessibility bus probe of one doctor run.
 const probeBound = 2 * time.Second
 
 // Registry reports what this desktop offers (contract §6): the X display
-// with its extensions, the accessibility bus, and each capability with the
-// part it rests on. The parts the project has not built yet (the takeover
-// indicator and hand-back) are reported unavailable with
-// not_built rather than pretended.
+// with its extensions, the accessibility bus, the kill switch's grab, and
+// each capability with the part it rests on.
 func (b *Backend) Registry(ctx context.Context) engine.Registry {
 	ext := b.x.Extensions()
 	xiOK := ext.XInputMajor > 2 || (ext.XInputMajor == 2 && ext.XInputMinor >= 1)
@@ -42,6 +41,7 @@ func (b *Backend) Registry(ctx context.Context) engine.Registry {
 	reg.Probes = append(reg.Probes, engine.Probe{Label: "X extensions", Status: statusOf(len(missing) == 0),
 		Message: fmt.Sprintf("XTEST %v, XInput %d.%d, Composite %v, X-Resource %v, SHAPE %v",
 			ext.XTest, ext.XInputMajor, ext.XInputMinor, ext.Composite, ext.XRes, ext.Shape)})
+	reg.Probes = append(reg.Probes, b.killSwitchProbe())
 
 	pctx, cancel := context.WithTimeout(ctx, probeBound)
 	defer cancel()
@@ -74,9 +74,9 @@ func (b *Backend) Registry(ctx context.Context) engine.Registry {
 		avail("read_tree", "session", treeOK, treeReason),
 		avail("act_semantic", "session", treeOK, treeReason),
 		avail("capture_window", "session", ext.Composite, capReason),
-		avail("input_takeover", "takeover", false, doctor.ReasonNotBuilt),
-		avail("takeover_indicator", "takeover", false, doctor.ReasonNotBuilt),
-		avail("takeover_handback", "takeover", false, takeoverReason(ext.XTest, xiOK)),
+		avail("input_takeover", "takeover", takeoverReason(ext) == "", takeoverReason(ext)),
+		avail("takeover_indicator", "takeover", ext.Shape, doctor.ReasonX11ExtensionMissing),
+		avail("takeover_handback", "takeover", takeoverReason(ext) == "", takeoverReason(ext)),
 		{Name: "list_notifications", Status: "unsupported", ReasonCode: doctor.ReasonNoPlatformAPI, Action: doctor.Action(doctor.ReasonNoPlatformAPI), Consent: "session"},
 		{Name: "dismiss_notification", Status: "unsupported", ReasonCode: doctor.ReasonNoPlatformAPI, Action: doctor.Action(doctor.ReasonNoPlatformAPI), Consent: "session"},
 		{Name: "invoke_notification_action", Status: "unsupported", ReasonCode: doctor.ReasonNoPlatformAPI, Action: doctor.Action(doctor.ReasonNoPlatformAPI), Consent: "session"},
@@ -87,16 +87,20 @@ func (b *Backend) Registry(ctx context.Context) engine.Registry {
 	return reg
 }
 
-// takeoverReason names why hand-back is off: a missing extension first,
-// else that it is not built yet.
-func takeoverReason(xtest, xi bool) string {
+// takeoverReason names why a takeover (synthetic input with hand-back) is
+// off, or "" when it is possible: it needs XInput 2.1 raw events to see the
+// person take over, XTEST to send input, and Shape for the click-through
+// indicator.
+func takeoverReason(ext xlib.Extensions) string {
 	switch {
-	case !xi:
+	case ext.XInputMajor < 2 || (ext.XInputMajor == 2 && ext.XInputMinor < 1):
 		return doctor.ReasonXInput2Missing
-	case !xtest:
+	case !ext.XTest:
 		return doctor.ReasonXTestMissing
+	case !ext.Shape:
+		return doctor.ReasonX11ExtensionMissing
 	}
-	return doctor.ReasonNotBuilt
+	return ""
 }
 
 func statusOf(ok bool) string {

@@ -84,14 +84,14 @@ func TestConsentNeedsARealClick(t *testing.T) {
 	t.Run("an unticked app and the takeover line", func(t *testing.T) {
 		h := newHarness(t, 10*time.Second)
 		p := newPerson(t)
-		wg := p.answer("takeover", "allow")
+		wg := p.answer("allow")
 		st := h.ok("start_session", map[string]any{"apps": []any{"synthetic.py"}, "input": "takeover"})
 		wg.Wait()
-		// The indicator is not built yet, so a ticked takeover stays
-		// headless with a reason, never a takeover without an indicator.
+		// The takeover line left unticked: the session is granted, headless,
+		// and says why there is no takeover; no indicator is shown.
 		tk := st["takeover"].(map[string]any)
-		if st["input"] != "headless" || tk["on"] != false || tk["reason"] == nil {
-			t.Fatalf("takeover without an indicator: %v", st)
+		if st["input"] != "headless" || tk["on"] != false || tk["indicator"] != false || tk["reason"] != "not_granted" {
+			t.Fatalf("an unticked takeover line: %v", st)
 		}
 	})
 }

@@ -28,3 +28,4 @@ func (k *KillSwitch) Release()        {}
 func (d *Display) KeyEcho(name string, r rune) (KeyEcho, error) { return KeyEcho{}, ErrNotBuilt }
 func (d *Display) HeldInput() ([]string, []int, error)          { return nil, nil, ErrNotBuilt }
 func (d *Display) InputShapeRects(id uint64) (int, error)       { return 0, ErrNotBuilt }
+func (d *Display) DestroyWindow(id uint64) error                { return ErrNotBuilt }

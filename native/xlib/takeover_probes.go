@@ -51,3 +51,9 @@ func (d *Display) HeldInput() (keys []string, buttons []int, err error) {
 func (d *Display) InputShapeRects(id uint64) (int, error) {
 	return d.inputRects(id)
 }
+
+// DestroyWindow destroys any client's window, as any X client may: the
+// tests play another app taking the takeover indicator down.
+func (d *Display) DestroyWindow(id uint64) error {
+	return d.destroyWindow(id)
+}
