@@ -20,11 +20,14 @@ LDFLAGS     := $(if $(GIT_VERSION),-X $(MODULE)/engine.DriverVersion=$(GIT_VERSI
 TSCLIENT      := e2e/tsclient
 TSCLIENT_DEPS := $(TSCLIENT)/node_modules/.package-lock.json
 
+# The demo's simulated person (ci/demoperson).
+DEMO_PERSON := bin/demoperson
+
 # Every Go source of the project (NUL-separated), leaving out build outputs,
 # caches and installed packages.
 GO_FILES := find . \( -path ./.git -o -path ./.cache -o -path ./bin -o -name node_modules \) -prune -o -name '*.go' -print0
 
-.PHONY: build test deps vet fmt-check gotest e2e bench demo fmt clean
+.PHONY: build test deps vet fmt-check gotest e2e bench demo demo-run fmt clean
 
 ## build: the driver binary at bin/nish-driver
 build:
@@ -37,6 +40,7 @@ test: deps
 	$(MAKE) --no-print-directory fmt-check
 	$(MAKE) --no-print-directory gotest
 	$(MAKE) --no-print-directory e2e
+	$(MAKE) --no-print-directory demo-run DEMO_FLAGS=--fast
 	@echo "make test: all passed"
 
 deps:
@@ -73,9 +77,19 @@ bench: deps
 	@echo "acts (headless click with settle on the 200-row window; type_text of 1,000 characters), median of 20:"
 	$(GO) test ./native -run '^$$' -bench 'HeadlessClick|TypeText1000' -benchtime 20x
 
-## demo: a scripted MCP session against the mock backend, step by step with timings
-demo: build $(TSCLIENT_DEPS)
-	cd $(TSCLIENT) && NISH_DRIVER_BIN=$(CURDIR)/$(BIN) $(NODE) demo.mjs
+## demo: real GTK apps on a private desktop (nish-driver sandbox), a simulated
+## person (ci/demoperson) who answers the consent dialog with real clicks, and
+## a scripted MCP session through the TypeScript SDK, printed step by step
+## with timings; the screenshots before and after go to demo-out/ (docs/demo.md)
+demo: deps
+	$(MAKE) --no-print-directory demo-run
+
+# demo-run is the demo without the dependency check; `make test` runs it in
+# fast mode (DEMO_FLAGS=--fast leaves out the optional third app).
+demo-run: build $(TSCLIENT_DEPS)
+	$(GO) build -o $(DEMO_PERSON) ./ci/demoperson
+	cd $(TSCLIENT) && NISH_DRIVER_BIN=$(CURDIR)/$(BIN) NISH_DEMO_PERSON_BIN=$(CURDIR)/$(DEMO_PERSON) \
+		$(NODE) demo.mjs --out $(CURDIR)/demo-out $(DEMO_FLAGS)
 
 ## fmt: gofmt every Go file
 fmt:

@@ -1,132 +1,247 @@
-// `make demo`: a scripted MCP session against the mock desktop, the way a
-// model would drive it, printed step by step with timings. It uses the
-// TypeScript SDK client and the built binary (`nish-driver mcp --backend
-// mock`), so what it shows is what a real host would see.
+// `make demo`: a scripted MCP session on real apps, the way a model would
+// drive them, printed step by step with timings.
+//
+// It starts `nish-driver sandbox` with real GTK 3 apps (the synthetic form
+// of native/atspi/testdata/synthetic.py and mousepad; gtk3-widget-factory
+// too unless --fast) on a private X display nobody sees, starts the
+// simulated person (ci/demoperson) who answers the consent dialog with real
+// pointer clicks, then drives `nish-driver mcp` through the TypeScript SDK's
+// Client and StdioClientTransport: list the windows, start a session, read
+// a skeleton and drill down, fill the form, type a paragraph into mousepad
+// and read it back, and save screenshots before and after as PNG files.
+// Any unexpected outcome makes the exit status non-zero; the sandbox is
+// stopped in every case.
+//
+// Usage: node demo.mjs [--fast] [--out DIR]
+//   NISH_DRIVER_BIN       the driver (default bin/nish-driver)
+//   NISH_DEMO_PERSON_BIN  the simulated person (default bin/demoperson)
 
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
 
-import { driverBin, startDriver, textOf } from "./driver.mjs";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
-const MAX_TEXT_LINES = 8;
-const MAX_LINE_CHARS = 110;
+import { startPerson, startSandbox } from "./demo-desktop.mjs";
+import { DemoFailure, Session, detail, firstLines, imageOf, msSince } from "./demo-steps.mjs";
+import { driverBin, textOf } from "./driver.mjs";
 
-const ms = (t0) => `${(performance.now() - t0).toFixed(1)} ms`;
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = resolve(here, "..", "..");
+const personBin = resolve(process.env.NISH_DEMO_PERSON_BIN ?? join(repoRoot, "bin", "demoperson"));
 
-function brief(args) {
-  const s = JSON.stringify(args);
-  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
-}
-
-function printText(text) {
-  const lines = text.replace(/\n+$/, "").split("\n");
-  for (const line of lines.slice(0, MAX_TEXT_LINES)) {
-    console.log(`     | ${line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS - 1)}…` : line}`);
+/** The command line: --fast leaves out the optional third app. */
+function parseArgs(argv) {
+  const opts = { fast: false, out: join(repoRoot, "demo-out") };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--fast") opts.fast = true;
+    else if (argv[i] === "--out" && i + 1 < argv.length) opts.out = resolve(argv[++i]);
+    else throw new DemoFailure(`unknown argument ${argv[i]} (usage: node demo.mjs [--fast] [--out DIR])`);
   }
-  if (lines.length > MAX_TEXT_LINES) console.log(`     | … ${lines.length - MAX_TEXT_LINES} more lines`);
+  return opts;
 }
 
-// An act's diff, one line per row, so the demo shows what the act changed.
-function printDiff(diff) {
-  if (!diff) return;
-  const lines = [
-    ...(diff.added ?? []).map((r) => `+ [${r.element_index}] ${r.role} ${JSON.stringify(r.label ?? "")}`),
-    ...(diff.removed ?? []).map((r) => `- [${r.element_index}] ${r.role} ${JSON.stringify(r.label ?? "")}`),
-    ...(diff.changed ?? []).map(
-      (c) =>
-        `~ [${c.element_index}] ${(c.fields ?? []).join(",")}:` +
-        (c.label !== undefined ? ` label=${JSON.stringify(c.label)}` : "") +
-        (c.value !== undefined && c.value !== null ? ` value=${JSON.stringify(c.value)}` : ""),
-    ),
-  ];
-  for (const line of lines.slice(0, 4)) console.log(`     | diff ${line}`);
-  if (lines.length > 4) console.log(`     | diff … ${lines.length - 4} more`);
+// The form: the synthetic window with three rows (run from the repository
+// root, so the path has no spaces whatever the clone's folder is called; by
+// the system's Python, which has GTK's bindings).
+const FORM = { command: "/usr/bin/python3 native/atspi/testdata/synthetic.py 3", app: "synthetic.py", window: "Synthetic 3 rows" };
+const EDITOR = { command: "mousepad", app: "mousepad" };
+const FACTORY = { command: "gtk3-widget-factory", app: "gtk3-widget-factory" };
+
+// type_text inserts at the caret, which is at the start of a field nobody
+// has clicked into: the entry reads "typed: value 1" afterwards.
+const TYPED = "typed: ";
+// Three lines, so the screenshot after shows all of it.
+const PARAGRAPH = [
+  "Typed by nish-driver through the accessibility bus:",
+  "no pointer moved, no key was pressed, the window was never raised,",
+  "and the person's own screen was not touched.",
+].join("\n");
+
+/** Saves a result's screenshot and prints where it went. */
+function saveScreenshot(result, outDir, name) {
+  const png = imageOf(result);
+  if (!png) throw new DemoFailure(`no screenshot came back for ${name}`);
+  const file = join(outDir, name);
+  writeFileSync(file, png);
+  const info = result.structuredContent.screenshot ?? {};
+  detail(`screenshot ${info.width}x${info.height}, ${png.length} bytes, ${info.blacked_out ?? 0} secure field(s) blacked out -> ${relative(repoRoot, file)}`);
+  return file;
 }
 
-let stepNo = 0;
-let unexpected = 0;
+/** The first row of a read that matches. */
+function find(read, what, test) {
+  const row = (read.structuredContent?.elements ?? read.elements ?? []).find(test);
+  if (!row) throw new DemoFailure(`no ${what} in the read`);
+  return row;
+}
+
+const hasState = (row, state) => (row.states ?? []).includes(state);
 
 /**
- * Sends one tool call, prints it, its time and its text. A failure is
- * expected only when `expect` names its code.
+ * Runs an act on an element picked from the latest read. When the window's
+ * structure has changed since that read (stale_element_token, retry
+ * after_refresh), it reads again, as the contract says, picks the element
+ * anew and retries once.
  */
-async function step(client, tool, args, { expect } = {}) {
-  stepNo += 1;
-  const t0 = performance.now();
-  const result = await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 15_000 });
-  const took = ms(t0);
-  const code = result.isError ? result.structuredContent?.error?.code ?? "error" : "ok";
-  const surprise = result.isError ? code !== expect : false;
-  if (surprise) unexpected += 1;
-  console.log(`\n${stepNo}. ${tool} ${brief(args)}`);
-  console.log(`   -> ${code} in ${took}${surprise ? "  (UNEXPECTED)" : ""}`);
-  printText(textOf(result));
-  printDiff(result.structuredContent?.diff);
-  return result;
+async function act(s, tool, target, args, pick) {
+  const first = await s.call(tool, { ...args, element_token: pick(target.read).element_token }, { tolerate: "stale_element_token" });
+  if (!first.isError) return first;
+  target.read = await target.refresh();
+  return s.call(tool, { ...args, element_token: pick(target.read).element_token });
 }
 
-function findSave(read) {
-  return read?.elements?.find((e) => e.role === "push_button" && e.label === "Save");
+async function fillTheForm(s, outDir) {
+  console.log("\n== the form: read it, fill it in, read it again ==");
+  const read = (extra = {}) => s.call("get_window_state", { app: FORM.window, ...extra });
+  const target = { refresh: () => read() };
+  target.read = await read({ include_screenshot: true });
+  firstLines(target.read.structuredContent.tree_text, 5);
+  saveScreenshot(target.read, outDir, "form-before.png");
+
+  const entry = (r) => find(r, 'the entry holding "value 1"', (e) => e.role === "text" && e.value === "value 1");
+  await act(s, "type_text", target, { text: TYPED }, entry);
+  const box = (r) => find(r, 'check box "Check 1"', (e) => e.role === "check_box" && e.label === "Check 1");
+  await act(s, "click", target, {}, box);
+  // A combo is picked as a person would: open it (its menu's items show),
+  // read again, click the item.
+  const combo = (r) => find(r, "a combo box", (e) => e.role === "combo_box");
+  await act(s, "click", target, {}, combo);
+  target.read = await read();
+  const two = (r) => find(r, 'menu item "two"', (e) => e.role === "menu_item" && e.label === "two");
+  await act(s, "click", target, {}, two);
+  const button = (r) => find(r, 'push button "Click me"', (e) => e.role === "push_button" && e.label === "Click me");
+  await act(s, "click", target, {}, button);
+
+  const after = await read({ include_screenshot: true });
+  saveScreenshot(after, outDir, "form-after.png");
+  const rows = after.structuredContent.elements;
+  const checks = [
+    ["the entry holds the typed text", rows.some((e) => e.role === "text" && e.value === `${TYPED}value 1`)],
+    ["the check box is checked", hasState(box(after), "checked")],
+    ['the combo shows "two"', rows.some((e) => e.role === "combo_box" && e.label === "two")],
+    ['the status label says "clicked 1"', rows.some((e) => e.role === "label" && e.label === "clicked 1")],
+  ];
+  for (const [what, ok] of checks) {
+    if (!ok) throw new DemoFailure(`after filling the form, ${what}: not so`);
+  }
+  detail("the read after shows every change: entry text, check box, combo, status label");
 }
 
-function findNameEntry(read) {
-  const editable = (read?.elements ?? []).filter((e) => !e.secure && (e.states ?? []).includes("editable"));
-  return editable.find((e) => /^name\b/i.test(e.label ?? "")) ?? editable[0];
+async function typeIntoTheEditor(s, outDir) {
+  console.log("\n== mousepad: find the editor through a skeleton, type, read back ==");
+  // A skeleton lists only containers, so a few rows stand for the whole
+  // window; the screenshot rides along.
+  const skeleton = (shot) => s.call("get_window_state", { app: EDITOR.app, skeleton: true, include_screenshot: shot });
+  const sk = await skeleton(true);
+  firstLines(sk.structuredContent.tree_text, 6);
+  saveScreenshot(sk, outDir, "mousepad-before.png");
+  // The editor sits in the innermost scrolled container: drill down there.
+  const scroller = (r) => {
+    const rows = r.structuredContent.elements.filter((e) => e.role.includes("scroll"));
+    if (rows.length === 0) throw new DemoFailure("the skeleton has no scrolled container");
+    return rows.at(-1);
+  };
+  const region = () => s.call("get_window_state", { root: scroller(sk).element_token });
+  const target = { refresh: region };
+  target.read = await region();
+  firstLines(target.read.structuredContent.tree_text, 4);
+
+  const editor = (r) => find(r, "an editable text view", (e) => e.role === "text" && hasState(e, "editable"));
+  const typed = await act(s, "type_text", target, { text: PARAGRAPH }, editor);
+  // Typing changed the window's structure (mousepad swaps a menu item when
+  // a document becomes modified), so the drill-down's tokens are stale. Row
+  // numbers are stable, and the act's result names the snapshot it settled
+  // on: its snapshot_id and the editor's row make a fresh token.
+  const fresh = `${typed.structuredContent.snapshot_id}:${editor(target.read).element_index}`;
+  const back = await s.call("get_window_state", { root: fresh });
+  const text = back.structuredContent.text ?? "";
+  detail(`text read back (${text.length} characters): ${JSON.stringify(text.slice(0, 70))}…`);
+  if (text !== PARAGRAPH) throw new DemoFailure("the text read back is not the paragraph typed");
+  detail("it is exactly the paragraph typed");
+  saveScreenshot(await skeleton(true), outDir, "mousepad-after.png");
+}
+
+async function glanceAtTheFactory(s) {
+  console.log("\n== gtk3-widget-factory: a dense window, seen as a skeleton ==");
+  const skeleton = await s.call("get_window_state", { app: FACTORY.app, skeleton: true });
+  firstLines(skeleton.structuredContent.tree_text, 6);
 }
 
 async function main() {
-  console.log(`nish-driver demo: ${driverBin} mcp --backend mock`);
-  const t0 = performance.now();
-  const driver = await startDriver({ clientName: "nish-demo" });
-  const { client, transport } = driver;
-  const info = client.getServerVersion();
-  const meta = transport.rawResult("initialize")._meta ?? {};
-  console.log(`connected to ${info?.name} ${info?.version} (contract ${meta.contract_version ?? "?"}) in ${ms(t0)}`);
-
-  try {
-    const t1 = performance.now();
-    const tools = await client.listTools();
-    console.log(`tools/list: ${tools.tools.length} tools in ${ms(t1)}`);
-
-    await step(client, "list_windows", {});
-    await step(client, "start_session", { apps: ["Form Demo"], purpose: "fill in the demo form" });
-    await step(client, "get_window_state", { app: "Form Demo", skeleton: true });
-    let read = (await step(client, "get_window_state", { app: "Form Demo" })).structuredContent;
-
-    const save = findSave(read);
-    if (save) {
-      await step(client, "click", { element_token: save.element_token });
-    } else {
-      unexpected += 1;
-      console.log('\n!! no push_button "Save" in the read; skipping the click');
-    }
-
-    let name = findNameEntry(read);
-    if (name) {
-      let typed = await step(client, "type_text", { element_token: name.element_token, text: " King" }, { expect: "stale_element_token" });
-      if (typed.isError) {
-        // The click changed the window's structure: read again, as the
-        // disposition (after_refresh) says, and retry with a fresh token.
-        read = (await step(client, "get_window_state", { app: "Form Demo" })).structuredContent;
-        name = findNameEntry(read);
-        if (name) typed = await step(client, "type_text", { element_token: name.element_token, text: " King" });
-        if (!name || typed.isError) unexpected += 1;
-      }
-    } else {
-      unexpected += 1;
-      console.log("\n!! no editable Name entry in the read; skipping type_text");
-    }
-
-    await step(client, "press_key", { app: "Form Demo", key: "Return" }, { expect: "requires_takeover" });
-    await step(client, "get_session_state", {});
-    await step(client, "end_session", {});
-  } finally {
-    await driver.close();
+  const opts = parseArgs(process.argv.slice(2));
+  for (const [what, bin] of [["driver", driverBin], ["simulated person", personBin]]) {
+    if (!existsSync(bin)) throw new DemoFailure(`the ${what} is not built at ${bin}: run make demo`);
   }
-  console.log(`\ndemo finished in ${ms(t0)}${unexpected ? `, ${unexpected} unexpected result(s)` : ""}`);
-  if (unexpected) process.exitCode = 1;
+  mkdirSync(opts.out, { recursive: true });
+  const apps = opts.fast ? [FORM, EDITOR] : [FORM, EDITOR, FACTORY];
+  const t0 = performance.now();
+
+  console.log(`nish-driver demo${opts.fast ? " (fast)" : ""}: ${relative(repoRoot, driverBin)} and ${relative(repoRoot, personBin)}`);
+  let t = performance.now();
+  const sandbox = await startSandbox({ driverBin, apps: apps.map((a) => a.command), cwd: repoRoot });
+  console.log(`sandbox on display ${sandbox.env.DISPLAY} in ${msSince(t)}: ${sandbox.apps.map((a) => `${a.name} (pid ${a.pid})`).join(", ")}`);
+
+  let client;
+  let driverStderr = "";
+  try {
+    if (sandbox.apps.length < apps.length) throw new DemoFailure(`only ${sandbox.apps.length} of ${apps.length} apps joined the accessibility bus`);
+    t = performance.now();
+    const person = await startPerson({ personBin, sandbox });
+    console.log(`simulated person watching the display in ${msSince(t)}`);
+
+    t = performance.now();
+    const transport = new StdioClientTransport({ command: driverBin, args: ["mcp"], env: sandbox.env, stderr: "pipe" });
+    transport.stderr?.on("data", (chunk) => {
+      driverStderr += chunk.toString();
+    });
+    client = new Client({ name: "nish-demo", version: "0.0.0" }, { capabilities: {} });
+    await client.connect(transport);
+    const info = client.getServerVersion();
+    const tools = await client.listTools();
+    console.log(`connected to ${info?.name} ${info?.version} over stdio, ${tools.tools.length} tools, in ${msSince(t)}`);
+
+    const s = new Session(client);
+    console.log("\n== before a session, and the consent ==");
+    await s.call("list_windows");
+    const started = await s.call("start_session", {
+      apps: apps.map((a) => a.app),
+      purpose: "make demo: fill in a form and type a note",
+    });
+    detail(`the person: ${await person.done}`);
+    if (started.structuredContent.apps.length !== apps.length) throw new DemoFailure("the session does not hold every app");
+
+    await fillTheForm(s, opts.out);
+    await typeIntoTheEditor(s, opts.out);
+    if (!opts.fast) await glanceAtTheFactory(s);
+
+    console.log("\n== done ==");
+    await s.call("end_session");
+  } catch (err) {
+    if (driverStderr) console.error(`\ndriver stderr:\n${driverStderr}`);
+    throw err;
+  } finally {
+    await client?.close().catch(() => {});
+    t = performance.now();
+    const status = await sandbox.stop();
+    console.log(`\nsandbox stopped (exit ${status}) in ${msSince(t)}`);
+    if (status !== 0) process.exitCode = 1;
+  }
+  console.log(`demo finished in ${msSince(t0)}; screenshots in ${relative(repoRoot, opts.out) || "."}/`);
+}
+
+// Ctrl-C: the exit handlers stop the sandbox and the person; the driver
+// ends when its stdin closes.
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, () => {
+    console.error(`\ndemo interrupted (${signal}); stopping the sandbox`);
+    process.exit(130);
+  });
 }
 
 main().catch((err) => {
-  console.error(`demo failed: ${err?.stack ?? err}`);
+  console.error(`\ndemo FAILED: ${err instanceof DemoFailure ? err.message : (err?.stack ?? err)}`);
   process.exitCode = 1;
 });
