@@ -1,0 +1,229 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/nish-driver/nish-driver/engine"
+)
+
+// legacyProtocol opens with initialize; the SDK client's default protocol
+// opens with server/discover.
+const legacyProtocol = "2025-11-25"
+
+// mcpClient connects an SDK client to the daemon's socket.
+func mcpClient(t *testing.T, path, name, protocol string) *mcp.ClientSession {
+	t.Helper()
+	conn, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	client := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: conn, Writer: conn}, &mcp.ClientSessionOptions{ProtocolVersion: protocol})
+	if err != nil {
+		t.Fatalf("MCP over the socket: %v", err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func callTool(t *testing.T, cs *mcp.ClientSession, name string, args any) map[string]any {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("%s: structuredContent %s", name, b)
+	}
+	return out
+}
+
+// waitSessionEnd fails the test unless the daemon ends the client's session.
+func waitSessionEnd(t *testing.T, cs *mcp.ClientSession) {
+	t.Helper()
+	ended := make(chan struct{})
+	go func() {
+		cs.Wait()
+		close(ended)
+	}()
+	select {
+	case <-ended:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the daemon did not end the MCP session")
+	}
+}
+
+func TestMCPOverTheSocket(t *testing.T) {
+	td := startDaemon(t, daemonOpts{})
+	for _, protocol := range []string{legacyProtocol, ""} {
+		t.Run("protocol "+protocol, func(t *testing.T) {
+			cs := mcpClient(t, td.path, "Socket Host", protocol)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			tools, err := cs.ListTools(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, tool := range tools.Tools {
+				names = append(names, tool.Name)
+			}
+			var want []string
+			for _, spec := range engine.Tools() {
+				want = append(want, spec.Name)
+			}
+			if !slices.Equal(names, want) {
+				t.Errorf("tools %v, want the engine's %v", names, want)
+			}
+			windows := callTool(t, cs, "list_windows", map[string]any{})
+			if windows["ok"] != true {
+				t.Errorf("list_windows: %v", windows)
+			}
+			started := callTool(t, cs, "start_session", map[string]any{"apps": []string{"Form Demo"}})
+			if started["ok"] != true {
+				t.Fatalf("start_session: %v", started)
+			}
+			state := callTool(t, cs, "get_window_state", map[string]any{"app": "Form Demo"})
+			if state["ok"] != true || !strings.Contains(fmt.Sprint(state["tree_text"]), "Form Demo") {
+				t.Errorf("get_window_state: %v", state)
+			}
+		})
+	}
+}
+
+func TestSessionsListNamesSocketSessionsByTheirPeerPid(t *testing.T) {
+	td := startDaemon(t, daemonOpts{})
+	a := mcpClient(t, td.path, "Host A", legacyProtocol)
+	b := mcpClient(t, td.path, "Host B", legacyProtocol)
+	for _, cs := range []*mcp.ClientSession{a, b} {
+		if r := callTool(t, cs, "start_session", map[string]any{"apps": []string{"Editor"}}); r["ok"] != true {
+			t.Fatalf("start_session: %v", r)
+		}
+	}
+	c := helloClient(t, td.path)
+	var list SessionsResult
+	resultOf(t, c.call(`{"jsonrpc":"2.0","id":1,"method":"sessions.list"}`), &list)
+	var ids []string
+	for _, s := range list.Sessions {
+		ids = append(ids, s.ID)
+	}
+	slices.Sort(ids)
+	// Both hosts are this test process: the peer pid the kernel reported.
+	want := []string{engine.SessionID("Host A", os.Getpid()), engine.SessionID("Host B", os.Getpid())}
+	if !slices.Equal(ids, want) {
+		t.Errorf("sessions %v, want %v", ids, want)
+	}
+}
+
+func TestKillEndsEverySession(t *testing.T) {
+	td := startDaemon(t, daemonOpts{})
+	cs := mcpClient(t, td.path, "Host", legacyProtocol)
+	if r := callTool(t, cs, "start_session", map[string]any{"apps": []string{"Form Demo"}}); r["ok"] != true {
+		t.Fatalf("start_session: %v", r)
+	}
+	c := helloClient(t, td.path)
+	var killed KillResult
+	resultOf(t, c.call(`{"jsonrpc":"2.0","id":1,"method":"kill"}`), &killed)
+	if want := []string{engine.SessionID("Host", os.Getpid())}; !slices.Equal(killed.Ended, want) {
+		t.Errorf("kill ended %v, want %v", killed.Ended, want)
+	}
+	var list SessionsResult
+	resultOf(t, c.call(`{"jsonrpc":"2.0","id":2,"method":"sessions.list"}`), &list)
+	if len(list.Sessions) != 0 {
+		t.Errorf("sessions after kill: %v", list.Sessions)
+	}
+	r := callTool(t, cs, "get_window_state", map[string]any{"app": "Form Demo"})
+	errObj, _ := r["error"].(map[string]any)
+	if r["ok"] != false || errObj["code"] != string(engine.CodeSessionRevoked) {
+		t.Errorf("a tool after kill: %v, want session_revoked", r)
+	}
+	// kill with nothing running ends nothing, and says so with an empty list.
+	line := c.call(`{"jsonrpc":"2.0","id":3,"method":"kill"}`)
+	if got := string(line["result"]); got != `{"ended":[]}` {
+		t.Errorf("second kill: %s", got)
+	}
+}
+
+func TestMCPOversizedFrameClosesTheSession(t *testing.T) {
+	td := startDaemon(t, daemonOpts{})
+	cs := mcpClient(t, td.path, "Host", legacyProtocol)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "list_windows", Arguments: map[string]any{"pad": strings.Repeat("x", MaxFrame)}})
+	if err == nil {
+		t.Fatal("a tool call in a frame of over 1 MiB was answered")
+	}
+	waitSessionEnd(t, cs)
+	// Others are unaffected.
+	if r := callTool(t, mcpClient(t, td.path, "Other", legacyProtocol), "list_windows", map[string]any{}); r["ok"] != true {
+		t.Errorf("another session: %v", r)
+	}
+}
+
+func TestAnMCPSessionEndsItsEngineSessionWhenTheHostLeaves(t *testing.T) {
+	td := startDaemon(t, daemonOpts{})
+	cs := mcpClient(t, td.path, "Leaving Host", legacyProtocol)
+	if r := callTool(t, cs, "start_session", map[string]any{"apps": []string{"Chat"}}); r["ok"] != true {
+		t.Fatalf("start_session: %v", r)
+	}
+	cs.Close()
+	c := helloClient(t, td.path)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var list SessionsResult
+		resultOf(t, c.call(`{"jsonrpc":"2.0","id":1,"method":"sessions.list"}`), &list)
+		if len(list.Sessions) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the session outlived its host: %v", list.Sessions)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestShutdownClosesClientsRemovesTheSocketAndReleasesTheLock(t *testing.T) {
+	td := startDaemon(t, daemonOpts{})
+	ctl := helloClient(t, td.path)
+	cs := mcpClient(t, td.path, "Host", legacyProtocol)
+	if r := callTool(t, cs, "start_session", map[string]any{"apps": []string{"Form Demo"}}); r["ok"] != true {
+		t.Fatalf("start_session: %v", r)
+	}
+	if err := td.stop(); err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	if n := ctl.expectClosed(); n != 0 {
+		t.Errorf("%d unexpected lines", n)
+	}
+	waitSessionEnd(t, cs)
+	if ids := td.driver.SessionIDs(); len(ids) != 0 {
+		t.Errorf("engine sessions after shutdown: %v", ids)
+	}
+	if _, err := os.Lstat(td.path); !os.IsNotExist(err) {
+		t.Errorf("the socket is still there: %v", err)
+	}
+	ep, err := Listen(td.path)
+	if err != nil {
+		t.Fatalf("the lock was not released: %v", err)
+	}
+	ep.Close()
+}

@@ -1,0 +1,99 @@
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// isMCPOpening says whether a connection's first frame opens an MCP
+// session: an initialize call, or server/discover, which is how clients of
+// the SDK's sessionless protocol open (stdio serves both, and a socket
+// session is served exactly as stdio).
+func isMCPOpening(frame []byte) bool {
+	d := decodeFrame(frame)
+	if d.fatal != nil || d.batch || len(d.entries) != 1 || d.entries[0].err != nil {
+		return false
+	}
+	req := d.entries[0].req
+	return !req.isNotification() && (req.method == "initialize" || req.method == "server/discover")
+}
+
+// socketTransport is an MCP transport over an accepted connection whose
+// first frame was already read: the SDK reads that frame again, then the
+// rest of the connection under the same frame rule, and writes through the
+// connection's outbox. Its connection carries a session id of its own so
+// the daemon can tell the MCP layer which peer pid the session belongs to.
+type socketTransport struct {
+	id   string
+	in   io.Reader
+	conn net.Conn
+	out  *outbox
+}
+
+func newSocketTransport(id string, conn net.Conn, out *outbox, fr *frameReader, first []byte) *socketTransport {
+	replay := append(append([]byte(nil), first...), '\n')
+	return &socketTransport{
+		id:   id,
+		in:   io.MultiReader(bytes.NewReader(replay), &frameStream{f: fr}),
+		conn: conn,
+		out:  out,
+	}
+}
+
+// Connect implements mcp.Transport. The frame rule is enforced by the
+// daemon's own reader, so the SDK's line cap is off.
+func (t *socketTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	io := &mcp.IOTransport{
+		Reader:        &socketReader{r: t.in, conn: t.conn},
+		Writer:        &outboxWriter{out: t.out},
+		MaxLineLength: -1,
+	}
+	inner, err := io.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &peerConnection{Connection: inner, id: t.id}, nil
+}
+
+// peerConnection names its session, so ServerSession.ID maps to a peer.
+type peerConnection struct {
+	mcp.Connection
+	id string
+}
+
+func (c *peerConnection) SessionID() string { return c.id }
+
+// socketReader reads the connection; closing it stops reading only (a
+// read deadline in the past wakes a blocked read), so replies already
+// queued still go out.
+type socketReader struct {
+	r    io.Reader
+	conn net.Conn
+}
+
+func (r *socketReader) Read(p []byte) (int, error) { return r.r.Read(p) }
+
+func (r *socketReader) Close() error {
+	return r.conn.SetReadDeadline(time.Unix(1, 0))
+}
+
+// outboxWriter hands each whole message the SDK writes to the outbox.
+type outboxWriter struct{ out *outbox }
+
+func (w *outboxWriter) Write(p []byte) (int, error) {
+	if err := w.out.send(append([]byte(nil), p...)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Close lets the writer send what is queued, then close the connection.
+func (w *outboxWriter) Close() error {
+	w.out.finish()
+	return nil
+}

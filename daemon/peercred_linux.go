@@ -1,0 +1,26 @@
+package daemon
+
+import (
+	"net"
+	"syscall"
+)
+
+// readPeer asks the kernel who connected (SO_PEERCRED: the credentials the
+// peer had when it called connect).
+func readPeer(c *net.UnixConn) (Peer, error) {
+	raw, err := c.SyscallConn()
+	if err != nil {
+		return Peer{}, err
+	}
+	var cred *syscall.Ucred
+	var credErr error
+	if err := raw.Control(func(fd uintptr) {
+		cred, credErr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+	}); err != nil {
+		return Peer{}, err
+	}
+	if credErr != nil {
+		return Peer{}, credErr
+	}
+	return Peer{UID: cred.Uid, GID: cred.Gid, PID: cred.Pid}, nil
+}
