@@ -73,12 +73,20 @@ function saveScreenshot(result, outDir, name) {
 
 /** The first row of a read that matches. */
 function find(read, what, test) {
-  const row = (read.structuredContent?.elements ?? read.elements ?? []).find(test);
+  const row = (read.structuredContent.elements ?? []).find(test);
   if (!row) throw new DemoFailure(`no ${what} in the read`);
   return row;
 }
 
 const hasState = (row, state) => (row.states ?? []).includes(state);
+
+/** Prints the tree_text lines of the given rows. */
+function treeLines(read, indexes) {
+  for (const line of read.structuredContent.tree_text.split("\n")) {
+    const m = /^\s*\[(\d+)\]/.exec(line);
+    if (m && indexes.includes(Number(m[1]))) detail(`  ${line.trim()}`);
+  }
+}
 
 /**
  * Runs an act on an element picked from the latest read. When the window's
@@ -98,21 +106,23 @@ async function fillTheForm(s, outDir) {
   const read = (extra = {}) => s.call("get_window_state", { app: FORM.window, ...extra });
   const target = { refresh: () => read() };
   target.read = await read({ include_screenshot: true });
-  firstLines(target.read.structuredContent.tree_text, 5);
   saveScreenshot(target.read, outDir, "form-before.png");
 
   const entry = (r) => find(r, 'the entry holding "value 1"', (e) => e.role === "text" && e.value === "value 1");
-  await act(s, "type_text", target, { text: TYPED }, entry);
   const box = (r) => find(r, 'check box "Check 1"', (e) => e.role === "check_box" && e.label === "Check 1");
+  const combo = (r) => find(r, "a combo box", (e) => e.role === "combo_box");
+  const button = (r) => find(r, 'push button "Click me"', (e) => e.role === "push_button" && e.label === "Click me");
+  detail("the rows the script acts on, as tree_text shows them:");
+  treeLines(target.read, [entry, box, combo, button].map((pick) => pick(target.read).element_index));
+
+  await act(s, "type_text", target, { text: TYPED }, entry);
   await act(s, "click", target, {}, box);
   // A combo is picked as a person would: open it (its menu's items show),
   // read again, click the item.
-  const combo = (r) => find(r, "a combo box", (e) => e.role === "combo_box");
   await act(s, "click", target, {}, combo);
   target.read = await read();
   const two = (r) => find(r, 'menu item "two"', (e) => e.role === "menu_item" && e.label === "two");
   await act(s, "click", target, {}, two);
-  const button = (r) => find(r, 'push button "Click me"', (e) => e.role === "push_button" && e.label === "Click me");
   await act(s, "click", target, {}, button);
 
   const after = await read({ include_screenshot: true });
@@ -135,7 +145,7 @@ async function typeIntoTheEditor(s, outDir) {
   // A skeleton lists only containers, so a few rows stand for the whole
   // window; the screenshot rides along.
   const skeleton = (shot) => s.call("get_window_state", { app: EDITOR.app, skeleton: true, include_screenshot: shot });
-  const sk = await skeleton(true);
+  let sk = await skeleton(true);
   firstLines(sk.structuredContent.tree_text, 6);
   saveScreenshot(sk, outDir, "mousepad-before.png");
   // The editor sits in the innermost scrolled container: drill down there.
@@ -145,7 +155,12 @@ async function typeIntoTheEditor(s, outDir) {
     return rows.at(-1);
   };
   const region = () => s.call("get_window_state", { root: scroller(sk).element_token });
-  const target = { refresh: region };
+  const target = {
+    refresh: async () => {
+      sk = await skeleton(false);
+      return region();
+    },
+  };
   target.read = await region();
   firstLines(target.read.structuredContent.tree_text, 4);
 
