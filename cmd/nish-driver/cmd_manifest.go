@@ -35,6 +35,28 @@ type manifestTool struct {
 }
 
 func (c *manifestCmd) Run(s *streams) error {
+	backend, closeBackend, err := openBackend(c.backendFlags, "")
+	if err != nil {
+		return err
+	}
+	defer closeBackend()
+	ctx, cancel := context.WithTimeout(context.Background(), registryTimeout)
+	defer cancel()
+	m, err := buildManifest(ctx, backend)
+	if err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(s.Stdout, "%s\n", b)
+	return nil
+}
+
+// buildManifest is the manifest of a backend: what this command prints and
+// what the daemon's metadata method answers.
+func buildManifest(ctx context.Context, backend engine.Backend) (manifest, error) {
 	m := manifest{
 		Name:                   "nish-driver",
 		DriverVersion:          engine.DriverVersion,
@@ -47,24 +69,12 @@ func (c *manifestCmd) Run(s *streams) error {
 	for _, t := range engine.Tools() {
 		in, ok := schema.Input(t.Name)
 		if !ok {
-			return fmt.Errorf("tool %s has no input schema", t.Name)
+			return manifest{}, fmt.Errorf("tool %s has no input schema", t.Name)
 		}
 		m.Tools = append(m.Tools, manifestTool{Name: t.Name, Description: t.Description, InputSchema: in})
 	}
-	backend, closeBackend, err := openBackend(c.backendFlags, "")
-	if err != nil {
-		return err
-	}
-	defer closeBackend()
-	ctx, cancel := context.WithTimeout(context.Background(), registryTimeout)
-	defer cancel()
 	for _, cap := range backend.Registry(ctx).Capabilities {
 		m.Capabilities = append(m.Capabilities, doctor.CapabilityOut(cap))
 	}
-	b, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(s.Stdout, "%s\n", b)
-	return nil
+	return m, nil
 }

@@ -27,9 +27,14 @@ type mcpCmd struct {
 	ControlOut  int    `name:"control-out" default:"-1" placeholder:"FD" help:"Inherited file descriptor the driver writes control events to (with --control-in)."`
 	AuditLog    string `name:"audit-log" placeholder:"PATH" help:"Audit log file (default $XDG_STATE_HOME/nish-driver/audit.jsonl)."`
 	MockConsent string `name:"mock-consent" enum:"allow,apps-only,deny,ignore" default:"allow" help:"How the mock backend's scripted person answers the consent dialog."`
+	Connect     bool   `name:"connect" help:"Bridge stdio to a running nish-driver daemon instead of driving the desktop from this process (with --socket PATH)."`
+	Socket      string `name:"socket" placeholder:"PATH" help:"The daemon's socket for --connect (default $XDG_RUNTIME_DIR/nish-driver/sock)."`
 }
 
 func (c *mcpCmd) Run(s *streams) error {
+	if c.Connect {
+		return runConnect(c.Socket)
+	}
 	logger := slog.New(slog.NewTextHandler(s.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	// Take the protocol's stdout before anything else can write to it.
 	protocolOut, err := claimStdout()

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/nish-driver/nish-driver/daemon"
+	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/engine/audit"
+)
+
+// daemonCmd is the display owner several hosts share (spec §9): one driver
+// and one backend behind a private Unix socket. Hosts reach it with
+// `nish-driver mcp --connect`, or speak the socket protocol directly.
+type daemonCmd struct {
+	backendFlags
+	Socket      string `name:"socket" placeholder:"PATH" help:"Socket path, absolute, in a private (0700) directory (default $XDG_RUNTIME_DIR/nish-driver/sock)."`
+	AuditLog    string `name:"audit-log" placeholder:"PATH" help:"Audit log file (default $XDG_STATE_HOME/nish-driver/audit.jsonl)."`
+	MockConsent string `name:"mock-consent" enum:"allow,apps-only,deny,ignore" default:"allow" help:"How the mock backend's scripted person answers the consent dialog."`
+}
+
+func (c *daemonCmd) Run(s *streams) error {
+	logger := slog.New(slog.NewTextHandler(s.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	path, err := socketPath(c.Socket)
+	if err != nil {
+		return err
+	}
+	// The socket first: a second daemon refuses before it opens a display.
+	ep, err := daemon.Listen(path)
+	if err != nil {
+		return err
+	}
+	defer ep.Close()
+
+	backend, closeBackend, err := openBackend(c.backendFlags, c.MockConsent)
+	if err != nil {
+		return err
+	}
+	defer closeBackend()
+
+	auditPath := c.AuditLog
+	if auditPath == "" {
+		auditPath = audit.DefaultPath()
+	}
+	auditLog, err := audit.Open(auditPath)
+	if err != nil {
+		return fmt.Errorf("cannot open the audit log: %w (choose another file with --audit-log PATH)", err)
+	}
+	defer auditLog.Close()
+
+	d := engine.New(engine.Options{Backend: backend, Audit: auditLog})
+	defer d.Shutdown()
+
+	srv, err := daemon.New(daemon.Options{
+		Driver:   d,
+		Backend:  backend,
+		Metadata: func(ctx context.Context) (any, error) { return buildManifest(ctx, backend) },
+		Logger:   logger,
+	})
+	if err != nil {
+		return err
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	warnIfNotReady(ctx, logger, backend)
+	logger.Info("daemon listening", "socket", path, "backend", c.Backend,
+		"driver_version", engine.DriverVersion, "contract_version", engine.ContractVersion)
+	if err := srv.Serve(ctx, ep); err != nil {
+		logger.Error("the daemon stopped", "error", err.Error())
+		return exitStatus(1)
+	}
+	logger.Info("daemon stopped")
+	return nil
+}
+
+// socketPath is --socket when given (it must be absolute), else the
+// default endpoint.
+func socketPath(flag string) (string, error) {
+	if flag == "" {
+		return daemon.DefaultPath()
+	}
+	if !filepath.IsAbs(flag) {
+		return "", errors.New("--socket must be an absolute path")
+	}
+	return flag, nil
+}
