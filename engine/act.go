@@ -74,6 +74,9 @@ type act struct {
 	mark   ChangeMark // the app's change reports before the act
 	marked bool
 	acted  time.Time // when the act itself began
+
+	trace ActTrace // where the call's time went (Options.ActTrace)
+	begun time.Time
 }
 
 // actSpec is what differs between act tools: it reads the tool's own
@@ -105,7 +108,8 @@ func runAct(ctx context.Context, c *Conn, tool string, a *Args) Result {
 	if err != nil {
 		return Failure(err)
 	}
-	x := &act{c: c, s: s, tool: tool, a: a, pos: -1}
+	x := &act{c: c, s: s, tool: tool, a: a, pos: -1, begun: time.Now()}
+	x.trace.Tool = tool
 	if x.target, err = parseTarget(a); err != nil {
 		return Failure(err)
 	}
@@ -141,14 +145,18 @@ func runAct(ctx context.Context, c *Conn, tool string, a *Args) Result {
 	if err := x.approve(ctx); err != nil {
 		return x.fail(err)
 	}
-	if x.pre, err = s.snap(ctx, x.win.ID); err != nil {
+	readStart := time.Now()
+	if x.pre = s.reusable(x.win.ID, x.token); x.pre != nil {
+		x.trace.PreReadReused = true
+	} else if x.pre, err = s.snap(ctx, x.win.ID); err != nil {
 		return x.fail(err)
 	}
+	x.trace.PreRead = time.Since(readStart)
 	if x.token != nil {
 		if x.pos, err = s.resolveToken(*x.token, x.pre); err != nil {
 			return x.fail(err)
 		}
-		if err := c.d.fillDetails(ctx, x.pre.tree, []int{x.pos}); err != nil {
+		if err := x.pre.fill(ctx, c.d, []int{x.pos}); err != nil {
 			return x.fail(err)
 		}
 		x.node = &x.pre.tree.Nodes[x.pos]
@@ -164,7 +172,9 @@ func runAct(ctx context.Context, c *Conn, tool string, a *Args) Result {
 	}
 	x.mark, x.marked = s.settleMark(ctx, x.win.ID)
 	x.acted = time.Now()
-	if err := perform(ctx); err != nil {
+	err = perform(ctx)
+	x.trace.Perform = time.Since(x.acted)
+	if err != nil {
 		return x.fail(err)
 	}
 	return x.finish(ctx)
@@ -235,13 +245,14 @@ func (x *act) fail(err *Error) Result {
 // finish settles, diffs, decides the effect, observes and audits.
 func (x *act) finish(ctx context.Context) Result {
 	res := ActResult{OK: true, Path: x.path, TookCursor: x.tookCursor, Action: x.action, Readback: x.readback, TypedCharacters: x.typed}
-	post, settle, serr := x.s.settle(ctx, x.pre, x.mark, x.marked, x.acted)
+	post, settle, tm, serr := x.s.settle(ctx, x.pre, x.mark, x.marked, x.acted)
 	res.Settle = &settle
+	x.trace.Quiet, x.trace.PostRead, x.trace.PostReadKind = tm.quiet, tm.read, tm.readKind
 	if serr == nil && x.token != nil {
 		// The acted-on element's details tell whether the act did what it
 		// meant to (and show its new value in the diff).
 		if p, ok := post.pos[x.token.Index]; ok {
-			_ = x.c.d.fillDetails(ctx, post.tree, []int{p})
+			_ = post.fill(ctx, x.c.d, []int{p})
 		}
 	}
 	if serr == nil {
@@ -276,6 +287,10 @@ func (x *act) finish(ctx context.Context) Result {
 		if res.Observe.TreeText != "" {
 			out.Text += "\n" + res.Observe.TreeText
 		}
+	}
+	if f := x.c.d.opts.ActTrace; f != nil {
+		x.trace.Total = time.Since(x.begun)
+		f(x.trace)
 	}
 	return out
 }

@@ -279,7 +279,7 @@ func dragSpec() actSpec {
 				if err != nil {
 					return err
 				}
-				if err := x.s.d.fillDetails(ctx, x.pre.tree, []int{pos}); err != nil {
+				if err := x.pre.fill(ctx, x.s.d, []int{pos}); err != nil {
 					return err
 				}
 				ends[i] = x.pre.tree.Nodes[pos].Frame.Center()

@@ -89,6 +89,61 @@ type ChangeWaiter interface {
 // ChangeMark is a backend's count of changes at one moment.
 type ChangeMark uint64
 
+// WindowsByID is a Desktop that can list its windows without their app
+// names, which costs a call into every app on the bus. An act or a read
+// aimed at a window id or a pid needs no names; the engine then uses it.
+type WindowsByID interface {
+	// WindowsWithoutNames is Windows with App left empty.
+	WindowsWithoutNames(ctx context.Context) ([]Window, error)
+}
+
+// ChangeLister is a ChangeWaiter that also says which elements changed, so
+// that the engine can leave reads out: before an act it reuses a fresh
+// snapshot of a window whose app reported nothing since, and after the act
+// it builds the settled read from the read before and the elements the app
+// reported changed, read again. Any doubt (a structural change, a change
+// about an element the read does not hold, changes the backend did not
+// keep) means a whole read, as without the interface.
+type ChangeLister interface {
+	ChangeWaiter
+	// CurrentMark returns the mark of the changes of window w's app so far,
+	// without any I/O; ok is false when the backend is not listening to
+	// that app (then there is nothing to compare with later).
+	CurrentMark(w WindowID) (mark ChangeMark, ok bool)
+	// ChangesSince lists the changes w's app reported after mark, oldest
+	// first. complete is false when some were not kept or the backend
+	// stopped listening in between.
+	ChangesSince(w WindowID, mark ChangeMark) (changes []Change, complete bool)
+	// Refresh reads the role, name, description, states and child count of
+	// each node again, in place; the details (Value, Actions, Frame) are
+	// left as they were and Detailed is cleared. Secure is never cleared.
+	Refresh(ctx context.Context, nodes []*Node) error
+}
+
+// Change is one change an app reported.
+type Change struct {
+	Kind ChangeKind
+	// Source is the element the report is about (as reads name it; it may
+	// be an element no read has returned).
+	Source ElementID
+}
+
+// ChangeKind says what a report tells about its element.
+type ChangeKind string
+
+const (
+	// ChangeStructure: children added or removed, a role or parent
+	// changed, the element went away.
+	ChangeStructure ChangeKind = "structure"
+	// ChangeContent: the element's own name, description, value, text,
+	// states or extents changed.
+	ChangeContent ChangeKind = "content"
+	// ChangeSubtree: something among the element's descendants changed
+	// without reports of their own (a selection, an active descendant,
+	// the visible rows of a view).
+	ChangeSubtree ChangeKind = "subtree"
+)
+
 // SemanticActor acts through accessibility interfaces: no pointer, no keys,
 // no focus change, no raise.
 type SemanticActor interface {

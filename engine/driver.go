@@ -40,6 +40,9 @@ type Options struct {
 	// SettleQuiet and SettleMax shape the settle loop after an act
 	// (defaults 50 ms and 1,000 ms).
 	SettleQuiet, SettleMax time.Duration
+	// ActTrace, when set, receives where the time of every act that got
+	// as far as acting went (benchmarks; never arguments or app text).
+	ActTrace func(ActTrace)
 }
 
 // Driver is one driver process's engine: the backend, every session, the

@@ -92,14 +92,15 @@ func securePositions(t *Tree) []int {
 
 // snap reads a window and records the read as a snapshot.
 func (s *Session) snap(ctx context.Context, w WindowID) (*snapshot, *Error) {
+	m := s.d.markNow(w)
 	t, err := s.d.readTree(ctx, w)
 	if err != nil {
 		return nil, err
 	}
-	return s.record(t), nil
+	return s.record(t, m), nil
 }
 
-func (s *Session) record(t *Tree) *snapshot {
+func (s *Session) record(t *Tree, m changeStamp) *snapshot {
 	rows := s.d.rows.number(t)
 	pos := make(map[int]int, len(rows))
 	for i, n := range rows {
@@ -108,7 +109,8 @@ func (s *Session) record(t *Tree) *snapshot {
 	s.mu.Lock()
 	epoch := s.epoch
 	s.mu.Unlock()
-	sn := &snapshot{window: t.Window, structure: structureOf(t), epoch: epoch, tree: t, rows: rows, pos: pos}
+	sn := &snapshot{window: t.Window, structure: structureOf(t), epoch: epoch, tree: t, rows: rows, pos: pos,
+		mark: m.mark, marked: m.ok, at: m.at}
 	s.snaps.add(sn)
 	return sn
 }
@@ -287,7 +289,7 @@ func getWindowState(ctx context.Context, c *Conn, a *Args) Result {
 	if ra.screenshot {
 		need = append(need, securePositions(sn.tree)...)
 	}
-	if err := c.d.fillDetails(ctx, sn.tree, need); err != nil {
+	if err := sn.fill(ctx, c.d, need); err != nil {
 		return Failure(err)
 	}
 	if ra.skeleton {

@@ -16,46 +16,70 @@ func (s *Session) settleMark(ctx context.Context, w WindowID) (ChangeMark, bool)
 	if !ok {
 		return 0, false
 	}
+	if cl, ok := cw.(ChangeLister); ok {
+		if m, ok := cl.CurrentMark(w); ok {
+			return m, true
+		}
+	}
 	cctx, cancel := context.WithTimeout(ctx, s.d.opts.CallTimeout)
 	defer cancel()
 	m, err := cw.MarkChanges(cctx, w)
 	return m, err == nil
 }
 
+// settleTiming is where a settle's time went (ActTrace).
+type settleTiming struct {
+	quiet    time.Duration // waiting for the app to go quiet (polling: all of it)
+	read     time.Duration // the settled read
+	readKind string
+}
+
 // settle waits after an act until the window is quiet: no change for the
 // quiet period (50 ms), at most the bound (1,000 ms). With the app's own
-// change reports (marked before the act) it waits on them and reads the
-// window once; without, it re-reads the window until two reads agree for
-// the quiet period. The settled read becomes the result's snapshot.
-// Settling waits on the app in real time, whatever the engine's clock.
-func (s *Session) settle(ctx context.Context, pre *snapshot, mark ChangeMark, marked bool, acted time.Time) (*snapshot, Settle, *Error) {
+// change reports (marked before the act) it waits on them and then reads
+// the window once, or builds the read from the read before and the
+// elements reported changed (reuse.go); without, it re-reads the window
+// until two reads agree for the quiet period. The settled read becomes the
+// result's snapshot. Settling waits on the app in real time, whatever the
+// engine's clock.
+func (s *Session) settle(ctx context.Context, pre *snapshot, mark ChangeMark, marked bool, acted time.Time) (*snapshot, Settle, settleTiming, *Error) {
 	if marked {
-		if sn, st, err, ok := s.settleOnReports(ctx, pre, mark, acted); ok {
-			return sn, st, err
+		if sn, st, tm, err, ok := s.settleOnReports(ctx, pre, mark, acted); ok {
+			return sn, st, tm, err
 		}
 	}
-	return s.settleByReading(ctx, pre)
+	start := time.Now()
+	sn, st, err := s.settleByReading(ctx, pre)
+	return sn, st, settleTiming{quiet: time.Since(start), readKind: PostReadPolled}, err
 }
 
 // settleOnReports waits on the app's change reports, then reads once. ok
 // is false when the reports cannot be had (then the caller polls).
 // Settle.Ms counts from the act (acted) to the app's last change.
-func (s *Session) settleOnReports(ctx context.Context, pre *snapshot, mark ChangeMark, acted time.Time) (*snapshot, Settle, *Error, bool) {
+func (s *Session) settleOnReports(ctx context.Context, pre *snapshot, mark ChangeMark, acted time.Time) (*snapshot, Settle, settleTiming, *Error, bool) {
 	cw := s.d.backend.(ChangeWaiter)
 	start := time.Now()
 	settled, changed, last, err := cw.WaitQuiet(ctx, pre.window, mark, s.d.opts.SettleQuiet, s.d.opts.SettleMax)
 	if err != nil {
-		return nil, Settle{}, nil, false
+		return nil, Settle{}, settleTiming{}, nil, false
 	}
-	t, rerr := s.d.readTree(ctx, pre.window)
-	if rerr != nil {
-		return nil, Settle{Ms: time.Since(start).Milliseconds()}, rerr, true
-	}
+	tm := settleTiming{quiet: time.Since(start)}
 	st := Settle{Settled: settled}
 	if changed && last.After(acted) {
 		st.Ms = last.Sub(acted).Milliseconds()
 	}
-	return s.record(t), st, nil, true
+	readStart := time.Now()
+	if t, stamp := s.patched(ctx, pre, mark); t != nil {
+		tm.read, tm.readKind = time.Since(readStart), PostReadPatched
+		return s.record(t, stamp), st, tm, nil, true
+	}
+	stamp := s.d.markNow(pre.window)
+	t, rerr := s.d.readTree(ctx, pre.window)
+	tm.read, tm.readKind = time.Since(readStart), PostReadFull
+	if rerr != nil {
+		return nil, Settle{Ms: time.Since(start).Milliseconds()}, tm, rerr, true
+	}
+	return s.record(t, stamp), st, tm, nil, true
 }
 
 // settleByReading re-reads the window until it stops changing.
@@ -63,6 +87,7 @@ func (s *Session) settleByReading(ctx context.Context, pre *snapshot) (*snapshot
 	start := time.Now()
 	quiet, bound := s.d.opts.SettleQuiet, s.d.opts.SettleMax
 	last := pre.tree
+	lastStamp := changeStamp{}
 	lastChange := start
 	for {
 		select {
@@ -70,6 +95,7 @@ func (s *Session) settleByReading(ctx context.Context, pre *snapshot) (*snapshot
 			return nil, Settle{Ms: time.Since(start).Milliseconds()}, Errf(CodeAppNotResponding, "the call was cancelled while settling")
 		case <-time.After(settlePoll):
 		}
+		stamp := s.d.markNow(pre.window)
 		t, err := s.d.readTree(ctx, pre.window)
 		if err != nil {
 			return nil, Settle{Ms: time.Since(start).Milliseconds()}, err
@@ -80,12 +106,12 @@ func (s *Session) settleByReading(ctx context.Context, pre *snapshot) (*snapshot
 		}
 		// Keep the newest read: equal structure does not mean equal
 		// details, and the settled snapshot must be fresh.
-		last = t
+		last, lastStamp = t, stamp
 		if now.Sub(lastChange) >= quiet {
-			return s.record(last), Settle{Ms: lastChange.Sub(start).Milliseconds(), Settled: true}, nil
+			return s.record(last, lastStamp), Settle{Ms: lastChange.Sub(start).Milliseconds(), Settled: true}, nil
 		}
 		if now.Sub(start) >= bound {
-			return s.record(last), Settle{Ms: now.Sub(start).Milliseconds(), Settled: false}, nil
+			return s.record(last, lastStamp), Settle{Ms: now.Sub(start).Milliseconds(), Settled: false}, nil
 		}
 	}
 }
@@ -205,7 +231,7 @@ func (s *Session) observe(ctx context.Context, w Window, post *snapshot, settleE
 	if spec.Screenshot {
 		need = append(need, securePositions(post.tree)...)
 	}
-	if err := s.d.fillDetails(ctx, post.tree, need); err != nil {
+	if err := post.fill(ctx, s.d, need); err != nil {
 		b := err.Body()
 		o.Error = &b
 		return o

@@ -26,6 +26,24 @@ func (d *Driver) windows(ctx context.Context) ([]Window, *Error) {
 	return wins, nil
 }
 
+// windowsFor lists the windows a target is looked for in: without app
+// names when the target needs none (a window id or a pid) and the backend
+// can leave them out.
+func (d *Driver) windowsFor(ctx context.Context, t targetArgs) ([]Window, *Error) {
+	bi, ok := d.backend.(WindowsByID)
+	if !ok || t.hasApp || !(t.hasWindowID || t.hasPid) {
+		return d.windows(ctx)
+	}
+	cctx, cancel := context.WithTimeout(ctx, d.opts.CallTimeout)
+	defer cancel()
+	wins, err := bi.WindowsWithoutNames(cctx)
+	if err != nil {
+		return nil, backendErr(cctx, err)
+	}
+	sort.SliceStable(wins, func(i, j int) bool { return wins[i].Stacking < wins[j].Stacking })
+	return wins, nil
+}
+
 // backendErr maps a backend failure: a coded error stays, a bound that ran
 // out is app_not_responding.
 func backendErr(ctx context.Context, err error) *Error {
@@ -70,7 +88,7 @@ func (t targetArgs) any() bool { return t.hasWindowID || t.hasPid || t.hasApp }
 // resolveWindow finds the approved window a call targets and re-checks the
 // app's process identity.
 func (s *Session) resolveWindow(ctx context.Context, t targetArgs) (Window, *Error) {
-	wins, err := s.d.windows(ctx)
+	wins, err := s.d.windowsFor(ctx, t)
 	if err != nil {
 		return Window{}, err
 	}
@@ -136,6 +154,12 @@ func (s *Session) resolveWindow(ctx context.Context, t targetArgs) (Window, *Err
 	}
 	if err := s.approvedIdentity(ctx, w.Pid); err != nil {
 		return Window{}, err
+	}
+	if w.App == "" {
+		// Listed without names (windowsFor): the name the person approved.
+		s.mu.Lock()
+		w.App = s.apps[w.Pid].name
+		s.mu.Unlock()
 	}
 	return w, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Element tokens are "<snapshot_id>:<N>". N, the element_index, is stable
@@ -131,6 +132,18 @@ type snapshot struct {
 	tree      *Tree       // the read itself, for diffs and row rendering
 	rows      []int       // element_index of each node of tree
 	pos       map[int]int // element_index -> node position in tree
+
+	// What the backend's change reports stood at just before the read
+	// (marked is false without them), and when the read began: a snapshot
+	// whose app reported nothing since can stand in for a fresh read
+	// (reuse.go).
+	mark   ChangeMark
+	marked bool
+	at     time.Time
+
+	// fillMu serialises filling in the tree's details (reads render a
+	// snapshot while an act may copy it).
+	fillMu sync.Mutex
 }
 
 // snapshotStore keeps a session's recent snapshots, oldest dropped first.
@@ -159,6 +172,18 @@ func (s *snapshotStore) add(sn *snapshot) string {
 		s.order = s.order[1:]
 	}
 	return sn.id
+}
+
+// latestOf is the newest snapshot of window w, or nil.
+func (s *snapshotStore) latestOf(w WindowID) *snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := len(s.order) - 1; i >= 0; i-- {
+		if sn := s.byID[s.order[i]]; sn != nil && sn.window == w {
+			return sn
+		}
+	}
+	return nil
 }
 
 func (s *snapshotStore) get(id string) *snapshot {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,9 +16,15 @@ import (
 // to end with settle, on the 200-row synthetic window, and reports the
 // median and the settle share. BenchmarkTypeText1000 types 1,000
 // characters into an entry of a small form headless.
+//
+// Besides the end-to-end median they report, from the engine's act traces
+// (engine.ActTrace), the driver's own work (everything but waiting for the
+// app to go quiet), the act's own call into the app, and how often the
+// read before the act was reused and the settled read patched.
 func BenchmarkHeadlessClick(b *testing.B) {
 	a := startSynthetic(b, 200)
-	h := benchHarness(b, a)
+	tr := &actTraces{}
+	h := benchHarness(b, a, tr)
 	var total, settle []time.Duration
 	for i := 0; i < b.N; i++ {
 		read := h.callB(b, "get_window_state", map[string]any{"pid": a.cmd.Process.Pid})
@@ -30,11 +37,13 @@ func BenchmarkHeadlessClick(b *testing.B) {
 	}
 	b.ReportMetric(ms(med(total)), "median-ms")
 	b.ReportMetric(ms(med(settle)), "settle-ms")
+	tr.report(b)
 }
 
 func BenchmarkTypeText1000(b *testing.B) {
 	a := startSynthetic(b, 3)
-	h := benchHarness(b, a)
+	tr := &actTraces{tool: "type_text"}
+	h := benchHarness(b, a, tr)
 	text := strings.Repeat("abcdefghij", 100)
 	// The entry's row number is stable; find it once.
 	read := h.callB(b, "get_window_state", map[string]any{"pid": a.cmd.Process.Pid})
@@ -59,6 +68,52 @@ func BenchmarkTypeText1000(b *testing.B) {
 		total = append(total, time.Since(start))
 	}
 	b.ReportMetric(ms(med(total)), "median-ms")
+	tr.report(b)
+}
+
+// actTraces keeps the engine's traces of one tool's acts (all acts when
+// tool is empty).
+type actTraces struct {
+	tool string
+	mu   sync.Mutex
+	all  []engine.ActTrace
+}
+
+func (tr *actTraces) add(t engine.ActTrace) {
+	if tr.tool != "" && t.Tool != tr.tool {
+		return
+	}
+	tr.mu.Lock()
+	tr.all = append(tr.all, t)
+	tr.mu.Unlock()
+}
+
+// report adds the medians of the driver's own work and of the act's call
+// into the app, and the share of reused and patched reads.
+func (tr *actTraces) report(b *testing.B) {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	var own, perform, quiet []time.Duration
+	reused, patched := 0, 0
+	for _, t := range tr.all {
+		own = append(own, t.Own())
+		perform = append(perform, t.Perform)
+		quiet = append(quiet, t.Quiet)
+		if t.PreReadReused {
+			reused++
+		}
+		if t.PostReadKind == engine.PostReadPatched {
+			patched++
+		}
+	}
+	if len(tr.all) == 0 {
+		b.Fatal("no act was traced")
+	}
+	b.ReportMetric(ms(med(own)), "own-ms")
+	b.ReportMetric(ms(med(perform)), "perform-ms")
+	b.ReportMetric(ms(med(quiet)), "quiet-ms")
+	b.ReportMetric(float64(reused)/float64(len(tr.all)), "reused")
+	b.ReportMetric(float64(patched)/float64(len(tr.all)), "patched")
 }
 
 func asStr(v any) string { s, _ := v.(string); return s }
@@ -77,8 +132,8 @@ func med(ds []time.Duration) time.Duration {
 type benchH struct{ c *engine.Conn }
 
 // benchHarness opens a session on the app, the person allowing.
-func benchHarness(b *testing.B, a *app) *benchH {
-	h := newHarness(b, 20*time.Second)
+func benchHarness(b *testing.B, a *app, tr *actTraces) *benchH {
+	h := newHarnessWith(b, engine.Options{ConsentTimeout: 20 * time.Second, ActTrace: tr.add})
 	grant(b, h, a.cmd.Process.Pid)
 	return &benchH{c: h.c}
 }

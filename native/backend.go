@@ -29,7 +29,8 @@ type Backend struct {
 	frames   map[engine.WindowID]engine.ElementID // X window -> its AT-SPI frame, as last matched
 	frameBus map[engine.WindowID]string           // X window -> its app's bus name
 	names    map[engine.ProcessIdentity]string    // an app's AT-SPI name, kept while it is busy or stopped
-	watchers map[string]*atspi.Watcher            // app bus name -> its change watcher
+	watchers map[string]*appWatcher               // app bus name -> its change watcher
+	watchSeq uint64                               // serial of the newest watcher
 }
 
 var (
@@ -61,7 +62,7 @@ func Open(opts Options) (*Backend, error) {
 		frames:   map[engine.WindowID]engine.ElementID{},
 		frameBus: map[engine.WindowID]string{},
 		names:    map[engine.ProcessIdentity]string{},
-		watchers: map[string]*atspi.Watcher{},
+		watchers: map[string]*appWatcher{},
 	}, nil
 }
 
@@ -97,22 +98,37 @@ func xErr(err error) error {
 // their AT-SPI application name when the app is on the bus, else by their
 // WM_CLASS.
 func (b *Backend) Windows(ctx context.Context) ([]engine.Window, error) {
+	return b.windows(ctx, true)
+}
+
+var _ engine.WindowsByID = (*Backend)(nil)
+
+// WindowsWithoutNames lists the windows as Windows does, with App empty:
+// naming them costs a call into every app on the accessibility bus.
+func (b *Backend) WindowsWithoutNames(ctx context.Context) ([]engine.Window, error) {
+	return b.windows(ctx, false)
+}
+
+func (b *Backend) windows(ctx context.Context, named bool) ([]engine.Window, error) {
 	tops, err := b.x.TopLevels()
 	if err != nil {
 		return nil, xErr(err)
 	}
 	focused, _ := b.x.FocusedTopLevel()
-	names := b.appNames(ctx)
+	names := map[int]string{}
+	if named {
+		names = b.appNames(ctx)
+	}
 	out := make([]engine.Window, 0, len(tops))
 	for _, w := range tops {
 		if !w.Mapped {
 			continue
 		}
 		app := names[w.Pid]
-		if app == "" {
+		if named && app == "" {
 			app = w.Class
 		}
-		if app == "" {
+		if named && app == "" {
 			app = w.Instance
 		}
 		out = append(out, engine.Window{

@@ -9,16 +9,47 @@ import (
 )
 
 // The backend hears apps report their own changes (AT-SPI events), so the
-// engine settles after an act by waiting on those reports and reading the
-// window once, instead of re-reading it every few milliseconds. One watcher
-// per app lives as long as the backend (opening one costs a registration
-// round trip; keeping it costs nothing between events).
+// engine settles after an act by waiting on those reports instead of
+// re-reading the window every few milliseconds, and leaves reads out when
+// the reports say nothing changed, or which elements did
+// (engine.ChangeLister). One watcher per app lives as long as the backend
+// (opening one costs a registration round trip; keeping it costs nothing
+// between events).
+//
+// A mark is a watcher's serial number in its top bits and its event count
+// in the rest, so that a mark taken from a watcher that has since been
+// replaced (its bus connection dropped) is never compared with another
+// watcher's count.
 
-var _ engine.ChangeWaiter = (*Backend)(nil)
+var _ engine.ChangeLister = (*Backend)(nil)
+
+// appWatcher is one app's watcher and its serial.
+type appWatcher struct {
+	w      *atspi.Watcher
+	serial uint64
+}
+
+const (
+	markSeqBits = 40
+	markSeqMask = 1<<markSeqBits - 1
+)
+
+func (aw *appWatcher) mark() engine.ChangeMark {
+	return engine.ChangeMark(aw.serial<<markSeqBits | aw.w.Counts().Total()&markSeqMask)
+}
+
+// seqOf returns the event count of a mark of this watcher; ok is false
+// for a mark of another watcher.
+func (aw *appWatcher) seqOf(m engine.ChangeMark) (uint64, bool) {
+	if uint64(m)>>markSeqBits != aw.serial&(1<<(64-markSeqBits)-1) {
+		return 0, false
+	}
+	return uint64(m) & markSeqMask, true
+}
 
 // watcherFor returns the live watcher of a window's app, starting one when
 // needed.
-func (b *Backend) watcherFor(ctx context.Context, w engine.WindowID) (*atspi.Watcher, error) {
+func (b *Backend) watcherFor(ctx context.Context, w engine.WindowID) (*appWatcher, error) {
 	if _, _, ok, err := b.frameOf(ctx, w); err != nil || !ok {
 		if err == nil {
 			err = engine.Errf(engine.CodeNotActionable, "window %d has no accessible app", uint64(w))
@@ -27,10 +58,10 @@ func (b *Backend) watcherFor(ctx context.Context, w engine.WindowID) (*atspi.Wat
 	}
 	b.mu.Lock()
 	bus := b.frameBus[w]
-	wt := b.watchers[bus]
+	aw := b.watchers[bus]
 	b.mu.Unlock()
-	if wt != nil && !wt.Broken() {
-		return wt, nil
+	if aw != nil && !aw.w.Broken() {
+		return aw, nil
 	}
 	nw, err := b.a.Watch(ctx, bus)
 	if err != nil {
@@ -38,46 +69,102 @@ func (b *Backend) watcherFor(ctx context.Context, w engine.WindowID) (*atspi.Wat
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if cur := b.watchers[bus]; cur != nil && !cur.Broken() {
+	if cur := b.watchers[bus]; cur != nil && !cur.w.Broken() {
 		nw.Close()
 		return cur, nil
 	}
 	if old := b.watchers[bus]; old != nil {
-		old.Close()
+		old.w.Close()
 	}
-	b.watchers[bus] = nw
-	return nw, nil
+	b.watchSeq++
+	aw = &appWatcher{w: nw, serial: b.watchSeq}
+	b.watchers[bus] = aw
+	return aw, nil
+}
+
+// liveWatcher is the live watcher of a window's app, if the backend has
+// one; no I/O.
+func (b *Backend) liveWatcher(w engine.WindowID) *appWatcher {
+	b.mu.Lock()
+	bus, ok := b.frameBus[w]
+	aw := b.watchers[bus]
+	b.mu.Unlock()
+	if !ok || aw == nil || aw.w.Broken() {
+		return nil
+	}
+	return aw
 }
 
 // MarkChanges marks the changes a window's app has reported so far.
 func (b *Backend) MarkChanges(ctx context.Context, w engine.WindowID) (engine.ChangeMark, error) {
-	wt, err := b.watcherFor(ctx, w)
+	aw, err := b.watcherFor(ctx, w)
 	if err != nil {
 		return 0, err
 	}
-	return engine.ChangeMark(wt.Counts().Total()), nil
+	return aw.mark(), nil
 }
 
 // WaitQuiet waits until the window's app has been quiet for quiet.
 func (b *Backend) WaitQuiet(ctx context.Context, w engine.WindowID, mark engine.ChangeMark, quiet, max time.Duration) (bool, bool, time.Time, error) {
-	wt, err := b.watcherFor(ctx, w)
+	aw, err := b.watcherFor(ctx, w)
 	if err != nil {
 		return false, false, time.Time{}, err
 	}
-	settled, last, err := wt.Quiet(ctx, quiet, max)
+	settled, last, err := aw.w.Quiet(ctx, quiet, max)
 	if err != nil {
 		return false, false, time.Time{}, err
 	}
-	return settled, wt.Counts().Total() > uint64(mark), last, nil
+	seq, same := aw.seqOf(mark)
+	changed := !same || aw.w.Counts().Total() > seq
+	return settled, changed, last, nil
+}
+
+// CurrentMark is MarkChanges without starting a watcher.
+func (b *Backend) CurrentMark(w engine.WindowID) (engine.ChangeMark, bool) {
+	aw := b.liveWatcher(w)
+	if aw == nil {
+		return 0, false
+	}
+	return aw.mark(), true
+}
+
+// ChangesSince lists what the window's app reported after mark.
+func (b *Backend) ChangesSince(w engine.WindowID, mark engine.ChangeMark) ([]engine.Change, bool) {
+	aw := b.liveWatcher(w)
+	if aw == nil {
+		return nil, false
+	}
+	seq, ok := aw.seqOf(mark)
+	if !ok || seq > aw.w.Counts().Total() {
+		return nil, false
+	}
+	changes, complete := aw.w.SinceSeq(seq)
+	out := make([]engine.Change, len(changes))
+	for i, c := range changes {
+		kind := engine.ChangeContent
+		switch c.Kind {
+		case atspi.ChangeStructure:
+			kind = engine.ChangeStructure
+		case atspi.ChangeSubtree:
+			kind = engine.ChangeSubtree
+		}
+		out[i] = engine.Change{Kind: kind, Source: c.Source}
+	}
+	return out, complete && !aw.w.Broken()
+}
+
+// Refresh reads the structure fields of nodes again.
+func (b *Backend) Refresh(ctx context.Context, nodes []*engine.Node) error {
+	return b.a.Refresh(ctx, nodes)
 }
 
 // closeWatchers ends every watcher (Backend.Close).
 func (b *Backend) closeWatchers() {
 	b.mu.Lock()
 	ws := b.watchers
-	b.watchers = map[string]*atspi.Watcher{}
+	b.watchers = map[string]*appWatcher{}
 	b.mu.Unlock()
-	for _, w := range ws {
-		w.Close()
+	for _, aw := range ws {
+		aw.w.Close()
 	}
 }

@@ -108,11 +108,19 @@ type harness struct {
 
 func newHarness(t testing.TB, consentTimeout time.Duration) *harness {
 	t.Helper()
+	return newHarnessWith(t, engine.Options{ConsentTimeout: consentTimeout})
+}
+
+// newHarnessWith is newHarness with more engine options (the backend is
+// filled in).
+func newHarnessWith(t testing.TB, opts engine.Options) *harness {
+	t.Helper()
 	b, err := native.Open(native.Options{Display: desk.Display, Getenv: getenv})
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := engine.New(engine.Options{Backend: b, ConsentTimeout: consentTimeout})
+	opts.Backend = b
+	d := engine.New(opts)
 	h := &harness{t: t, b: b, d: d, c: d.Connect(engine.ClientInfo{Name: "itest", Pid: os.Getpid()})}
 	t.Cleanup(func() {
 		h.c.Close()

@@ -11,20 +11,41 @@ import (
 )
 
 // The mock hears its windows change the way an AT-SPI backend hears its
-// apps' events, so the engine's settle-on-reports path runs in every
-// contract test: MarkChanges notes a window's content, WaitQuiet watches it
-// until it stops changing.
+// apps' events, so the engine's settle-on-reports path and its read-saving
+// paths run in every contract test. A mark remembers what each element of
+// the window looked like; the changes since a mark are the elements that
+// look different now, reported as an AT-SPI app would report them: an
+// element added, removed or moved is a structural change, one whose own
+// fields changed (its frame included) a content change.
 
-var _ engine.ChangeWaiter = (*Desktop)(nil)
+var _ engine.ChangeLister = (*Desktop)(nil)
 
 // changePoll is how often WaitQuiet looks at the window.
 const changePoll = 2 * time.Millisecond
 
-// MarkChanges notes the window's content before an act.
+// maxMarks bounds the marks kept; an older mark has lost its changes.
+const maxMarks = 256
+
+// markState is what one mark saw of its window.
+type markState struct {
+	window engine.WindowID
+	hash   uint64
+	elems  map[engine.ElementID]elemStamp
+}
+
+// elemStamp is one element at a mark: where it sits and what it shows.
+type elemStamp struct {
+	parent   engine.ElementID
+	children int
+	content  uint64
+}
+
+// MarkChanges notes the window's content before an act, and from then on
+// the mock listens to the window (CurrentMark works without a call).
 func (d *Desktop) MarkChanges(ctx context.Context, w engine.WindowID) (engine.ChangeMark, error) {
-	var h uint64
+	var m *markState
 	err := d.appCall(ctx, Call{Method: "MarkChanges", Window: w}, func(win *Window) error {
-		h = win.contentHash()
+		m = win.markState()
 		return nil
 	})
 	if err != nil {
@@ -32,23 +53,99 @@ func (d *Desktop) MarkChanges(ctx context.Context, w engine.WindowID) (engine.Ch
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.listening == nil {
+		d.listening = map[engine.WindowID]bool{}
+	}
+	d.listening[w] = true
+	return d.keepMarkLocked(m), nil
+}
+
+// keepMarkLocked stores a mark, forgetting the oldest past maxMarks. mu held.
+func (d *Desktop) keepMarkLocked(m *markState) engine.ChangeMark {
 	d.markSeq++
 	if d.marks == nil {
-		d.marks = map[engine.ChangeMark]uint64{}
+		d.marks = map[engine.ChangeMark]*markState{}
 	}
-	d.marks[engine.ChangeMark(d.markSeq)] = h
-	return engine.ChangeMark(d.markSeq), nil
+	d.marks[engine.ChangeMark(d.markSeq)] = m
+	delete(d.marks, engine.ChangeMark(d.markSeq-maxMarks))
+	return engine.ChangeMark(d.markSeq)
+}
+
+// CurrentMark marks a window the mock already listens to, with no call
+// into the app (a stopped app's window can still be marked).
+func (d *Desktop) CurrentMark(w engine.WindowID) (engine.ChangeMark, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	win := d.liveWindow(w)
+	if win == nil || !d.listening[w] {
+		return 0, false
+	}
+	return d.keepMarkLocked(win.markState()), true
+}
+
+// ChangesSince reports the elements that differ from what mark saw.
+func (d *Desktop) ChangesSince(w engine.WindowID, mark engine.ChangeMark) ([]engine.Change, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	m := d.marks[mark]
+	win := d.liveWindow(w)
+	if m == nil || m.window != w || win == nil {
+		return nil, false
+	}
+	now := win.markState()
+	if now.hash == m.hash {
+		return nil, true
+	}
+	var out []engine.Change
+	for id, was := range m.elems {
+		cur, ok := now.elems[id]
+		switch {
+		case !ok:
+			out = append(out, engine.Change{Kind: engine.ChangeStructure, Source: was.parent})
+		case cur.parent != was.parent || cur.children != was.children:
+			out = append(out, engine.Change{Kind: engine.ChangeStructure, Source: id})
+		case cur.content != was.content:
+			out = append(out, engine.Change{Kind: engine.ChangeContent, Source: id})
+		}
+	}
+	for id, cur := range now.elems {
+		if _, ok := m.elems[id]; !ok {
+			out = append(out, engine.Change{Kind: engine.ChangeStructure, Source: cur.parent})
+		}
+	}
+	return out, true
+}
+
+// Refresh reads the structure fields of nodes again.
+func (d *Desktop) Refresh(ctx context.Context, nodes []*engine.Node) error {
+	if len(nodes) == 0 {
+		return nil
+	}
+	win := d.windowOf(nodes[0].ID)
+	if win == 0 {
+		return engine.Errf(engine.CodeStaleElementToken, "the element is gone")
+	}
+	return d.appCall(ctx, Call{Method: "Refresh", Window: win}, func(w *Window) error {
+		lay := w.layout()
+		for _, n := range nodes {
+			e := w.byID[n.ID]
+			if e == nil {
+				return engine.Errf(engine.CodeStaleElementToken, "the element is gone")
+			}
+			fresh := w.node(e, n.Parent, n.IndexInParent, n.Depth, lay[e])
+			n.Role, n.Name, n.Description = fresh.Role, fresh.Name, fresh.Description
+			n.States, n.ChildCount = fresh.States, fresh.ChildCount
+			n.Secure = n.Secure || fresh.Secure
+			n.Detailed = false
+		}
+		return nil
+	})
 }
 
 // WaitQuiet waits until the window has not changed for quiet (counted from
 // the call or the last change), or max passes.
 func (d *Desktop) WaitQuiet(ctx context.Context, w engine.WindowID, mark engine.ChangeMark, quiet, max time.Duration) (bool, bool, time.Time, error) {
 	start := time.Now()
-	defer func() {
-		d.mu.Lock()
-		delete(d.marks, mark) // a mark serves one wait
-		d.mu.Unlock()
-	}()
 	var prev uint64
 	var last time.Time
 	for first := true; ; first = false {
@@ -70,9 +167,9 @@ func (d *Desktop) WaitQuiet(ctx context.Context, w engine.WindowID, mark engine.
 			since = last
 		}
 		d.mu.Lock()
-		before, known := d.marks[mark]
+		before := d.marks[mark]
 		d.mu.Unlock()
-		changed := !known || h != before
+		changed := before == nil || h != before.hash
 		if changed && last.IsZero() {
 			last = start // it changed before the wait began
 		}
@@ -90,14 +187,40 @@ func (d *Desktop) WaitQuiet(ctx context.Context, w engine.WindowID, mark engine.
 	}
 }
 
+// markState stamps every element of the window. mu held.
+func (w *Window) markState() *markState {
+	t := w.read(engine.ZoomBudget)
+	m := &markState{window: w.id, elems: make(map[engine.ElementID]elemStamp, len(t.Nodes))}
+	all := fnv.New64a()
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		st := elemStamp{children: n.ChildCount, content: nodeHash(n)}
+		if n.Parent >= 0 {
+			st.parent = t.Nodes[n.Parent].ID
+		}
+		m.elems[n.ID] = st
+		all.Write([]byte(string(n.ID) + "\x00" + string(st.parent) + "\x00" + strconv.FormatUint(st.content, 16) + "\x01"))
+	}
+	m.hash = all.Sum64()
+	return m
+}
+
 // contentHash sums everything a read of the window shows. mu held.
 func (w *Window) contentHash() uint64 {
 	f := fnv.New64a()
 	t := w.read(engine.ZoomBudget)
-	for _, n := range t.Nodes {
-		f.Write([]byte(string(n.ID) + "\x00" + n.Role + "\x00" + n.Name + "\x00" + n.Description + "\x00" + n.Value +
-			"\x00" + strings.Join(n.States, ",") + "\x00" + strconv.Itoa(n.Parent) + "\x00" + strconv.Itoa(n.Frame.X) + "," +
-			strconv.Itoa(n.Frame.Y) + "," + strconv.Itoa(n.Frame.W) + "," + strconv.Itoa(n.Frame.H) + "\x01"))
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		f.Write([]byte(string(n.ID) + "\x00" + strconv.Itoa(n.Parent) + "\x00" + strconv.FormatUint(nodeHash(n), 16) + "\x01"))
 	}
+	return f.Sum64()
+}
+
+// nodeHash sums what one node shows.
+func nodeHash(n *engine.Node) uint64 {
+	f := fnv.New64a()
+	f.Write([]byte(n.Role + "\x00" + n.Name + "\x00" + n.Description + "\x00" + n.Value +
+		"\x00" + strings.Join(n.States, ",") + "\x00" + strconv.Itoa(n.ChildCount) + "\x00" + strconv.Itoa(n.Frame.X) + "," +
+		strconv.Itoa(n.Frame.Y) + "," + strconv.Itoa(n.Frame.W) + "," + strconv.Itoa(n.Frame.H)))
 	return f.Sum64()
 }

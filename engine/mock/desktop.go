@@ -33,9 +33,10 @@ type Desktop struct {
 	pressed *Element        // the element under the last button-1 press
 
 	unavailable bool
-	markSeq     uint64                       // MarkChanges' last mark
-	marks       map[engine.ChangeMark]uint64 // content at each mark
-	leakSecure  bool                         // fault injection: ReadTree reports secure values
+	markSeq     uint64                           // the last mark made
+	marks       map[engine.ChangeMark]*markState // what each recent mark saw
+	listening   map[engine.WindowID]bool         // windows MarkChanges has seen
+	leakSecure  bool                             // fault injection: ReadTree reports secure values
 	captureErr  engine.Code
 
 	calls    []Call

@@ -192,6 +192,19 @@ func (d *Desktop) Windows(ctx context.Context) ([]engine.Window, error) {
 	return out, err
 }
 
+// WindowsWithoutNames is Windows with App left empty, as a backend whose
+// app names cost a call into each app lists them for a target by id or
+// pid (engine.WindowsByID). It is logged as a Windows call.
+func (d *Desktop) WindowsWithoutNames(ctx context.Context) ([]engine.Window, error) {
+	out, err := d.Windows(ctx)
+	for i := range out {
+		out[i].App = ""
+	}
+	return out, err
+}
+
+var _ engine.WindowsByID = (*Desktop)(nil)
+
 // FocusedWindow returns the window holding keyboard focus, 0 for none.
 func (d *Desktop) FocusedWindow(ctx context.Context) (engine.WindowID, error) {
 	var id engine.WindowID

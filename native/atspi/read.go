@@ -376,33 +376,14 @@ func (r *reader) apply(e *elem, kind int, rep *reply) error {
 			kids = append(kids, k)
 		}
 		e.children, e.resolved = kids, true
-	case callRole:
-		e.role = d.uint32()
-	case callState:
-		e.states = decodeStates(d)
 	case callIfaces:
 		e.ifaces = 0
 		end := d.array(4)
 		for d.more(end) {
 			e.ifaces |= ifaceBits[string(d.strBytes())]
 		}
-	case callProps:
-		end := d.array(8)
-		for d.more(end) {
-			d.align(8)
-			key := string(d.strBytes())
-			vsig := d.sig()
-			switch {
-			case key == "Name" && vsig == "s":
-				e.name = d.str()
-			case key == "Description" && vsig == "s":
-				e.desc = d.str()
-			case key == "ChildCount" && vsig == "i":
-				e.childCount = d.int32()
-			default:
-				d.skip(vsig)
-			}
-		}
+	case callRole, callState, callProps:
+		return applyProps(e, kind, rep)
 	}
 	return d.err
 }

@@ -48,9 +48,13 @@ const (
 	// an element changed its role or parent, or went defunct. A read of
 	// the window would find other ids, parents or child counts.
 	ChangeStructure ChangeKind = "structure"
-	// ChangeContent: an element's name, description, value, text, states,
-	// extents or selection changed; the same elements are there.
+	// ChangeContent: an element's own name, description, value, text,
+	// states or extents changed; the same elements are there.
 	ChangeContent ChangeKind = "content"
+	// ChangeSubtree: something among an element's descendants changed and
+	// they may not report it themselves: a selection, an active
+	// descendant, the rows a view shows.
+	ChangeSubtree ChangeKind = "subtree"
 )
 
 // classify maps an object event (the signal's member, its detail argument
@@ -76,6 +80,8 @@ func classify(member, detail string, detail1 int32) (kind ChangeKind, ok bool) {
 		return ChangeContent, true
 	case "TextCaretMoved", "TextSelectionChanged", "TextAttributesChanged", "AttributesChanged":
 		return "", false
+	case "SelectionChanged", "ActiveDescendantChanged", "VisibleDataChanged":
+		return ChangeSubtree, true
 	}
 	return ChangeContent, true
 }

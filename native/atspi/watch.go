@@ -45,10 +45,11 @@ type Watcher struct {
 type Counts struct {
 	Structure uint64 // children added or removed, roles or parents changed
 	Content   uint64 // names, descriptions, values, text, states, extents
+	Subtree   uint64 // selections, active descendants, visible rows
 }
 
 // Total is the number of events counted.
-func (c Counts) Total() uint64 { return c.Structure + c.Content }
+func (c Counts) Total() uint64 { return c.Structure + c.Content + c.Subtree }
 
 // Change is one recorded event.
 type Change struct {
@@ -239,9 +240,12 @@ func (w *Watcher) record(kind ChangeKind, path string, at time.Time) {
 	defer w.mu.Unlock()
 	seq := w.counts.Total()
 	w.recent[seq%recentChanges] = recentChange{kind: kind, path: path, at: at}
-	if kind == ChangeStructure {
+	switch kind {
+	case ChangeStructure:
 		w.counts.Structure++
-	} else {
+	case ChangeSubtree:
+		w.counts.Subtree++
+	default:
 		w.counts.Content++
 	}
 	w.last = at
@@ -269,9 +273,14 @@ func (w *Watcher) LastChange() time.Time {
 // arrival order. complete is false when more changes came than the
 // watcher keeps (the oldest are left out).
 func (w *Watcher) Since(mark Counts) (changes []Change, complete bool) {
+	return w.SinceSeq(mark.Total())
+}
+
+// SinceSeq is Since with the mark as a number of events (Counts.Total).
+func (w *Watcher) SinceSeq(from uint64) (changes []Change, complete bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	from, to := mark.Total(), w.counts.Total()
+	to := w.counts.Total()
 	complete = true
 	if to > recentChanges && from < to-recentChanges {
 		from, complete = to-recentChanges, false

@@ -28,7 +28,9 @@ func TestClassify(t *testing.T) {
 		{"StateChanged", "focused", 1, ChangeContent, true},
 		{"TextChanged", "insert", 0, ChangeContent, true},
 		{"BoundsChanged", "", 0, ChangeContent, true},
-		{"VisibleDataChanged", "", 0, ChangeContent, true},
+		{"VisibleDataChanged", "", 0, ChangeSubtree, true},
+		{"SelectionChanged", "", 0, ChangeSubtree, true},
+		{"ActiveDescendantChanged", "", 0, ChangeSubtree, true},
 		{"TextCaretMoved", "", 4, "", false},
 		{"TextSelectionChanged", "", 0, "", false},
 	}

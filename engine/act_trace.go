@@ -1,0 +1,39 @@
+package engine
+
+import "time"
+
+// ActTrace is how long each step of one act took. The driver hands one to
+// Options.ActTrace after every act that got as far as acting, so that a
+// benchmark can tell the driver's own work from the time spent waiting for
+// the app to go quiet. It carries no arguments and no app text.
+type ActTrace struct {
+	Tool string
+	// Total is the whole call, from the gate to the rendered result.
+	Total time.Duration
+	// PreRead is the read before the act (zero when a fresh snapshot was
+	// reused: PreReadReused).
+	PreRead       time.Duration
+	PreReadReused bool
+	// Perform is the act itself: the backend call into the app (for a
+	// synthetic act, every event and its pacing).
+	Perform time.Duration
+	// Quiet is the wait for the app to go quiet after the act.
+	Quiet time.Duration
+	// PostRead is the settled read, and PostReadKind how it was made:
+	// "full" (the window read again), "patched" (the read before, with
+	// the elements the app reported changed read again) or "polled" (the
+	// settle loop without change reports, whose reads are all in Quiet).
+	PostRead     time.Duration
+	PostReadKind string
+}
+
+// Own is the driver's own share of the call: everything but waiting for
+// the app to go quiet. It includes the act's call into the app (Perform).
+func (t ActTrace) Own() time.Duration { return t.Total - t.Quiet }
+
+// Post-read kinds.
+const (
+	PostReadFull    = "full"
+	PostReadPatched = "patched"
+	PostReadPolled  = "polled"
+)

@@ -1,0 +1,188 @@
+package engine
+
+import (
+	"context"
+	"slices"
+	"time"
+)
+
+// Reads an act can leave out. Reading a window's structure costs about
+// 12 ms per thousand elements on a real app, and an act used to read it
+// twice: before acting (to check the token and have a base for the diff)
+// and after settling (the new snapshot). With a backend that says which
+// elements its apps reported changed (ChangeLister), neither read is needed
+// in the common case:
+//
+//   - before: the token's snapshot (or the session's newest snapshot of the
+//     window) stands in for a fresh read when it is young and the app has
+//     reported no change at all since just before it was read;
+//   - after: the settled read is the read before with the elements the app
+//     reported changed read again, when every report is about an element's
+//     own content and names an element of the read, and no child count or
+//     role moved.
+//
+// Anything else (a structural report, a report about an element the read
+// does not hold, reports the backend did not keep, a refresh that fails)
+// falls back to a whole read. Reports are what the app says about itself:
+// a toolkit that changes something without saying so is read as unchanged
+// by both paths, which is why a reused snapshot must also be young.
+
+// reuseMaxAge is how old a snapshot may be and still stand in for a read:
+// long enough for a model's read-then-act, short enough that a change the
+// app never reported does not live long.
+const reuseMaxAge = 2 * time.Second
+
+// maxPatchChanges bounds the reports a patched read follows; past it a
+// whole read is cheaper than reading each element again.
+const maxPatchChanges = 64
+
+// changeStamp is a read's place in its app's change reports.
+type changeStamp struct {
+	mark ChangeMark
+	ok   bool
+	at   time.Time
+}
+
+// markNow stamps a read about to begin.
+func (d *Driver) markNow(w WindowID) changeStamp {
+	st := changeStamp{at: d.clock.Now()}
+	if cl, ok := d.backend.(ChangeLister); ok {
+		st.mark, st.ok = cl.CurrentMark(w)
+	}
+	return st
+}
+
+// unchangedSince reports whether w's app reported nothing after a stamp.
+func (d *Driver) unchangedSince(w WindowID, mark ChangeMark) bool {
+	cl, ok := d.backend.(ChangeLister)
+	if !ok {
+		return false
+	}
+	changes, complete := cl.ChangesSince(w, mark)
+	return complete && len(changes) == 0
+}
+
+// reusable returns a private copy of a snapshot that can stand in for a
+// fresh read of window w, or nil: the token's snapshot when the act has a
+// token, else the session's newest snapshot of the window.
+//
+// The newest snapshot also serves a token of an older one when both saw
+// the same structure (the token's element is where the token says): after
+// an act, the act's settled read stands in for the read the model took its
+// token from.
+func (s *Session) reusable(w WindowID, tok *Token) *snapshot {
+	latest := s.snaps.latestOf(w)
+	if tok != nil {
+		own := s.snaps.get(tok.Snapshot)
+		if own == nil {
+			return nil
+		}
+		if latest == nil || latest.structure != own.structure {
+			latest = own
+		}
+	}
+	sn := latest
+	if sn == nil || sn.window != w || !sn.marked || s.d.clock.Since(sn.at) > reuseMaxAge {
+		return nil
+	}
+	s.mu.Lock()
+	epoch := s.epoch
+	s.mu.Unlock()
+	if sn.epoch != epoch || !s.d.unchangedSince(w, sn.mark) {
+		return nil
+	}
+	return sn.clone()
+}
+
+// clone copies a snapshot with a tree of its own, so that filling in its
+// details never races with a read rendering the original.
+func (sn *snapshot) clone() *snapshot {
+	sn.fillMu.Lock()
+	defer sn.fillMu.Unlock()
+	t := *sn.tree
+	t.Nodes = slices.Clone(sn.tree.Nodes)
+	return &snapshot{id: sn.id, window: sn.window, structure: sn.structure, epoch: sn.epoch, tree: &t,
+		rows: sn.rows, pos: sn.pos, mark: sn.mark, marked: sn.marked, at: sn.at}
+}
+
+// fill reads the details of the nodes at positions of the snapshot's tree.
+func (sn *snapshot) fill(ctx context.Context, d *Driver, positions []int) *Error {
+	sn.fillMu.Lock()
+	defer sn.fillMu.Unlock()
+	return d.fillDetails(ctx, sn.tree, positions)
+}
+
+// patched builds the settled read of an act from the read before it (pre)
+// and the reports since mark (taken before the act), or returns nil when
+// only a whole read will do. stamp is the new read's place in the reports:
+// taken before the reports are listed, so that a report coming in while
+// the elements are read again shows in the next act's reuse check.
+func (s *Session) patched(ctx context.Context, pre *snapshot, mark ChangeMark) (*Tree, changeStamp) {
+	cl, ok := s.d.backend.(ChangeLister)
+	if !ok {
+		return nil, changeStamp{}
+	}
+	stamp := s.d.markNow(pre.window)
+	if !stamp.ok {
+		return nil, stamp
+	}
+	changes, complete := cl.ChangesSince(pre.window, mark)
+	if !complete || len(changes) == 0 || len(changes) > maxPatchChanges {
+		return nil, stamp
+	}
+	at := make(map[ElementID]int, len(pre.tree.Nodes))
+	for i := range pre.tree.Nodes {
+		at[pre.tree.Nodes[i].ID] = i
+	}
+	var positions []int
+	seen := map[int]bool{}
+	add := func(p int) {
+		if p >= 0 && !seen[p] {
+			seen[p] = true
+			positions = append(positions, p)
+		}
+	}
+	for _, c := range changes {
+		p, ok := at[c.Source]
+		if !ok {
+			return nil, stamp
+		}
+		// A subtree report about an element without children is about
+		// the element itself (GTK 3 labels report their new text so).
+		leaf := c.Kind == ChangeSubtree && pre.tree.Nodes[p].ChildCount == 0
+		if c.Kind != ChangeContent && !leaf {
+			return nil, stamp
+		}
+		add(p)
+		// The parent too: a child added or removed without a report of
+		// its own still moves the parent's child count.
+		add(pre.tree.Nodes[p].Parent)
+	}
+	t := *pre.tree
+	t.Nodes = slices.Clone(pre.tree.Nodes)
+	nodes := make([]*Node, len(positions))
+	for i, p := range positions {
+		nodes[i] = &t.Nodes[p]
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.d.opts.CallTimeout)
+	defer cancel()
+	if err := cl.Refresh(cctx, nodes); err != nil {
+		return nil, stamp
+	}
+	var detailed []int
+	for _, p := range positions {
+		before, after := &pre.tree.Nodes[p], &t.Nodes[p]
+		if after.Role != before.Role || after.ChildCount != before.ChildCount {
+			return nil, stamp
+		}
+		if before.Detailed {
+			detailed = append(detailed, p)
+		}
+	}
+	// What the diff compared before (values, frames) is read again for the
+	// elements that changed.
+	if err := s.d.fillDetails(ctx, &t, detailed); err != nil {
+		return nil, stamp
+	}
+	return &t, stamp
+}

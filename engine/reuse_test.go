@@ -1,0 +1,153 @@
+package engine_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nish-driver/nish-driver/engine"
+)
+
+// traces collects the ActTrace of every act.
+type traces struct {
+	mu  sync.Mutex
+	all []engine.ActTrace
+}
+
+func (tr *traces) last(t *testing.T) engine.ActTrace {
+	t.Helper()
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	if len(tr.all) == 0 {
+		t.Fatal("no act was traced")
+	}
+	return tr.all[len(tr.all)-1]
+}
+
+func withTraces(tr *traces) harnessOption {
+	return func(o *engine.Options, h *harness) {
+		o.ActTrace = func(a engine.ActTrace) {
+			tr.mu.Lock()
+			tr.all = append(tr.all, a)
+			tr.mu.Unlock()
+		}
+	}
+}
+
+// rowsOf lists a read's rows as comparable lines: element_index, role,
+// label, value and states, without the snapshot id.
+func rowsOf(t *testing.T, elements any) []string {
+	t.Helper()
+	var out []string
+	for _, e := range elements.([]any) {
+		row := e.(map[string]any)
+		tok := row["element_token"].(string)
+		states, _ := json.Marshal(row["states"])
+		frame, _ := json.Marshal(row["frame"])
+		out = append(out, fmt.Sprintf("%s %v %q %q %s parent=%v children=%v frame=%s actions=%v", tok[strings.IndexByte(tok, ':'):],
+			row["role"], row["label"], row["value"], states, row["parent_index"], row["child_count"], frame, row["actions"]))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestActsLeaveOutReads checks the reads an act leaves out (reuse.go): a
+// fresh read stands in for the read before the act when nothing changed
+// since, and the settled read is built from the elements that changed. In
+// every case the act's settled read must equal a whole read of the window
+// made right after it.
+func TestActsLeaveOutReads(t *testing.T) {
+	tr := &traces{}
+	h := newHarness(t, nil, withTraces(tr))
+	h.start(nil)
+	f := h.demo.Form
+
+	// The first act starts the backend listening to the app; its read
+	// before cannot be reused, as nothing was heard before it.
+	read := h.readForm(nil)
+	h.ok("click", map[string]any{"element_token": tokenOf(t, read, "check_box", "Remember me")})
+	if tr.last(t).PreReadReused {
+		t.Fatal("a read made before the backend listened to the app was reused")
+	}
+
+	acts := []struct {
+		name      string
+		role, lbl string
+		tool      string
+		args      map[string]any
+		wantPost  string // engine.PostRead*
+		wantDiff  string // a label the diff must name ("" for none)
+		beforeAct func()
+	}{
+		{name: "a check box", role: "check_box", lbl: "Dark mode", tool: "click", wantPost: engine.PostReadPatched, wantDiff: "Dark mode"},
+		{name: "a radio button", role: "radio_button", lbl: "Weekly", tool: "click", wantPost: engine.PostReadPatched, wantDiff: "Weekly"},
+		{name: "typing into an entry", role: "entry", lbl: "City", tool: "type_text", args: map[string]any{"text": " West"}, wantPost: engine.PostReadPatched, wantDiff: "City"},
+		{name: "a slider's value", role: "slider", lbl: "Brightness", tool: "set_value", args: map[string]any{"value": "0.8"}, wantPost: engine.PostReadPatched, wantDiff: "Brightness"},
+		{name: "a late change after Save", role: "push_button", lbl: "Save", tool: "click", wantPost: engine.PostReadPatched, wantDiff: "Saved (1)"},
+		{name: "a row added", role: "push_button", lbl: "Add row", tool: "click", wantPost: engine.PostReadFull, wantDiff: "Item 4"},
+	}
+	for _, a := range acts {
+		t.Run(a.name, func(t *testing.T) {
+			read := h.readForm(map[string]any{"max_elements": 400})
+			args := map[string]any{"element_token": tokenOf(t, read, a.role, a.lbl), "observe": map[string]any{"tree": true}}
+			for k, v := range a.args {
+				args[k] = v
+			}
+			res := h.ok(a.tool, args)
+			got := tr.last(t)
+			if !got.PreReadReused {
+				t.Errorf("the read just made was not reused (nothing changed since)")
+			}
+			if got.PostReadKind != a.wantPost {
+				t.Errorf("settled read made %q, want %q", got.PostReadKind, a.wantPost)
+			}
+			diff, _ := json.Marshal(res["diff"])
+			if !strings.Contains(string(diff), a.wantDiff) {
+				t.Errorf("diff does not name %q: %s", a.wantDiff, diff)
+			}
+			// The settled read shown by observe equals a whole read made now.
+			obs := res["observe"].(map[string]any)
+			fresh := h.readForm(nil)
+			if want, got := rowsOf(t, fresh["elements"]), rowsOf(t, obs["elements"]); strings.Join(want, "\n") != strings.Join(got, "\n") {
+				t.Errorf("the settled read differs from a whole read:\nsettled:\n%s\nwhole:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
+	}
+
+	t.Run("a second act with a token of the same read", func(t *testing.T) {
+		read := h.readForm(nil)
+		h.ok("click", map[string]any{"element_token": tokenOf(t, read, "check_box", "Send me updates")})
+		// The first act's settled read stands in for the read the token
+		// came from: the structure is the same and nothing changed since.
+		res := h.ok("click", map[string]any{"element_token": tokenOf(t, read, "check_box", "Show notifications")})
+		if !tr.last(t).PreReadReused {
+			t.Error("the first act's settled read was not reused")
+		}
+		diff, _ := json.Marshal(res["diff"])
+		if !strings.Contains(string(diff), "Show notifications") || strings.Contains(string(diff), "Send me updates") {
+			t.Errorf("the second act's diff must hold only its own change: %s", diff)
+		}
+	})
+
+	t.Run("a change after the read", func(t *testing.T) {
+		read := h.readForm(nil)
+		f.Hint.SetName("The app changed this by itself")
+		h.ok("click", map[string]any{"element_token": tokenOf(t, read, "check_box", "Play sounds")})
+		if tr.last(t).PreReadReused {
+			t.Fatal("a read the app changed since was reused")
+		}
+	})
+
+	t.Run("an old read", func(t *testing.T) {
+		read := h.readForm(nil)
+		h.clock.Advance(3 * time.Second)
+		h.ok("click", map[string]any{"element_token": tokenOf(t, read, "check_box", "Start at login")})
+		if tr.last(t).PreReadReused {
+			t.Fatal("a read older than the reuse bound was reused")
+		}
+	})
+}

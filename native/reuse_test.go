@@ -1,0 +1,109 @@
+package native_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nish-driver/nish-driver/engine"
+)
+
+// TestSettledReadsMatchWholeReads checks the reads acts leave out
+// (engine/reuse.go) against a real GTK app: the read before an act is
+// reused when the app reported nothing since, and the settled read is the
+// read before with the elements the app reported changed read again. After
+// every act, the act's settled read (shown by observe) must equal a whole
+// read of the window made right after it; a change GTK makes without
+// reporting it would show here as a difference.
+func TestSettledReadsMatchWholeReads(t *testing.T) {
+	a := startSynthetic(t, 6)
+	pid := a.cmd.Process.Pid
+	var mu sync.Mutex
+	var traces []engine.ActTrace
+	h := newHarnessWith(t, engine.Options{ConsentTimeout: 20 * time.Second, ActTrace: func(tr engine.ActTrace) {
+		mu.Lock()
+		traces = append(traces, tr)
+		mu.Unlock()
+	}})
+	grant(t, h, pid)
+
+	acts := []struct {
+		name      string
+		role, lbl string // the row acted on ("" label: first of the role)
+		value     string // or the row whose value is this
+		tool      string
+		args      map[string]any
+	}{
+		{name: "warm up (the backend starts listening)", role: "push_button", lbl: "Click me", tool: "click"},
+		{name: "a button renaming a label", role: "push_button", lbl: "Click me", tool: "click"},
+		{name: "a check box", role: "check_box", lbl: "Check 2", tool: "click"},
+		{name: "typing", role: "text", value: "value 1", tool: "type_text", args: map[string]any{"text": " typed"}},
+		{name: "a spin button", role: "spin_button", lbl: "Amount", tool: "set_value", args: map[string]any{"value": 7}},
+		{name: "rows added", role: "push_button", lbl: "Add row", tool: "click"},
+		{name: "the button again after rows were added", role: "push_button", lbl: "Click me", tool: "click"},
+	}
+	for _, act := range acts {
+		read := h.ok("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})
+		tok := ""
+		for _, e := range read["elements"].([]any) {
+			row := e.(map[string]any)
+			if row["role"] == act.role && (act.lbl != "" && row["label"] == act.lbl || act.value != "" && row["value"] == act.value) {
+				tok = row["element_token"].(string)
+				break
+			}
+		}
+		if tok == "" {
+			t.Fatalf("%s: no %s row %q/%q", act.name, act.role, act.lbl, act.value)
+		}
+		args := map[string]any{"element_token": tok, "observe": map[string]any{"tree": true}}
+		for k, v := range act.args {
+			args[k] = v
+		}
+		res := h.ok(act.tool, args)
+		settled := rowLines(res["observe"].(map[string]any)["elements"])
+		whole := rowLines(h.ok("get_window_state", map[string]any{"pid": pid})["elements"])
+		if strings.Join(settled, "\n") != strings.Join(whole, "\n") {
+			t.Errorf("%s: the settled read differs from a whole read made after it:\nsettled:\n%s\nwhole:\n%s",
+				act.name, strings.Join(settled, "\n"), strings.Join(whole, "\n"))
+		}
+	}
+
+	mu.Lock()
+	defer mu.Unlock()
+	reused, patched := 0, 0
+	for _, tr := range traces {
+		if tr.PreReadReused {
+			reused++
+		}
+		if tr.PostReadKind == engine.PostReadPatched {
+			patched++
+		}
+	}
+	// Every act after the first follows a fresh read of an app that was
+	// quiet, so its read is reused; the label, check box, text and value
+	// changes are reported element by element, so their settled reads are
+	// patched.
+	if reused < len(acts)-1 || patched < 4 {
+		t.Errorf("reads reused %d of %d, settled reads patched %d (want ≥ %d and ≥ 4): the read-saving paths did not run",
+			reused, len(traces), patched, len(acts)-1)
+	}
+}
+
+// rowLines renders rows without their snapshot ids, sorted.
+func rowLines(elements any) []string {
+	var out []string
+	for _, e := range elements.([]any) {
+		row := e.(map[string]any)
+		tok := row["element_token"].(string)
+		states, _ := json.Marshal(row["states"])
+		frame, _ := json.Marshal(row["frame"])
+		out = append(out, fmt.Sprintf("%s %v %q %q %s parent=%v children=%v frame=%s actions=%v", tok[strings.IndexByte(tok, ':'):],
+			row["role"], row["label"], row["value"], states, row["parent_index"], row["child_count"], frame, row["actions"]))
+	}
+	sort.Strings(out)
+	return out
+}
