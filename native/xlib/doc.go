@@ -1,7 +1,8 @@
 // Package xlib is the driver's cgo layer over libX11 and its extensions:
 // listing top-level windows and the process behind each (X-Resource),
 // capturing a window's own pixels (Composite), synthetic pointer and
-// keyboard input (XTEST), the consent dialog and the takeover indicator
+// keyboard input (XTEST), the CLIPBOARD selection (reading it, and owning
+// it to answer other clients), the consent dialog and the takeover indicator
 // (click-through override-redirect windows, XShape input shapes), drawn with
 // core Xlib and core fonts, no toolkit. It speaks Go types only; the C it needs lives in
 // the nx_*.c files, each helper freeing what it allocates.
@@ -13,6 +14,9 @@
 // up the main one, and the indicator's event loop runs beside it. The
 // hand-back input watcher (WatchInput) likewise reads XInput 2 raw events on
 // a connection of its own and hands them to its sink from another goroutine.
+// Each clipboard read and each clipboard owner has its own connection too,
+// so an owner that never answers, or a text owned for a whole session,
+// never holds up the main one.
 //
 // X protocol errors are trapped per call (a thread-local slot filled by the
 // process-wide error handler, read after an XSync where a request can fail)
