@@ -19,7 +19,9 @@ import (
 // stops it the two ways a person does (Ctrl-C in its terminal, or a
 // SIGTERM from a supervisor): it exits 0, and nothing it started outlives
 // it — no Xvfb, no bus, no app, no helper the session bus activated — and
-// its private folder and X socket are gone.
+// its private folder is gone. (Its X socket is not checked: Xvfb takes the
+// lowest free display, so a sandbox of a test running beside this one may
+// take the same number at once.)
 func TestSandboxStopsCleanly(t *testing.T) {
 	fixture, err := filepath.Abs("../../native/atspi/testdata/synthetic.py")
 	if err != nil {
@@ -53,10 +55,6 @@ func TestSandboxStopsCleanly(t *testing.T) {
 			}
 			if _, err := os.Stat(sb.root); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("the private folder %s is still there (%v)", sb.root, err)
-			}
-			socket := "/tmp/.X11-unix/X" + strings.TrimPrefix(sb.display, ":")
-			if _, err := os.Stat(socket); !errors.Is(err, os.ErrNotExist) {
-				t.Errorf("the X socket %s is still there (%v)", socket, err)
 			}
 		})
 	}
