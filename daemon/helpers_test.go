@@ -88,7 +88,9 @@ type testDaemon struct {
 }
 
 type daemonOpts struct {
-	writeTimeout time.Duration
+	writeTimeout   time.Duration
+	drainBound     time.Duration
+	consentTimeout time.Duration
 	metadata     func(ctx context.Context) (any, error)
 }
 
@@ -107,11 +109,14 @@ func startDaemon(t *testing.T, o daemonOpts) *testDaemon {
 	}
 	desk := mock.NewDemo()
 	t.Cleanup(desk.Close)
-	d := engine.New(engine.Options{Backend: desk, ConsentTimeout: 2 * time.Second})
+	if o.consentTimeout == 0 {
+		o.consentTimeout = 2 * time.Second
+	}
+	d := engine.New(engine.Options{Backend: desk, ConsentTimeout: o.consentTimeout})
 	if o.metadata == nil {
 		o.metadata = func(context.Context) (any, error) { return metadataStub{Name: "nish-driver"}, nil }
 	}
-	srv, err := New(Options{Driver: d, Backend: desk, Metadata: o.metadata, WriteTimeout: o.writeTimeout})
+	srv, err := New(Options{Driver: d, Backend: desk, Metadata: o.metadata, WriteTimeout: o.writeTimeout, DrainBound: o.drainBound})
 	if err != nil {
 		t.Fatal(err)
 	}

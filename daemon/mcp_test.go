@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/engine/mock"
 )
 
 // legacyProtocol opens with initialize; the SDK client's default protocol
@@ -198,6 +199,36 @@ func TestAnMCPSessionEndsItsEngineSessionWhenTheHostLeaves(t *testing.T) {
 			t.Fatalf("the session outlived its host: %v", list.Sessions)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestShutdownDoesNotWaitForAPendingConsentDialog stops the daemon while a
+// start_session waits for a person who never answers. With the consent
+// timeout and the drain bound both far beyond the test's own bound, only
+// cancelling the call on shutdown lets Serve return.
+func TestShutdownDoesNotWaitForAPendingConsentDialog(t *testing.T) {
+	td := startDaemon(t, daemonOpts{consentTimeout: time.Hour, drainBound: time.Hour})
+	td.desk.SetConsent(mock.Ignore)
+	cs := mcpClient(t, td.path, "Host", legacyProtocol)
+	asked := make(chan struct{})
+	go func() {
+		defer close(asked)
+		cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "start_session", Arguments: map[string]any{"apps": []string{"Form Demo"}}})
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for len(td.desk.CallsOf("AskConsent")) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the consent dialog was never asked for")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := td.stop(); err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	select {
+	case <-asked:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the pending call was never answered or ended")
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -96,4 +97,34 @@ func (w *outboxWriter) Write(p []byte) (int, error) {
 func (w *outboxWriter) Close() error {
 	w.out.finish()
 	return nil
+}
+
+// stopOnDone ends a session's reads as soon as done ends (the daemon is
+// stopping), so a shutdown does not wait out the drain bound that lets a
+// half-closed client still get its answers: the SDK then cancels the calls
+// still running, a consent dialog included.
+type stopOnDone struct {
+	mcp.Transport
+	done context.Context
+}
+
+func (t *stopOnDone) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &stopOnDoneConn{Connection: c, done: t.done}, nil
+}
+
+type stopOnDoneConn struct {
+	mcp.Connection
+	done context.Context
+}
+
+func (c *stopOnDoneConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(c.done, cancel)
+	defer stop()
+	return c.Connection.Read(ctx)
 }

@@ -36,6 +36,10 @@ type Options struct {
 	WriteTimeout time.Duration
 	// RegistryTimeout bounds the doctor's probes (default 10 s).
 	RegistryTimeout time.Duration
+	// DrainBound is how long an MCP connection whose client closed its
+	// sending side keeps answering the calls already read (default
+	// mcpserver.DrainBound). A daemon shutdown does not wait for it.
+	DrainBound time.Duration
 }
 
 // Server serves the daemon socket: connections, their handshakes, the
@@ -81,6 +85,9 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.RegistryTimeout <= 0 {
 		opts.RegistryTimeout = 10 * time.Second
+	}
+	if opts.DrainBound <= 0 {
+		opts.DrainBound = mcpserver.DrainBound
 	}
 	s := &Server{opts: opts, log: opts.Logger, euid: os.Geteuid(), clients: map[*client]struct{}{}}
 	m, err := mcpserver.New(opts.Driver, mcpserver.Options{PeerPid: s.peerPid, Logger: opts.Logger})
@@ -287,7 +294,8 @@ func (s *Server) serveMCP(ctx context.Context, c *client, conn net.Conn, peer Pe
 	s.peerPids.Store(id, int(peer.PID))
 	defer s.peerPids.Delete(id)
 	t := newSocketTransport(id, conn, c.out, fr, first)
-	ss, err := s.mcp.Connect(ctx, mcpserver.DrainInput(t, mcpserver.DrainBound), nil)
+	transport := &stopOnDone{Transport: mcpserver.DrainInput(t, s.opts.DrainBound), done: ctx}
+	ss, err := s.mcp.Connect(ctx, transport, nil)
 	if err != nil {
 		s.log.Error("an MCP session could not start on the socket")
 		c.out.abort("")
