@@ -91,7 +91,7 @@ type daemonOpts struct {
 	writeTimeout   time.Duration
 	drainBound     time.Duration
 	consentTimeout time.Duration
-	metadata     func(ctx context.Context) (any, error)
+	metadata       func(ctx context.Context) (any, error)
 }
 
 // metadataStub is what the test daemons answer to metadata.
