@@ -58,7 +58,10 @@ func (c *control) handle(ctx context.Context, req request) (any, *rpcError) {
 		if err := noParams(req); err != nil {
 			return nil, err
 		}
-		m, err := c.s.opts.Metadata(ctx)
+		// The capabilities in it come from the backend's probes.
+		rctx, cancel := context.WithTimeout(ctx, c.s.opts.RegistryTimeout)
+		defer cancel()
+		m, err := c.s.opts.Metadata(rctx)
 		if err != nil {
 			return nil, &rpcError{Code: codeInternalError, Message: "the metadata could not be built"}
 		}

@@ -34,7 +34,8 @@ type Options struct {
 	Logger *slog.Logger
 	// WriteTimeout bounds one write to a client (default WriteTimeout).
 	WriteTimeout time.Duration
-	// RegistryTimeout bounds the doctor's probes (default 10 s).
+	// RegistryTimeout bounds the backend's probes behind doctor and
+	// metadata (default 10 s).
 	RegistryTimeout time.Duration
 	// DrainBound is how long an MCP connection whose client closed its
 	// sending side keeps answering the calls already read (default
@@ -111,6 +112,10 @@ func (s *Server) peerPid(ss *mcp.ServerSession) int {
 // and releases the lock, and returns.
 func (s *Server) Serve(ctx context.Context, ep *Endpoint) error {
 	defer ep.Close()
+	// Every connection's work ends with this context, whichever way
+	// serving stops.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	stop := context.AfterFunc(ctx, func() { ep.stopAccepting() })
 	defer stop()
 	var err error
@@ -134,6 +139,7 @@ func (s *Server) Serve(ctx context.Context, ep *Endpoint) error {
 	if ctx.Err() == nil {
 		err = errors.New("the socket stopped accepting connections")
 	}
+	cancel()
 	s.shutdown()
 	return err
 }
