@@ -41,6 +41,7 @@ test: deps
 	$(MAKE) --no-print-directory gotest
 	$(MAKE) --no-print-directory e2e
 	$(MAKE) --no-print-directory demo-run DEMO_FLAGS=--fast
+	ci/deb-install-test.sh
 	@echo "make test: all passed"
 
 deps:
@@ -90,6 +91,12 @@ demo-run: build $(TSCLIENT_DEPS)
 	$(GO) build -o $(DEMO_PERSON) ./ci/demoperson
 	cd $(TSCLIENT) && NISH_DRIVER_BIN=$(CURDIR)/$(BIN) NISH_DEMO_PERSON_BIN=$(CURDIR)/$(DEMO_PERSON) \
 		$(NODE) demo.mjs --out $(CURDIR)/demo-out $(DEMO_FLAGS)
+
+## deb: the Debian package in bin/deb/ (binary, man page, systemd user unit,
+## docs; Depends from dpkg-shlibdeps), checked by lintian
+.PHONY: deb
+deb: deps
+	ci/deb-build.sh
 
 ## fmt: gofmt every Go file
 fmt:

@@ -53,10 +53,18 @@ DEBIAN_PACKAGES=(
   x11-utils
   # A second clipboard client for the clipboard tests (native/xlib).
   xclip
+  # The Debian package and its clean-install test (make deb,
+  # ci/deb-install-test.sh): dpkg-shlibdeps computes Depends, lintian
+  # checks the package, man finds the page, systemd-analyze checks the
+  # user unit.
+  dpkg-dev
+  lintian
+  man-db
+  systemd
 )
 
 # Commands that must be on PATH once the packages above are installed.
-REQUIRED_COMMANDS=(gcc git make Xvfb dbus-daemon gdbus pkg-config)
+REQUIRED_COMMANDS=(gcc git make Xvfb dbus-daemon gdbus pkg-config dpkg-shlibdeps lintian man systemd-analyze unshare)
 
 # Minimum tool versions (major only for Node; Go's own toolchain switch
 # handles go.mod's exact version when the installed Go is older).
