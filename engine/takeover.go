@@ -33,6 +33,15 @@ type takeover struct {
 	presses   []logEntry // presses sent and not yet seen by the watcher
 	held      []InputEvent
 	lastPress time.Time // the driver's last button press (the 1.5 s rule)
+
+	// The Continue click's own press reaches the input watcher on another
+	// connection than the click reaches the indicator, so it can arrive
+	// after the resume it caused. lastLeft is when the watcher last
+	// reported a left press (paused or not); a resume by the indicator
+	// with no left press reported shortly before it expects that press
+	// late and lets one through until continueLate.
+	lastLeft     time.Time
+	continueLate time.Time
 }
 
 type logEntry struct {
@@ -57,6 +66,10 @@ const handbackRadius = 8
 // driverClickQuiet: a Continue click within this long after the driver's
 // own button press never counts.
 const driverClickQuiet = 1500 * time.Millisecond
+
+// continueClickLag bounds how far the Continue click's own press may be
+// reported from the resume it caused, on either side.
+const continueClickLag = time.Second
 
 func (t *takeover) stateLocked() TakeoverState {
 	return TakeoverState{On: t.on, Indicator: t.on && t.indicator != nil, Paused: t.paused, PausedReason: t.pausedReason, Reason: t.reason}
@@ -182,6 +195,10 @@ func (s *Session) resume(by string) bool {
 	s.tk.paused = false
 	s.tk.pausedReason = ""
 	s.epoch++
+	s.tk.continueLate = time.Time{}
+	if now := s.d.clock.Now(); by == "indicator" && (s.tk.lastLeft.IsZero() || now.Sub(s.tk.lastLeft) > continueClickLag) {
+		s.tk.continueLate = now.Add(continueClickLag)
+	}
 	ind := s.tk.indicator
 	s.mu.Unlock()
 	if ind != nil {
@@ -211,7 +228,11 @@ func (d *Driver) TakeoverResume(id string) []string {
 // onRawInput is the watcher's sink: input that is not in the send log is the
 // person's, and pauses the takeover at once.
 func (s *Session) onRawInput(ev RawInput) {
+	now := s.d.clock.Now()
 	s.mu.Lock()
+	if ev.Kind == InputButtonPress && ev.Button == 1 {
+		s.tk.lastLeft = now
+	}
 	if !s.tk.on || s.tk.paused {
 		s.mu.Unlock()
 		return
@@ -219,11 +240,14 @@ func (s *Session) onRawInput(ev RawInput) {
 	var reason string
 	switch ev.Kind {
 	case InputKeyPress, InputButtonPress:
-		if !s.tk.consumeLocked(ev, s.d.clock.Now()) {
+		switch {
+		case s.tk.consumeLocked(ev, now):
+		case ev.Kind == InputButtonPress && ev.Button == 1 && now.Before(s.tk.continueLate):
+			s.tk.continueLate = time.Time{} // the Continue click's own press, late
+		case ev.Kind == InputButtonPress:
+			reason = PausedButtonPressed
+		default:
 			reason = PausedKeyPressed
-			if ev.Kind == InputButtonPress {
-				reason = PausedButtonPressed
-			}
 		}
 	case InputMotion:
 		if farFrom(ev.At, s.tk.ref) {
