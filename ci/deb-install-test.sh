@@ -7,7 +7,8 @@
 #     display exits 1 with a report that validates against the doctor
 #     schema and names display_unreachable (packaging/checkdoctor),
 #   - `man nish-driver` finds and renders the page,
-#   - `systemd-analyze --user verify` accepts the unit, with no message,
+#   - `systemd-analyze --user verify` accepts the unit, with no message, and
+#     the binary knows the command the unit runs,
 #   - the package purges without leaving its files.
 #
 # The throwaway copy: in a private mount namespace (unshare), an overlay
@@ -70,6 +71,11 @@ inside() {
 
   local unit=/usr/lib/systemd/user/nish-driver.service
   in_root dpkg -L nish-driver | grep -qx "$unit" || die "the package does not list $unit"
+  # The unit's command must be one the binary knows (systemd only checks
+  # that the file is executable).
+  local exec_start
+  exec_start=$(in_root sed -n 's/^ExecStart=//p' "$unit")
+  in_root $exec_start --help >/dev/null || die "the unit's command '$exec_start' is not one nish-driver knows"
   in_root systemd-analyze --user verify "$unit" >"$work/out/verify.txt" 2>&1 ||
     die "systemd-analyze --user verify $unit failed: $(cat "$work/out/verify.txt")"
   [ ! -s "$work/out/verify.txt" ] || die "systemd-analyze --user verify $unit warns: $(cat "$work/out/verify.txt")"
