@@ -139,19 +139,20 @@ func runAct(ctx context.Context, c *Conn, tool string, a *Args) Result {
 	if !s.bucket.take() {
 		return Failure(Errf(CodeRateLimited, "too many acts in a short time"))
 	}
+	resolveStart := time.Now()
 	if err := x.resolve(ctx); err != nil {
 		return x.fail(err)
 	}
 	if err := x.approve(ctx); err != nil {
 		return x.fail(err)
 	}
+	x.trace.Resolve = time.Since(resolveStart)
 	readStart := time.Now()
 	if x.pre = s.reusable(x.win.ID, x.token); x.pre != nil {
 		x.trace.PreReadReused = true
 	} else if x.pre, err = s.snap(ctx, x.win.ID); err != nil {
 		return x.fail(err)
 	}
-	x.trace.PreRead = time.Since(readStart)
 	if x.token != nil {
 		if x.pos, err = s.resolveToken(*x.token, x.pre); err != nil {
 			return x.fail(err)
@@ -167,6 +168,7 @@ func runAct(ctx context.Context, c *Conn, tool string, a *Args) Result {
 			return x.fail(Errf(CodeElementDisabled, "element %d is not showing", x.token.Index))
 		}
 	}
+	x.trace.PreRead = time.Since(readStart)
 	if paused, reason := s.isPaused(); paused {
 		return x.fail(tookOver(reason, EffectRefused))
 	}

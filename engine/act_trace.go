@@ -10,8 +10,11 @@ type ActTrace struct {
 	Tool string
 	// Total is the whole call, from the gate to the rendered result.
 	Total time.Duration
-	// PreRead is the read before the act (zero when a fresh snapshot was
-	// reused: PreReadReused).
+	// Resolve is finding the window and re-checking the app's process
+	// identity (and the host's approval, when it is asked).
+	Resolve time.Duration
+	// PreRead is the read before the act and the token's check against it
+	// (without a read when a fresh snapshot was reused: PreReadReused).
 	PreRead       time.Duration
 	PreReadReused bool
 	// Perform is the act itself: the backend call into the app (for a

@@ -106,11 +106,23 @@ func (s *Session) record(t *Tree, m changeStamp) *snapshot {
 	for i, n := range rows {
 		pos[n] = i
 	}
+	return s.keep(&snapshot{window: t.Window, structure: structureOf(t), tree: t, rows: rows, pos: pos}, m)
+}
+
+// recordLike records a read with the same structure as an earlier
+// snapshot (a patched read: same elements, parents, order and roles), which
+// shares its row numbers and fingerprint.
+func (s *Session) recordLike(t *Tree, like *snapshot, m changeStamp) *snapshot {
+	return s.keep(&snapshot{window: t.Window, structure: like.structure, tree: t, rows: like.rows, pos: like.pos}, m)
+}
+
+// keep stamps a snapshot with the session's epoch and the read's change
+// mark, and stores it.
+func (s *Session) keep(sn *snapshot, m changeStamp) *snapshot {
 	s.mu.Lock()
-	epoch := s.epoch
+	sn.epoch = s.epoch
 	s.mu.Unlock()
-	sn := &snapshot{window: t.Window, structure: structureOf(t), epoch: epoch, tree: t, rows: rows, pos: pos,
-		mark: m.mark, marked: m.ok, at: m.at}
+	sn.mark, sn.marked, sn.at = m.mark, m.ok, m.at
 	s.snaps.add(sn)
 	return sn
 }

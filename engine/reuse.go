@@ -130,9 +130,13 @@ func (s *Session) patched(ctx context.Context, pre *snapshot, mark ChangeMark) (
 	if !complete || len(changes) == 0 || len(changes) > maxPatchChanges {
 		return nil, stamp
 	}
-	at := make(map[ElementID]int, len(pre.tree.Nodes))
-	for i := range pre.tree.Nodes {
-		at[pre.tree.Nodes[i].ID] = i
+	// Each element reported is looked for once; a report about an element
+	// the read does not hold means a whole read.
+	sources := map[ElementID]ChangeKind{}
+	for _, c := range changes {
+		if prev, ok := sources[c.Source]; !ok || prev == ChangeContent {
+			sources[c.Source] = c.Kind
+		}
 	}
 	var positions []int
 	seen := map[int]bool{}
@@ -142,47 +146,84 @@ func (s *Session) patched(ctx context.Context, pre *snapshot, mark ChangeMark) (
 			positions = append(positions, p)
 		}
 	}
-	for _, c := range changes {
-		p, ok := at[c.Source]
+	found := 0
+	for i := range pre.tree.Nodes {
+		n := &pre.tree.Nodes[i]
+		kind, ok := sources[n.ID]
 		if !ok {
-			return nil, stamp
+			continue
 		}
+		found++
 		// A subtree report about an element without children is about
 		// the element itself (GTK 3 labels report their new text so).
-		leaf := c.Kind == ChangeSubtree && pre.tree.Nodes[p].ChildCount == 0
-		if c.Kind != ChangeContent && !leaf {
+		leaf := kind == ChangeSubtree && n.ChildCount == 0
+		if kind != ChangeContent && !leaf {
 			return nil, stamp
 		}
-		add(p)
+		add(i)
 		// The parent too: a child added or removed without a report of
 		// its own still moves the parent's child count.
-		add(pre.tree.Nodes[p].Parent)
+		add(n.Parent)
+	}
+	if found != len(sources) {
+		return nil, stamp
 	}
 	t := *pre.tree
 	t.Nodes = slices.Clone(pre.tree.Nodes)
-	nodes := make([]*Node, len(positions))
-	for i, p := range positions {
-		nodes[i] = &t.Nodes[p]
-	}
-	cctx, cancel := context.WithTimeout(ctx, s.d.opts.CallTimeout)
-	defer cancel()
-	if err := cl.Refresh(cctx, nodes); err != nil {
-		return nil, stamp
-	}
-	var detailed []int
-	for _, p := range positions {
-		before, after := &pre.tree.Nodes[p], &t.Nodes[p]
-		if after.Role != before.Role || after.ChildCount != before.ChildCount {
-			return nil, stamp
-		}
-		if before.Detailed {
-			detailed = append(detailed, p)
-		}
-	}
-	// What the diff compared before (values, frames) is read again for the
-	// elements that changed.
-	if err := s.d.fillDetails(ctx, &t, detailed); err != nil {
+	if !s.refreshNodes(ctx, cl, pre.tree, &t, positions) {
 		return nil, stamp
 	}
 	return &t, stamp
+}
+
+// refreshNodes reads the nodes of t at positions again (t is a copy of
+// pre's tree): their structure fields through the backend's Refresh and,
+// for the ones whose details pre held, those details, both at once (the
+// app answers the two batches in one round). It fails, and the caller reads
+// the whole window, on any error or when a role or child count moved.
+func (s *Session) refreshNodes(ctx context.Context, cl ChangeLister, pre, t *Tree, positions []int) bool {
+	nodes := make([]*Node, len(positions))
+	var detailed []int
+	var copies []*Node
+	for i, p := range positions {
+		nodes[i] = &t.Nodes[p]
+		if pre.Nodes[p].Detailed {
+			c := pre.Nodes[p]
+			c.Detailed = false
+			detailed = append(detailed, p)
+			copies = append(copies, &c)
+		}
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.d.opts.CallTimeout)
+	defer cancel()
+	detailsDone := make(chan error, 1)
+	if dr, ok := s.d.backend.(DetailReader); ok && len(copies) > 0 {
+		go func() { detailsDone <- dr.ReadDetails(cctx, copies) }()
+	} else {
+		detailsDone <- nil
+	}
+	rerr := cl.Refresh(cctx, nodes)
+	derr := <-detailsDone
+	if rerr != nil || derr != nil {
+		return false
+	}
+	var again []int
+	for _, p := range positions {
+		if t.Nodes[p].Role != pre.Nodes[p].Role || t.Nodes[p].ChildCount != pre.Nodes[p].ChildCount {
+			return false
+		}
+	}
+	for i, p := range detailed {
+		n, c := &t.Nodes[p], copies[i]
+		if n.HasState("showing") != pre.Nodes[p].HasState("showing") {
+			// Its frame is read only while it shows: read it as it is now.
+			again = append(again, p)
+			continue
+		}
+		n.Value, n.HasValue, n.Numeric, n.Actions, n.Frame, n.Detailed = c.Value, c.HasValue, c.Numeric, c.Actions, c.Frame, c.Detailed
+		if n.Secure {
+			n.Value, n.HasValue = "", false
+		}
+	}
+	return s.d.fillDetails(ctx, t, again) == nil
 }

@@ -71,7 +71,7 @@ func (s *Session) settleOnReports(ctx context.Context, pre *snapshot, mark Chang
 	readStart := time.Now()
 	if t, stamp := s.patched(ctx, pre, mark); t != nil {
 		tm.read, tm.readKind = time.Since(readStart), PostReadPatched
-		return s.record(t, stamp), st, tm, nil, true
+		return s.recordLike(t, pre, stamp), st, tm, nil, true
 	}
 	stamp := s.d.markNow(pre.window)
 	t, rerr := s.d.readTree(ctx, pre.window)

@@ -93,12 +93,15 @@ func (tr *actTraces) add(t engine.ActTrace) {
 func (tr *actTraces) report(b *testing.B) {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
-	var own, perform, quiet []time.Duration
+	var own, perform, quiet, resolve, pre, post []time.Duration
 	reused, patched := 0, 0
 	for _, t := range tr.all {
 		own = append(own, t.Own())
 		perform = append(perform, t.Perform)
 		quiet = append(quiet, t.Quiet)
+		resolve = append(resolve, t.Resolve)
+		pre = append(pre, t.PreRead)
+		post = append(post, t.PostRead)
 		if t.PreReadReused {
 			reused++
 		}
@@ -112,6 +115,9 @@ func (tr *actTraces) report(b *testing.B) {
 	b.ReportMetric(ms(med(own)), "own-ms")
 	b.ReportMetric(ms(med(perform)), "perform-ms")
 	b.ReportMetric(ms(med(quiet)), "quiet-ms")
+	b.ReportMetric(ms(med(resolve)), "resolve-ms")
+	b.ReportMetric(ms(med(pre)), "pre-ms")
+	b.ReportMetric(ms(med(post)), "post-ms")
 	b.ReportMetric(float64(reused)/float64(len(tr.all)), "reused")
 	b.ReportMetric(float64(patched)/float64(len(tr.all)), "patched")
 }
