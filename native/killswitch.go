@@ -17,6 +17,10 @@ import (
 // ErrKillSwitchTaken: another X client holds the combination.
 var ErrKillSwitchTaken = xlib.ErrKillSwitchTaken
 
+// ErrBadKillSwitch: the configured combination is not one (a typo in a
+// flag, which the caller should refuse to start with).
+var ErrBadKillSwitch = xlib.ErrBadKeyCombo
+
 // killSwitchState is what the registry reports about the grab.
 type killSwitchState struct {
 	combo string // the combination as people read it
@@ -71,17 +75,24 @@ func (b *Backend) GrabKillSwitch(spec string, onPress func()) (release func(), e
 }
 
 // GrabKillSwitchOn grabs the kill switch when backend is the Linux one and
-// does nothing for others (the mock has no keyboard to grab). The daemon
-// and the mcp command share it.
+// only checks the combination for others (the mock has no keyboard to
+// grab). The daemon and the mcp command share it. release is never nil,
+// so a caller can defer it whatever the error: ErrBadKillSwitch for a
+// combination that does not parse, else why the grab failed.
 func GrabKillSwitchOn(backend engine.Backend, spec string, onPress func()) (release func(), err error) {
+	nothing := func() {}
 	b, ok := backend.(*Backend)
 	if !ok {
 		if _, err := xlib.ParseKeyCombo(orDefault(spec)); err != nil {
-			return nil, err
+			return nothing, err
 		}
-		return func() {}, nil
+		return nothing, nil
 	}
-	return b.GrabKillSwitch(spec, onPress)
+	release, err = b.GrabKillSwitch(spec, onPress)
+	if err != nil {
+		return nothing, err
+	}
+	return release, nil
 }
 
 func orDefault(spec string) string {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	"io"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/control"
+	"github.com/nish-driver/nish-driver/engine/mock"
 	"github.com/nish-driver/nish-driver/native"
 	"github.com/nish-driver/nish-driver/native/xlib"
 )
@@ -379,7 +381,6 @@ func entryOf(t *testing.T, read map[string]any, value string) (string, map[strin
 	t.Fatalf("no entry holding %q", value)
 	return "", nil
 }
-
 
 // wantTookOver checks a call stopped for the person with reason.
 func wantTookOver(t *testing.T, r engine.Result, reason, effect string) engine.ErrorBody {
@@ -957,8 +958,23 @@ func TestKillSwitchGrab(t *testing.T) {
 	if p := probe(other); p.Status != "fail" || !strings.Contains(p.Message, "another X client") {
 		t.Fatalf("after its own grab failed: %+v", p)
 	}
-	if _, err := other.GrabKillSwitch("hyper+Escape", func() {}); err == nil {
-		t.Fatal("a combination that does not parse was grabbed")
+	demo := mock.NewDemo()
+	defer demo.Close()
+	for _, c := range []struct {
+		backend engine.Backend
+		spec    string
+		want    error
+	}{
+		{other, "hyper+Escape", native.ErrBadKillSwitch},
+		{other, "ctrl+alt+NoSuchKeyName", xlib.ErrUnknownKey},
+		{demo, "hyper+Escape", native.ErrBadKillSwitch},
+		{demo, "", nil},
+	} {
+		release, err := native.GrabKillSwitchOn(c.backend, c.spec, func() {})
+		if !errors.Is(err, c.want) || release == nil {
+			t.Fatalf("GrabKillSwitchOn(%T, %q) = %v, want %v", c.backend, c.spec, err, c.want)
+		}
+		release()
 	}
 	release()
 	third, err := native.Open(native.Options{Display: desk.Display, Getenv: getenv})

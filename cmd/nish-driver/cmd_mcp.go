@@ -17,6 +17,7 @@ import (
 	"github.com/nish-driver/nish-driver/engine/control"
 	"github.com/nish-driver/nish-driver/engine/doctor"
 	"github.com/nish-driver/nish-driver/mcpserver"
+	"github.com/nish-driver/nish-driver/native"
 )
 
 // mcpCmd serves MCP over stdio. Only protocol goes to stdout; the driver's
@@ -26,6 +27,7 @@ type mcpCmd struct {
 	ControlIn   int    `name:"control-in" default:"-1" placeholder:"FD" help:"Inherited file descriptor the host writes control lines to (with --control-out)."`
 	ControlOut  int    `name:"control-out" default:"-1" placeholder:"FD" help:"Inherited file descriptor the driver writes control events to (with --control-in)."`
 	AuditLog    string `name:"audit-log" placeholder:"PATH" help:"Audit log file (default $XDG_STATE_HOME/nish-driver/audit.jsonl)."`
+	KillSwitch  string `name:"kill-switch" default:"ctrl+alt+shift+Escape" placeholder:"COMBO" help:"Key combination that ends every takeover and session of this driver (modifiers shift, ctrl, alt, super, then an X key name)."`
 	MockConsent string `name:"mock-consent" enum:"allow,apps-only,deny,ignore" default:"allow" help:"How the mock backend's scripted person answers the consent dialog."`
 	Connect     bool   `name:"connect" help:"Bridge stdio to a running nish-driver daemon instead of driving the desktop from this process (with --socket PATH)."`
 	Socket      string `name:"socket" placeholder:"PATH" help:"The daemon's socket for --connect (default $XDG_RUNTIME_DIR/nish-driver/sock)."`
@@ -59,6 +61,13 @@ func (c *mcpCmd) Run(s *streams) error {
 	defer auditLog.Close()
 
 	d := engine.New(engine.Options{Backend: backend, Audit: auditLog})
+	releaseKillSwitch, err := native.GrabKillSwitchOn(backend, c.KillSwitch, func() { d.KillSwitch() })
+	if errors.Is(err, native.ErrBadKillSwitch) {
+		return fmt.Errorf("--kill-switch: %w", err)
+	} else if err != nil {
+		logger.Warn("the kill switch is not active; nish-driver doctor says why", "kill_switch", c.KillSwitch)
+	}
+	defer releaseKillSwitch()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
