@@ -28,7 +28,7 @@ export SOURCE_DATE_EPOCH
 maintainer=${DEB_MAINTAINER:-"nish-driver maintainers <maintainers@users.noreply.a-seed-8c91df30.example>"}
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'rm -rf --one-file-system "$work"' EXIT
 root=$work/root
 doc=$root/usr/share/doc/nish-driver
 mkdir -p "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/man/man1" "$doc" "$root/usr/lib/systemd/user" \

@@ -103,7 +103,7 @@ debs=(bin/deb/*.deb)
 deb=${debs[0]}
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'rm -rf --one-file-system "$work"' EXIT
 mkdir "$work/overlay" "$work/out"
 cp "$deb" "$work/out/"
 
