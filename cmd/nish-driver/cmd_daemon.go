@@ -13,6 +13,7 @@ import (
 	"github.com/nish-driver/nish-driver/daemon"
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/audit"
+	"github.com/nish-driver/nish-driver/native"
 )
 
 // daemonCmd is the display owner several hosts share (spec §9): one driver
@@ -22,6 +23,7 @@ type daemonCmd struct {
 	backendFlags
 	Socket      string `name:"socket" placeholder:"PATH" help:"Socket path, absolute, in a private (0700) directory (default $XDG_RUNTIME_DIR/nish-driver/sock)."`
 	AuditLog    string `name:"audit-log" placeholder:"PATH" help:"Audit log file (default $XDG_STATE_HOME/nish-driver/audit.jsonl)."`
+	KillSwitch  string `name:"kill-switch" default:"ctrl+alt+shift+Escape" placeholder:"COMBO" help:"Key combination that ends every takeover and session of the daemon (modifiers shift, ctrl, alt, super, then an X key name)."`
 	MockConsent string `name:"mock-consent" enum:"allow,apps-only,deny,ignore" default:"allow" help:"How the mock backend's scripted person answers the consent dialog."`
 }
 
@@ -56,6 +58,15 @@ func (c *daemonCmd) Run(s *streams) error {
 
 	d := engine.New(engine.Options{Backend: backend, Audit: auditLog})
 	defer d.Shutdown()
+	// The daemon owns the display, so it holds the kill switch; a press
+	// does what the kill method does.
+	releaseKillSwitch, err := native.GrabKillSwitchOn(backend, c.KillSwitch, func() { d.KillSwitch() })
+	if errors.Is(err, native.ErrBadKillSwitch) {
+		return fmt.Errorf("--kill-switch: %w", err)
+	} else if err != nil {
+		logger.Warn("the kill switch is not active; nish-driver doctor says why", "kill_switch", c.KillSwitch)
+	}
+	defer releaseKillSwitch()
 
 	srv, err := daemon.New(daemon.Options{
 		Driver:   d,

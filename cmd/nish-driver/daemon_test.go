@@ -261,6 +261,17 @@ func TestMCPConnectRefusesASocketInAnotherUsersReach(t *testing.T) {
 	}
 }
 
+func TestDaemonRefusesABadKillSwitch(t *testing.T) {
+	socket := filepath.Join(socketDir(t), "sock")
+	_, errOut, exit := run(t, noDesktopEnv(t), "daemon", "--backend", "mock", "--socket", socket, "--kill-switch", "ctrl+nosuchmodifier+")
+	if exit == 0 || !strings.Contains(errOut, "--kill-switch") {
+		t.Errorf("exit %d, stderr %q; want a refusal naming --kill-switch", exit, errOut)
+	}
+	if _, err := os.Lstat(socket); !os.IsNotExist(err) {
+		t.Errorf("the refused daemon left its socket behind: %v", err)
+	}
+}
+
 func TestDaemonRefusesARelativeSocket(t *testing.T) {
 	_, errOut, exit := run(t, noDesktopEnv(t), "daemon", "--backend", "mock", "--socket", "run/sock")
 	if exit == 0 || !strings.Contains(errOut, "absolute") {
