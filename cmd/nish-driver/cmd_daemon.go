@@ -27,6 +27,10 @@ type daemonCmd struct {
 	MockConsent string `name:"mock-consent" enum:"allow,apps-only,deny,ignore" default:"allow" help:"How the mock backend's scripted person answers the consent dialog."`
 }
 
+// exitAlreadyRunning is the daemon's exit status when another daemon
+// already serves the socket (EX_TEMPFAIL in sysexits.h).
+const exitAlreadyRunning = 75
+
 func (c *daemonCmd) Run(s *streams) error {
 	logger := slog.New(slog.NewTextHandler(s.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	path, err := socketPath(c.Socket)
@@ -35,6 +39,13 @@ func (c *daemonCmd) Run(s *streams) error {
 	}
 	// The socket first: a second daemon refuses before it opens a display.
 	ep, err := daemon.Listen(path)
+	if errors.Is(err, daemon.ErrAlreadyRunning) {
+		// Its own exit status, so that a service manager does not start
+		// it again and again beside the daemon that is running
+		// (packaging/nish-driver.service: RestartPreventExitStatus).
+		fmt.Fprintln(s.Stderr, "nish-driver:", err)
+		return exitStatus(exitAlreadyRunning)
+	}
 	if err != nil {
 		return err
 	}

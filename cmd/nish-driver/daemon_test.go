@@ -125,8 +125,8 @@ func TestDaemonServesHostsThroughMCPConnect(t *testing.T) {
 
 	// A second daemon on the same socket refuses to start.
 	_, errOut, exit := run(t, env, "daemon", "--backend", "mock", "--socket", socket)
-	if exit == 0 || !strings.Contains(errOut, "already running") {
-		t.Errorf("a second daemon: exit %d, stderr %q; want a refusal saying already running", exit, errOut)
+	if exit != 75 || !strings.Contains(errOut, "already running") {
+		t.Errorf("a second daemon: exit %d, stderr %q; want exit 75 (EX_TEMPFAIL) and a refusal saying already running", exit, errOut)
 	}
 
 	// metadata is what `nish-driver manifest` prints; doctor is `doctor --json`.
