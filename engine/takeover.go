@@ -42,6 +42,12 @@ type takeover struct {
 	// late and lets one through until continueLate.
 	lastLeft     time.Time
 	continueLate time.Time
+
+	// resumedAt is the wall time of the last resume. The watcher reads
+	// events (and the pointer's position with them) on its own connection
+	// and hands them on a little later; an event it read before the resume
+	// tells of the time before it and is not judged against the new state.
+	resumedAt time.Time
 }
 
 type logEntry struct {
@@ -196,6 +202,7 @@ func (s *Session) resume(by string) bool {
 	s.tk.pausedReason = ""
 	s.epoch++
 	s.tk.continueLate = time.Time{}
+	s.tk.resumedAt = time.Now()
 	if now := s.d.clock.Now(); by == "indicator" && (s.tk.lastLeft.IsZero() || now.Sub(s.tk.lastLeft) > continueClickLag) {
 		s.tk.continueLate = now.Add(continueClickLag)
 	}
@@ -233,7 +240,7 @@ func (s *Session) onRawInput(ev RawInput) {
 	if ev.Kind == InputButtonPress && ev.Button == 1 {
 		s.tk.lastLeft = now
 	}
-	if !s.tk.on || s.tk.paused {
+	if !s.tk.on || s.tk.paused || (!ev.Time.IsZero() && ev.Time.Before(s.tk.resumedAt)) {
 		s.mu.Unlock()
 		return
 	}

@@ -125,7 +125,7 @@ type tk struct {
 	person *xlib.Display
 }
 
-func newTakeover(t *testing.T) *tk {
+func newTakeover(t testing.TB) *tk {
 	t.Helper()
 	b, err := native.Open(native.Options{Display: desk.Display, Getenv: getenv})
 	if err != nil {
@@ -370,7 +370,7 @@ func (w *tk) entryValue(pid int, index string) string {
 func tokenIndex(tok string) string { return tok[strings.IndexByte(tok, ':')+1:] }
 
 // entryOf finds the entry holding "value N" in a read.
-func entryOf(t *testing.T, read map[string]any, value string) (string, map[string]any) {
+func entryOf(t testing.TB, read map[string]any, value string) (string, map[string]any) {
 	t.Helper()
 	for _, e := range read["elements"].([]any) {
 		row := e.(map[string]any)
