@@ -77,6 +77,10 @@ bench: deps
 	@echo
 	@echo "acts (headless click with settle on the 200-row window; type_text of 1,000 characters), median of 20:"
 	$(GO) test ./native -run '^$$' -bench 'HeadlessClick|TypeText1000' -benchtime 20x
+	@echo
+	@echo "takeover: from the person's input to the driver's last press or step (100 trials each), and the indicator gone after each end (50 each), p50/p99 in ms:"
+	$(GO) test ./native -run '^$$' -bench 'HandBack' -benchtime 100x
+	$(GO) test ./native -run '^$$' -bench 'IndicatorRemoval' -benchtime 50x
 
 ## demo: real GTK apps on a private desktop (nish-driver sandbox), a simulated
 ## person (ci/demoperson) who answers the consent dialog with real clicks, and
