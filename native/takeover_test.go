@@ -465,6 +465,11 @@ func TestTakeoverActsOnTheDesktop(t *testing.T) {
 		t.Fatalf("focus is in %#x, not the app's window %#x", f, win)
 	}
 
+	// The window's left edge lies under the indicator's frame, which
+	// hit-testing looks through: not occluded.
+	if res := w.ok("click", map[string]any{"window_id": win, "x": 1, "y": 650}); res["path"] != "xtest" {
+		t.Fatalf("a click under the indicator's frame: %v", res)
+	}
 	click, _ := findRow(t, read, "push_button", "Click me")
 	res = w.ok("click", map[string]any{"element_token": click, "delivery_mode": "foreground"})
 	if res["path"] != "xtest" || res["took_cursor"] != true || !strings.Contains(asJSON(t, res["diff"]), "clicked 1") {
@@ -743,6 +748,20 @@ func TestTakeoverEnds(t *testing.T) {
 		w.ok("end_session", nil)
 	})
 
+	t.Run("start_session headless and the connection's close take the indicator down", func(t *testing.T) {
+		w.grantTakeover(pid)
+		st := w.ok("start_session", map[string]any{"apps": []any{pid}, "input": "headless"})
+		if tko := st["takeover"].(map[string]any); st["input"] != "headless" || tko["on"] != false || len(w.indicatorWindows()) != 0 {
+			t.Fatalf("after switching to headless: %v, %d indicator windows", st, len(w.indicatorWindows()))
+		}
+		w.grantTakeover(pid)
+		w.c.Close()
+		if n := len(w.indicatorWindows()); n != 0 {
+			t.Fatalf("%d indicator windows left after the connection closed", n)
+		}
+		w.c = w.d.Connect(engine.ClientInfo{Name: "takeover", Pid: os.Getpid()})
+	})
+
 	release, err := w.b.GrabKillSwitch("", func() { w.d.KillSwitch() })
 	if err != nil {
 		t.Fatal(err)
@@ -892,6 +911,28 @@ func TestTakeoverRefusals(t *testing.T) {
 	})
 
 	w.ok("bring_to_front", map[string]any{"window_id": win})
+
+	t.Run("a secure field", func(t *testing.T) {
+		_, read := w.read(pid)
+		pw, _ := findRow(t, read, "password_text", "")
+		// A click that focuses it is allowed; typing into it is not.
+		w.ok("click", map[string]any{"element_token": pw, "delivery_mode": "foreground"})
+		_, read = w.read(pid)
+		pw, _ = findRow(t, read, "password_text", "")
+		sent := w.spy.count("")
+		for _, args := range []map[string]any{
+			{"element_token": pw, "text": "x", "delivery_mode": "foreground"},
+			{"window_id": win, "text": "x", "delivery_mode": "foreground"},
+		} {
+			r := w.fail(engine.CodeSecureField, "type_text", args)
+			if strings.Contains(asJSON(t, r), canary) {
+				t.Fatal("the refusal shows the password")
+			}
+		}
+		if got := w.spy.since(sent); len(got) != 0 {
+			t.Fatalf("typing into a secure field sent %v", got)
+		}
+	})
 
 	t.Run("a drag into another window", func(t *testing.T) {
 		_, read := w.read(pid)
