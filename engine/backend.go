@@ -89,6 +89,16 @@ type ChangeWaiter interface {
 // ChangeMark is a backend's count of changes at one moment.
 type ChangeMark uint64
 
+// OwnInputNoter is an optional part of a backend whose input watcher
+// reports the driver's own events in other terms than they were sent (on
+// X11 a typed "A" comes back as Shift_L and "a"). synth tells it each press
+// and pointer target right before sending it, after the engine logged it,
+// so the backend can turn their raw echoes back into the events the engine
+// logged and drop the extra presses it adds itself.
+type OwnInputNoter interface {
+	NoteOwnInput(ev InputEvent)
+}
+
 // WindowsByID is a Desktop that can list its windows without their app
 // names, which costs a call into every app on the bus. An act or a read
 // aimed at a window id or a pid needs no names; the engine then uses it.

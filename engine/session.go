@@ -202,19 +202,22 @@ func (s *Session) sortedAppsLocked() []approvedApp {
 // endSession ends a session: the takeover ends (indicator removed), the
 // clipboard is released, and the host and audit log are told.
 func (d *Driver) endSession(s *Session, reason string) {
-	s.endTakeover(reason)
+	// Ended first, then the takeover: from the moment the indicator goes,
+	// no call sees a live session (calls are refused while it still shows,
+	// the safe way round).
 	s.mu.Lock()
-	if s.ended {
-		s.mu.Unlock()
-		return
-	}
+	already := s.ended
 	s.ended = true
-	if reason == "revoked" || reason == "kill_switch" {
+	if !already && (reason == "revoked" || reason == "kill_switch") {
 		s.endedCode = CodeSessionRevoked
 	}
 	release := s.clipRelease
 	s.clipRelease = nil
 	s.mu.Unlock()
+	s.endTakeover(reason)
+	if already {
+		return
+	}
 	s.stopReaper()
 	if release != nil {
 		release()

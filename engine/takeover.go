@@ -325,16 +325,6 @@ func tookOver(reason, effect string) *Error {
 	return e
 }
 
-// OwnInputNoter is an optional part of a backend whose input watcher
-// reports the driver's own events in other terms than they were sent (on
-// X11 a typed "A" comes back as Shift_L and "a"). synth tells it each press
-// and pointer target right before sending it, after the engine logged it,
-// so the backend can turn their raw echoes back into the events the engine
-// logged and drop the extra presses it adds itself.
-type OwnInputNoter interface {
-	NoteOwnInput(ev InputEvent)
-}
-
 // synth sends one synthetic event after the hand-back check, logging it
 // first so the watcher knows it for the driver's own.
 //

@@ -31,6 +31,7 @@ type Backend struct {
 	names    map[engine.ProcessIdentity]string    // an app's AT-SPI name, kept while it is busy or stopped
 	watchers map[string]*appWatcher               // app bus name -> its change watcher
 	watchSeq uint64                               // serial of the newest watcher
+	tk       *takeoverParts                       // indicators, own-input echoes, kill switch (takeover.go)
 }
 
 var (
@@ -63,11 +64,14 @@ func Open(opts Options) (*Backend, error) {
 		frameBus: map[engine.WindowID]string{},
 		names:    map[engine.ProcessIdentity]string{},
 		watchers: map[string]*appWatcher{},
+		tk:       &takeoverParts{indicators: map[*indicator]bool{}},
 	}, nil
 }
 
-// Close releases the display and the bus connections.
+// Close releases the display and the bus connections, and takes down any
+// indicator still up.
 func (b *Backend) Close() {
+	b.tk.removeIndicators()
 	b.closeWatchers()
 	b.a.Close()
 	_ = b.x.Close()

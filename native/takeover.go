@@ -19,8 +19,7 @@ var (
 	_ engine.OwnInputNoter = (*Backend)(nil)
 )
 
-// takeoverParts is a backend's takeover state. It lives beside the
-// Backend (keyed by it) so the takeover files need nothing of backend.go.
+// takeoverParts is a backend's takeover state.
 type takeoverParts struct {
 	echoes echoLog
 
@@ -29,16 +28,7 @@ type takeoverParts struct {
 	kill       killSwitchState
 }
 
-// partsOf holds each backend's takeoverParts.
-var partsOf sync.Map // *Backend -> *takeoverParts
-
-func (b *Backend) takeover() *takeoverParts {
-	if v, ok := partsOf.Load(b); ok {
-		return v.(*takeoverParts)
-	}
-	v, _ := partsOf.LoadOrStore(b, &takeoverParts{indicators: map[*indicator]bool{}})
-	return v.(*takeoverParts)
-}
+func (b *Backend) takeover() *takeoverParts { return b.tk }
 
 // ShowIndicator shows the takeover indicator on a connection of its own.
 // Without it (no Shape extension, no font, no display) there is no
@@ -100,6 +90,20 @@ func (b *Backend) NoteOwnInput(ev engine.InputEvent) {
 }
 
 // loseIndicators reports every shown indicator lost.
+// removeIndicators takes down every indicator still up (Backend.Close: the
+// person must never be left with a frame nothing stands behind).
+func (p *takeoverParts) removeIndicators() {
+	p.mu.Lock()
+	inds := make([]*indicator, 0, len(p.indicators))
+	for ind := range p.indicators {
+		inds = append(inds, ind)
+	}
+	p.mu.Unlock()
+	for _, ind := range inds {
+		ind.Remove()
+	}
+}
+
 func (p *takeoverParts) loseIndicators() {
 	p.mu.Lock()
 	inds := make([]*indicator, 0, len(p.indicators))
