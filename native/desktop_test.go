@@ -62,7 +62,14 @@ func startApp(t testing.TB, name string, argv ...string) *app {
 // for its "ready".
 func startSynthetic(t testing.TB, rows int) *app {
 	t.Helper()
-	cmd := desk.Command("/usr/bin/python3", "atspi/testdata/synthetic.py", fmt.Sprint(rows))
+	cmd := startReady(t, "the synthetic fixture", desk.Command("/usr/bin/python3", "atspi/testdata/synthetic.py", fmt.Sprint(rows)))
+	return &app{cmd: cmd, name: "synthetic"}
+}
+
+// startReady starts a fixture on the test desktop and waits until it
+// prints a line holding "ready" (it is killed when the test ends).
+func startReady(t testing.TB, what string, cmd *exec.Cmd) *exec.Cmd {
+	t.Helper()
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -86,9 +93,9 @@ func startSynthetic(t testing.TB, rows int) *app {
 	select {
 	case <-ready:
 	case <-time.After(30 * time.Second):
-		t.Fatal("the synthetic fixture did not say ready")
+		t.Fatalf("%s did not say ready", what)
 	}
-	return &app{cmd: cmd, name: "synthetic"}
+	return cmd
 }
 
 func getenv(k string) string {

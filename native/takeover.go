@@ -89,31 +89,30 @@ func (b *Backend) NoteOwnInput(ev engine.InputEvent) {
 	}
 }
 
-// loseIndicators reports every shown indicator lost.
 // removeIndicators takes down every indicator still up (Backend.Close: the
 // person must never be left with a frame nothing stands behind).
 func (p *takeoverParts) removeIndicators() {
-	p.mu.Lock()
-	inds := make([]*indicator, 0, len(p.indicators))
-	for ind := range p.indicators {
-		inds = append(inds, ind)
-	}
-	p.mu.Unlock()
-	for _, ind := range inds {
+	for _, ind := range p.shown() {
 		ind.Remove()
 	}
 }
 
+// loseIndicators reports every shown indicator lost.
 func (p *takeoverParts) loseIndicators() {
+	for _, ind := range p.shown() {
+		ind.lose()
+	}
+}
+
+// shown lists the indicators shown and not yet removed.
+func (p *takeoverParts) shown() []*indicator {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	inds := make([]*indicator, 0, len(p.indicators))
 	for ind := range p.indicators {
 		inds = append(inds, ind)
 	}
-	p.mu.Unlock()
-	for _, ind := range inds {
-		ind.lose()
-	}
+	return inds
 }
 
 // indicator is the engine's view of an xlib.Indicator: its events with

@@ -829,29 +829,7 @@ w.show_all()
 GLib.timeout_add(200, lambda: print("ready", flush=True) and False)
 Gtk.main()
 `
-	cmd := desk.Command("/usr/bin/python3", "-c", script)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := desk.Start(cmd); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	ready := make(chan bool, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if strings.Contains(sc.Text(), "ready") {
-				ready <- true
-			}
-		}
-	}()
-	select {
-	case <-ready:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the drop target never showed")
-	}
+	startReady(t, "the drop target", desk.Command("/usr/bin/python3", "-c", script))
 }
 
 // TestTakeoverRefusals: the M0 checks on the real desktop refuse with

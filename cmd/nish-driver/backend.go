@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/engine/audit"
 	"github.com/nish-driver/nish-driver/engine/mock"
 	"github.com/nish-driver/nish-driver/native"
 )
@@ -52,4 +53,17 @@ func openLinux(display string) (engine.Backend, func(), error) {
 		return newNotBuilt(display), func() {}, nil
 	}
 	return b, b.Close, nil
+}
+
+// openAuditLog opens the audit log at path, or at its XDG default when path
+// is empty (--audit-log of mcp and daemon).
+func openAuditLog(path string) (*audit.Log, error) {
+	if path == "" {
+		path = audit.DefaultPath()
+	}
+	l, err := audit.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open the audit log: %w (choose another file with --audit-log PATH)", err)
+	}
+	return l, nil
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/nish-driver/nish-driver/daemon"
 	"github.com/nish-driver/nish-driver/engine"
-	"github.com/nish-driver/nish-driver/engine/audit"
 	"github.com/nish-driver/nish-driver/native"
 )
 
@@ -57,13 +56,9 @@ func (c *daemonCmd) Run(s *streams) error {
 	}
 	defer closeBackend()
 
-	auditPath := c.AuditLog
-	if auditPath == "" {
-		auditPath = audit.DefaultPath()
-	}
-	auditLog, err := audit.Open(auditPath)
+	auditLog, err := openAuditLog(c.AuditLog)
 	if err != nil {
-		return fmt.Errorf("cannot open the audit log: %w (choose another file with --audit-log PATH)", err)
+		return err
 	}
 	defer auditLog.Close()
 

@@ -13,7 +13,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/nish-driver/nish-driver/engine"
-	"github.com/nish-driver/nish-driver/engine/audit"
 	"github.com/nish-driver/nish-driver/engine/control"
 	"github.com/nish-driver/nish-driver/engine/doctor"
 	"github.com/nish-driver/nish-driver/mcpserver"
@@ -50,13 +49,9 @@ func (c *mcpCmd) Run(s *streams) error {
 	}
 	defer closeBackend()
 
-	auditPath := c.AuditLog
-	if auditPath == "" {
-		auditPath = audit.DefaultPath()
-	}
-	auditLog, err := audit.Open(auditPath)
+	auditLog, err := openAuditLog(c.AuditLog)
 	if err != nil {
-		return fmt.Errorf("cannot open the audit log: %w (choose another file with --audit-log PATH)", err)
+		return err
 	}
 	defer auditLog.Close()
 
