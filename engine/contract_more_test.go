@@ -196,6 +196,12 @@ func testClipboard(t *testing.T, cov *coverage) {
 		if r.Event == "clipboard" && r.Length == nil {
 			t.Fatal("clipboard records carry the length")
 		}
+		line, _ := json.Marshal(r)
+		for _, text := range []string{"meeting at noon", "hunter2", "ghp_0123456789"} {
+			if strings.Contains(string(line), text) {
+				t.Fatalf("the audit log holds clipboard text: %s", line)
+			}
+		}
 	}
 	h.ok("end_session", nil)
 	if h.desk.ClipboardOwned() {
