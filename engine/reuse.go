@@ -178,8 +178,8 @@ func (s *Session) patched(ctx context.Context, pre *snapshot, mark ChangeMark) (
 
 // refreshNodes reads the nodes of t at positions again (t is a copy of
 // pre's tree): their structure fields through the backend's Refresh and,
-// for the ones whose details pre held, those details, both at once (the
-// app answers the two batches in one round). It fails, and the caller reads
+// for the ones whose value pre held, their details, both at once (the app
+// answers the two batches in one round). It fails, and the caller reads
 // the whole window, on any error or when a role or child count moved.
 func (s *Session) refreshNodes(ctx context.Context, cl ChangeLister, pre, t *Tree, positions []int) bool {
 	nodes := make([]*Node, len(positions))
@@ -187,7 +187,10 @@ func (s *Session) refreshNodes(ctx context.Context, cl ChangeLister, pre, t *Tre
 	var copies []*Node
 	for i, p := range positions {
 		nodes[i] = &t.Nodes[p]
-		if pre.Nodes[p].Detailed {
+		// Values are read again now, as the diff compares them; other
+		// details (frames, actions) are read when a row is shown or acted
+		// on, like any structure-only node's.
+		if pre.Nodes[p].Detailed && pre.Nodes[p].HasValue {
 			c := pre.Nodes[p]
 			c.Detailed = false
 			detailed = append(detailed, p)
