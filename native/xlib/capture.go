@@ -26,6 +26,11 @@ var (
 	errNotViewable = errors.New("xlib: the window is not viewable, so it has no contents to capture")
 	errVisual      = errors.New("xlib: the window's visual is not TrueColor, which capture does not read")
 	errGetImage    = errors.New("xlib: the X server returned no image")
+	// errRedirectedNow: capture had to redirect the window itself (its
+	// id had been reused by a window this Display never redirected), so
+	// its pixmap still holds the screen's pixels; Capture waits and reads
+	// again.
+	errRedirectedNow = errors.New("xlib: the window was redirected just now")
 )
 
 // captureSettle is how long the first capture of a window waits after
@@ -59,12 +64,18 @@ func (d *Display) Capture(id uint64) (*image.RGBA, error) {
 		}
 	}
 	var img *image.RGBA
-	err := d.do(func() error {
-		var err error
-		img, err = d.capture(w)
-		return err
-	})
-	return img, err
+	for attempt := 0; ; attempt++ {
+		err := d.do(func() error {
+			var err error
+			img, err = d.capture(w)
+			return err
+		})
+		if errors.Is(err, errRedirectedNow) && attempt == 0 {
+			time.Sleep(captureSettle)
+			continue
+		}
+		return img, err
+	}
 }
 
 // redirect redirects a viewable window off-screen unless this Display did
@@ -113,12 +124,14 @@ func (d *Display) capture(w C.Window) (*image.RGBA, error) {
 		img, err := d.captureComposite(w, a)
 		var xe *XError
 		if errors.As(err, &xe) && xe.Code == xBadMatch && d.redirected[w] {
-			// The id was reused by a window this Display never redirected.
+			// The id was reused by a window this Display never redirected
+			// (X ids come back when a client's connection closes): redirect
+			// it and let the app repaint before reading.
 			delete(d.redirected, w)
 			if _, err := d.redirect(w); err != nil {
 				return nil, err
 			}
-			return d.captureComposite(w, a)
+			return nil, errRedirectedNow
 		}
 		return img, err
 	}
@@ -131,6 +144,7 @@ func (d *Display) captureComposite(w C.Window, a C.nx_attrs) (*image.RGBA, error
 		if _, err := d.redirect(w); err != nil {
 			return nil, err
 		}
+		return nil, errRedirectedNow
 	}
 	pix := C.XCompositeNameWindowPixmap(d.dpy, w)
 	if err := d.xerr(true); err != nil {
