@@ -152,6 +152,12 @@ func runAct(ctx context.Context, c *Conn, tool string, a *Args) Result {
 		x.trace.PreReadReused = true
 	} else if x.pre, err = s.snap(ctx, x.win.ID); err != nil {
 		return x.fail(err)
+	} else {
+		// A fresh read holds structure only; the diff compares values
+		// where the read before had them, so read those a default read
+		// shows, as a reused read of the model's would have them.
+		rows, _ := fullPositions(x.pre, 0, defaultMaxElements, defaultMaxDepth)
+		_ = x.pre.fill(ctx, c.d, rows)
 	}
 	if x.token != nil {
 		if x.pos, err = s.resolveToken(*x.token, x.pre); err != nil {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"time"
 )
@@ -102,13 +103,26 @@ func (sn *snapshot) clone() *snapshot {
 	t := *sn.tree
 	t.Nodes = slices.Clone(sn.tree.Nodes)
 	return &snapshot{id: sn.id, window: sn.window, structure: sn.structure, epoch: sn.epoch, tree: &t,
-		rows: sn.rows, pos: sn.pos, mark: sn.mark, marked: sn.marked, at: sn.at}
+		rows: sn.rows, pos: sn.pos, mark: sn.mark, marked: sn.marked, at: sn.at, refetched: maps.Clone(sn.refetched)}
 }
 
-// fill reads the details of the nodes at positions of the snapshot's tree.
+// fill reads the details of the nodes at positions of the snapshot's tree
+// that lack them; in a tree whose frames may be stale, once more for each
+// position, so that what is shown or acted on has a frame read now.
 func (sn *snapshot) fill(ctx context.Context, d *Driver, positions []int) *Error {
 	sn.fillMu.Lock()
 	defer sn.fillMu.Unlock()
+	if sn.tree.framesStale {
+		if sn.refetched == nil {
+			sn.refetched = map[int]bool{}
+		}
+		for _, p := range positions {
+			if p >= 0 && p < len(sn.tree.Nodes) && !sn.refetched[p] {
+				sn.refetched[p] = true
+				sn.tree.Nodes[p].Detailed = false
+			}
+		}
+	}
 	return d.fillDetails(ctx, sn.tree, positions)
 }
 
@@ -170,6 +184,7 @@ func (s *Session) patched(ctx context.Context, pre *snapshot, mark ChangeMark) (
 	}
 	t := *pre.tree
 	t.Nodes = slices.Clone(pre.tree.Nodes)
+	t.framesStale = true
 	if !s.refreshNodes(ctx, cl, pre.tree, &t, positions) {
 		return nil, stamp
 	}

@@ -144,6 +144,9 @@ type snapshot struct {
 	// fillMu serialises filling in the tree's details (reads render a
 	// snapshot while an act may copy it).
 	fillMu sync.Mutex
+	// refetched: positions whose details were read again since the tree
+	// was built, for a tree whose frames may be stale (Tree.framesStale).
+	refetched map[int]bool
 }
 
 // snapshotStore keeps a session's recent snapshots, oldest dropped first.

@@ -54,7 +54,7 @@ func (c *Client) inspect(ctx context.Context, ref engine.ElementRef) (*liveInfo,
 		case 0:
 			info.role = RoleName(d.uint32())
 		case 1:
-			info.states = decodeStates(d)
+			info.states = c.showingFor(bus, decodeStates(d))
 		case 2:
 			end := d.array(4)
 			for d.more(end) {

@@ -42,6 +42,12 @@ type Client struct {
 	gen   int                 // bumps on every new bus connection
 	memo  map[engine.ElementID]*memoEntry
 	dialM sync.Mutex // one bus dial at a time
+	// noShowing marks the apps that report showing on their windows only
+	// (showing.go), by bus name.
+	noShowing map[string]bool
+	// late marks the apps that act on an accessible action some time
+	// after the call (toolkit.go), by bus name.
+	late map[string]bool
 
 	// Change events (signals.go, watch.go). The watchers have their own
 	// lock so that a reader goroutine routing an event never waits on a

@@ -133,6 +133,10 @@ func (c *Client) ReadTree(ctx context.Context, frame engine.ElementID, opts Read
 	if err := r.fill(); err != nil {
 		return nil, err
 	}
+	c.learnShowing(bus, root, r.known)
+	for _, e := range r.known {
+		e.states = c.showingFor(e.bus, e.states)
+	}
 	tree, elems := r.assemble()
 	tree.Window = opts.Window
 	stats.FillRounds, stats.FillCalls = r.rounds, r.calls

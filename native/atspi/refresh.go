@@ -62,8 +62,9 @@ func (c *Client) Refresh(ctx context.Context, nodes []*engine.Node) error {
 	}
 	for i, n := range nodes {
 		e := &fresh[i]
+		bus, _, _, _ := c.parseID(ctx, n.ID, targetElement)
 		n.Role = RoleName(e.role)
-		n.States = stateNames(e.states)
+		n.States = stateNames(c.showingFor(bus, e.states))
 		n.Name = e.name
 		n.Description = e.desc
 		if e.childCount >= 0 {

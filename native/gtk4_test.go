@@ -1,0 +1,45 @@
+package native_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestGTK4ButtonsActHeadless: GTK 4.8 (Debian 12) reports showing on its
+// windows only, and runs a button's accessible click 250 ms after the call.
+// Read literally, no widget of a GTK 4 app could be acted on (not showing),
+// none would have a frame, and a click's settle would end before the click.
+// gnome-calculator's keypad must be clickable headless, with frames, and
+// every click must report the display's new value in its diff.
+func TestGTK4ButtonsActHeadless(t *testing.T) {
+	ap := startApp(t, "gnome-calculator", "gnome-calculator")
+	h := newHarness(t, 20*time.Second)
+	grant(t, h, ap.cmd.Process.Pid)
+	pid := ap.cmd.Process.Pid
+
+	for i, want := range []string{"7", "77"} {
+		read := h.ok("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})
+		var seven map[string]any
+		for _, e := range read["elements"].([]any) {
+			row := e.(map[string]any)
+			if row["role"] == "push_button" && strings.HasPrefix(asStr(row["label"]), "7") {
+				seven = row
+				break
+			}
+		}
+		if seven == nil {
+			t.Fatalf("no 7 button:\n%s", read["tree_text"])
+		}
+		if f := seven["frame"].(map[string]any); f["w"].(float64) <= 0 || f["h"].(float64) <= 0 {
+			t.Fatalf("the 7 button has no frame (read as not showing): %v", seven)
+		}
+		res := h.ok("click", map[string]any{"element_token": seven["element_token"]})
+		if res["effect"] != "changed" && res["effect"] != "confirmed" {
+			t.Fatalf("click %d: effect %v (the settle ended before GTK 4's late click?): %v", i, res["effect"], res)
+		}
+		if diff := asJSON(t, res["diff"]); !strings.Contains(diff, `"value":"`+want+`"`) {
+			t.Fatalf("click %d: the diff does not show the display reading %q: %s", i, want, diff)
+		}
+	}
+}
