@@ -151,7 +151,7 @@ func (d *Desktop) WaitQuiet(ctx context.Context, w engine.WindowID, mark engine.
 	for first := true; ; first = false {
 		var h uint64
 		err := d.appCall(ctx, Call{Method: "WaitQuiet", Window: w}, func(win *Window) error {
-			h = win.contentHash()
+			h = win.markState().hash
 			return nil
 		})
 		if err != nil {
@@ -203,17 +203,6 @@ func (w *Window) markState() *markState {
 	}
 	m.hash = all.Sum64()
 	return m
-}
-
-// contentHash sums everything a read of the window shows. mu held.
-func (w *Window) contentHash() uint64 {
-	f := fnv.New64a()
-	t := w.read(engine.ZoomBudget)
-	for i := range t.Nodes {
-		n := &t.Nodes[i]
-		f.Write([]byte(string(n.ID) + "\x00" + strconv.Itoa(n.Parent) + "\x00" + strconv.FormatUint(nodeHash(n), 16) + "\x01"))
-	}
-	return f.Sum64()
 }
 
 // nodeHash sums what one node shows.
