@@ -276,16 +276,16 @@ const (
 	callKinds
 )
 
-// propKinds is how many replies make an element's own properties known:
-// role, states, interfaces, name, description and child count.
-const propKinds = 6
+// fillPropKinds is how many replies make an element's own properties
+// known in a fill-in: role, states, interfaces, name and description. Its
+// child count is not asked for: its children are, in the same round.
+const fillPropKinds = 5
 
-// addAccessibleProps queues the reads of an element's name, description
-// and child count, each its own Properties.Get.
-func addAccessibleProps(p *pipe, conn *wireConn, base int, bus, path string) {
+// addNameAndDescription queues the reads of an element's name and
+// description, each its own Properties.Get.
+func addNameAndDescription(p *pipe, conn *wireConn, base int, bus, path string) {
 	p.add(conn, base+callName, bus, path, propertiesIface, "Get", "org.a11y.atspi.Accessible", "Name")
 	p.add(conn, base+callDesc, bus, path, propertiesIface, "Get", "org.a11y.atspi.Accessible", "Description")
-	p.add(conn, base+callChildCount, bus, path, propertiesIface, "Get", "org.a11y.atspi.Accessible", "ChildCount")
 }
 
 // isPropKind reports whether a fill-in kind is one of the property reads,
@@ -321,7 +321,7 @@ func (r *reader) fill() error {
 			p.add(conn, i*callKinds+callRole, e.bus, e.path, "org.a11y.atspi.Accessible", "GetRole")
 			p.add(conn, i*callKinds+callState, e.bus, e.path, "org.a11y.atspi.Accessible", "GetState")
 			p.add(conn, i*callKinds+callIfaces, e.bus, e.path, "org.a11y.atspi.Accessible", "GetInterfaces")
-			addAccessibleProps(p, conn, i*callKinds, e.bus, e.path)
+			addNameAndDescription(p, conn, i*callKinds, e.bus, e.path)
 		}
 		r.calls += p.sent
 		p.flush()
@@ -356,7 +356,7 @@ func (r *reader) fill() error {
 			}
 			if kind != callChildren {
 				props[rep.tag/callKinds]++
-				if props[rep.tag/callKinds] == propKinds {
+				if props[rep.tag/callKinds] == fillPropKinds {
 					e.hasProps = true
 				}
 			}

@@ -37,7 +37,8 @@ func (c *Client) Refresh(ctx context.Context, nodes []*engine.Node) error {
 		}
 		p.add(w, i*callKinds+callRole, bus, path, "org.a11y.atspi.Accessible", "GetRole")
 		p.add(w, i*callKinds+callState, bus, path, "org.a11y.atspi.Accessible", "GetState")
-		addAccessibleProps(p, w, i*callKinds, bus, path)
+		addNameAndDescription(p, w, i*callKinds, bus, path)
+		p.add(w, i*callKinds+callChildCount, bus, path, propertiesIface, "Get", "org.a11y.atspi.Accessible", "ChildCount")
 	}
 	p.flush()
 	fresh := make([]elem, len(nodes))
