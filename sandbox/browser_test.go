@@ -71,6 +71,11 @@ func TestBrowsersExposeTheFixturePage(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			// The search tells elements apart: a heading the page lacks
+			// is not found in the same tree.
+			if found, err := d.HasElement(ctx, app, RoleHeading, "No such heading"); err != nil || found {
+				t.Fatalf("a heading the page does not have: found %v, error %v", found, err)
+			}
 			if !d.Running(cmd) {
 				t.Fatalf("%v exited after its tree was read: %v", kind, cmd.ProcessState)
 			}
