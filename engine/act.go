@@ -256,6 +256,13 @@ func (x *act) finish(ctx context.Context) Result {
 	post, settle, tm, serr := x.s.settle(ctx, x.pre, x.mark, x.marked, x.acted)
 	res.Settle = &settle
 	x.trace.Quiet, x.trace.PostRead, x.trace.PostReadKind = tm.quiet, tm.read, tm.readKind
+	if serr == nil && tm.readKind != PostReadPatched {
+		// A whole read after the act holds structure only: read the
+		// values the read before held, so the diff shows what changed in
+		// them (a page's status line, a label's text) and not just the
+		// acted-on element. A patched read has read them already.
+		x.s.fillValuesLike(ctx, post, x.pre)
+	}
 	if serr == nil && x.token != nil {
 		// The acted-on element's details tell whether the act did what it
 		// meant to (and show its new value in the diff).

@@ -254,3 +254,23 @@ func (s *Session) observe(ctx context.Context, w Window, post *snapshot, settleE
 	}
 	return o
 }
+
+// fillValuesLike reads, in a settled read, the details of the rows whose
+// value the read before held (secure rows never), so that the diff
+// compares the values it can compare. Only those rows are read: a value
+// the read before did not hold could not show as changed anyway.
+func (s *Session) fillValuesLike(ctx context.Context, post, pre *snapshot) {
+	var need []int
+	for i := range pre.tree.Nodes {
+		q := &pre.tree.Nodes[i]
+		if !q.Detailed || !q.HasValue || q.Secure {
+			continue
+		}
+		if p, ok := post.pos[pre.rows[i]]; ok && !post.tree.Nodes[p].Detailed {
+			need = append(need, p)
+		}
+	}
+	if len(need) > 0 {
+		_ = post.fill(ctx, s.d, need)
+	}
+}

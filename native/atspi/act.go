@@ -166,8 +166,8 @@ func (c *Client) actionNames(ctx context.Context, l *liveInfo) ([]string, error)
 	return names, nil
 }
 
-// editable checks an element before typing into it: not secure, and with
-// the EditableText interface.
+// editable checks an element before typing into it: not secure, with the
+// EditableText interface, and in the editable state.
 func (c *Client) editable(ctx context.Context, ref engine.ElementRef) (*liveInfo, error) {
 	l, err := c.inspect(ctx, ref)
 	if err != nil {
@@ -176,7 +176,7 @@ func (c *Client) editable(ctx context.Context, ref engine.ElementRef) (*liveInfo
 	if l.secure {
 		return nil, engine.Errf(engine.CodeSecureField, "the element is a secure field")
 	}
-	if l.ifaces&ifEditableText == 0 {
+	if !editableText(l.ifaces, l.states) {
 		return nil, engine.Errf(engine.CodeNotActionable, "the element has no editable text")
 	}
 	return l, nil

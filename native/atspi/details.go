@@ -35,6 +35,7 @@ const (
 	detValueStep
 	detAttrs
 	detRole
+	detCount // the text's length, so GetText asks for no more than there is
 	detText
 	detName
 	detKinds
@@ -86,9 +87,9 @@ func (c *Client) details(ctx context.Context, targets []detailTarget, which Deta
 			case t.ifaces&ifValue != 0:
 				p.value = true
 				n += valueCalls
-			case isTextValue(t.node.Role, t.ifaces):
+			case isTextValue(t.node.Role, t.node.Name, t.ifaces, t.states):
 				p.text = true
-				n += 2 // attributes, then text
+				n += 3 // attributes and length, then text
 				if t.recheck {
 					n++
 				}
@@ -136,6 +137,7 @@ func (c *Client) details(ctx context.Context, targets []detailTarget, which Deta
 		}
 		if pl.text {
 			p.add(w, detTag(i, detAttrs, 0), t.bus, t.path, "org.a11y.atspi.Accessible", "GetAttributes")
+			p.add(w, detTag(i, detCount, 0), t.bus, t.path, propertiesIface, "Get", "org.a11y.atspi.Text", "CharacterCount")
 			if t.recheck {
 				p.add(w, detTag(i, detRole, 0), t.bus, t.path, "org.a11y.atspi.Accessible", "GetRole")
 			}
@@ -144,14 +146,39 @@ func (c *Client) details(ctx context.Context, targets []detailTarget, which Deta
 	p.flush()
 	// checks counts the security checks still due per text element; its
 	// text is asked for when the last one passes.
+	// The text's length is waited for the same way: Gecko answers GetText
+	// with nothing when the end asked for lies past the text's end, so the
+	// end is the length (or the bound, when it is longer).
+	queued := false
 	checks := make([]int8, len(targets))
+	lengths := make([]int32, len(targets))
 	for i := range targets {
 		if plans[i].text {
-			checks[i] = 1
+			checks[i] = 2
 			if targets[i].recheck {
-				checks[i] = 2
+				checks[i] = 3
 			}
+			lengths[i] = maxValueBytes
 		}
+	}
+	// passed counts one check of element i done; after the last, its text
+	// is asked for.
+	passed := func(i int) {
+		if checks[i] <= 0 {
+			return
+		}
+		checks[i]--
+		if checks[i] > 0 {
+			return
+		}
+		t := &targets[i]
+		end := min(lengths[i], maxValueBytes)
+		if end <= 0 {
+			t.node.Value, t.node.HasValue = "", true
+			return
+		}
+		p.add(conns[t.bus], detTag(i, detText, 0), t.bus, t.path, "org.a11y.atspi.Text", "GetText", int32(0), end)
+		queued = true
 	}
 	type actionRead struct {
 		localized, names []string
@@ -159,7 +186,6 @@ func (c *Client) details(ctx context.Context, targets []detailTarget, which Deta
 	}
 	pending := map[int]*actionRead{}
 	values := map[int]*valueRead{}
-	queued := false
 	for {
 		rep, ok := p.ready()
 		if !ok {
@@ -184,6 +210,9 @@ func (c *Client) details(ctx context.Context, targets []detailTarget, which Deta
 			}
 			if kind == detAttrs || kind == detRole {
 				checks[i] = -1 // unchecked: never read its text
+			}
+			if kind == detCount {
+				passed(i) // length unknown: ask up to the bound
 			}
 			if kind == detName {
 				delete(pending, i) // names incomplete: report none
@@ -253,14 +282,14 @@ func (c *Client) details(ctx context.Context, targets []detailTarget, which Deta
 				checks[i] = -1
 				continue
 			}
-			if checks[i] > 0 {
-				checks[i]--
-				if checks[i] == 0 {
-					w := conns[t.bus]
-					p.add(w, detTag(i, detText, 0), t.bus, t.path, "org.a11y.atspi.Text", "GetText", int32(0), int32(maxValueBytes))
-					queued = true
+			passed(i)
+		case detCount:
+			if d.sig() == "i" {
+				if n := d.int32(); d.err == nil && n >= 0 {
+					lengths[i] = n
 				}
 			}
+			passed(i)
 		case detText:
 			if t.node.Secure {
 				continue
@@ -285,12 +314,14 @@ func errConnGone(err error) bool {
 }
 
 // isTextValue reports whether an element's text is its value: it is
-// editable, or its role is one whose text is content (not a label).
-func isTextValue(role string, ifaces ifaceSet) bool {
+// editable, or its role is one whose text is content (not a label), or it
+// is a block of a page with no name of its own, whose text is what it
+// shows (see unnamedTextRoles).
+func isTextValue(role, name string, ifaces ifaceSet, states stateSet) bool {
 	if ifaces&ifText == 0 {
 		return false
 	}
-	return ifaces&ifEditableText != 0 || textValueRoles[role]
+	return editableText(ifaces, states) || textValueRoles[role] || (name == "" && unnamedTextRoles[role])
 }
 
 // decodeActionNames reads GetActions' a(sss) (name, localized name, key

@@ -129,3 +129,25 @@ var textValueRoles = map[string]bool{
 	"document_frame": true, "document_spreadsheet": true, "document_presentation": true,
 	"password_text": true, "spin_button": true,
 }
+
+// unnamedTextRoles are roles whose text is read as the value when the
+// element has no name. Web pages keep most of what they show in such
+// blocks' text rather than in names: Firefox names neither a table cell
+// nor a live region by its text (Chromium adds a named static child), so
+// without this a cell, a status line or a heading would read empty.
+var unnamedTextRoles = map[string]bool{
+	"table_cell": true, "column_header": true, "row_header": true, "status_bar": true,
+	"heading": true, "list_item": true, "section": true, "caption": true,
+	"block_quote": true, "static": true, "label": true, "alert": true,
+	"notification": true, "log": true, "timer": true, "marquee": true,
+	"comment": true, "footnote": true, "definition": true, "description_value": true,
+	"article": true, "mark": true, "content_insertion": true, "content_deletion": true,
+}
+
+// editableText reports whether an element takes typed text: it has the
+// EditableText interface and says it is editable now. Firefox gives every
+// block of a page the interface (a page may turn editable), so the
+// interface alone would make a heading or a table cell a typing target.
+func editableText(ifaces ifaceSet, states stateSet) bool {
+	return ifaces&ifEditableText != 0 && states.has(stateEditable)
+}

@@ -468,7 +468,7 @@ func (r *reader) assemble() (*engine.Tree, []*elem) {
 			States:        names,
 			ChildCount:    childCount,
 			Secure:        secureRole(role),
-			Editable:      e.ifaces&ifEditableText != 0,
+			Editable:      editableText(e.ifaces, e.states),
 			Text:          e.ifaces&ifText != 0,
 		})
 		elems = append(elems, e)

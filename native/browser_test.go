@@ -1,0 +1,266 @@
+package native_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nish-driver/nish-driver/sandbox"
+	"github.com/nish-driver/nish-driver/schema"
+)
+
+// The browsers are the apps people use most, and the ones a careless
+// accessibility client can kill (docs/native.md, "Calls the driver sends to
+// apps"). These tests run both on the local fixture page
+// (atspi/testdata/web/form.html) through the engine, as a host's calls
+// would, and check after each that the browser still runs.
+
+// browserPage is the fixture's title, the prefix of the window's title.
+const browserPage = "Form Fixture"
+
+// browser is a started browser showing the fixture.
+type browser struct {
+	kind sandbox.Browser
+	cmd  interface{ Kill() error }
+	pid  int
+}
+
+// startBrowser starts kind on the fixture page with accessibility on and
+// waits until the page's heading is on the accessibility bus.
+func startBrowser(t *testing.T, kind sandbox.Browser) *browser {
+	t.Helper()
+	page, err := filepath.Abs("atspi/testdata/web/form.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd, err := desk.BrowserCommand(kind, "file://"+page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := desk.Start(cmd); err != nil {
+		t.Fatalf("starting %s: %v", kind, err)
+	}
+	b := &browser{kind: kind, cmd: cmd.Process, pid: cmd.Process.Pid}
+	t.Cleanup(func() {
+		_ = syscall.Kill(-b.pid, syscall.SIGKILL)
+		_ = cmd.Process.Kill()
+	})
+	// The window comes first, the page's tree a while later.
+	ctx := context.Background()
+	deadline := time.Now().Add(45 * time.Second)
+	for {
+		apps, _ := desk.AccessibleApps(ctx)
+		for _, a := range apps {
+			if a.Pid == b.pid {
+				if err := desk.WaitForElement(ctx, a, sandbox.RolePushButton, "Far button", time.Until(deadline)); err != nil {
+					t.Fatalf("%s: the fixture page is not on the accessibility bus: %v", kind, err)
+				}
+				return b
+			}
+		}
+		b.alive(t)
+		if time.Now().After(deadline) {
+			t.Fatalf("%s (pid %d) never joined the accessibility bus", kind, b.pid)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// alive fails the test when the browser's main process is gone.
+func (b *browser) alive(t *testing.T) {
+	t.Helper()
+	if err := syscall.Kill(b.pid, 0); err != nil {
+		t.Fatalf("%s (pid %d) is no longer running: %v", b.kind, b.pid, err)
+	}
+	// A zombie still answers kill 0: read its state.
+	if st := procState(b.pid); st == "Z" || st == "X" {
+		t.Fatalf("%s (pid %d) has exited (state %s)", b.kind, b.pid, st)
+	}
+}
+
+// waitPage reads the window until the fixture's content is in it (the
+// browsers build the page's accessible tree after the window appears).
+func waitPage(t *testing.T, h *harness, b *browser) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(45 * time.Second)
+	for {
+		r := h.call("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000})
+		if r.Err == nil {
+			read := asMap(t, r.Structured)
+			if hasRow(read, "push_button", "Far button") {
+				return read
+			}
+		}
+		b.alive(t)
+		if time.Now().After(deadline) {
+			t.Fatalf("the fixture page never showed in %s's tree: %s", b.kind, r.Text)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// hasRow reports whether a read has a row of role whose label holds label.
+func hasRow(read map[string]any, role, label string) bool {
+	for _, e := range read["elements"].([]any) {
+		row := e.(map[string]any)
+		if row["role"] == role && strings.Contains(asString(row["label"]), label) {
+			return true
+		}
+	}
+	return false
+}
+
+// rowWith returns the token and row of the first element whose role is one
+// of roles and whose label (else value) is label; failing that, the first
+// whose label or value holds it.
+func rowWith(t *testing.T, read map[string]any, label string, roles ...string) (string, map[string]any) {
+	t.Helper()
+	for _, exact := range []bool{true, false} {
+		for _, e := range read["elements"].([]any) {
+			row := e.(map[string]any)
+			for _, role := range roles {
+				if row["role"] != role {
+					continue
+				}
+				for _, text := range []string{asString(row["label"]), asString(row["value"])} {
+					if (exact && text == label) || (!exact && strings.Contains(text, label)) {
+						return row["element_token"].(string), row
+					}
+				}
+			}
+		}
+	}
+	t.Fatalf("no %v labelled %q in:\n%s", roles, label, read["tree_text"])
+	return "", nil
+}
+
+func asString(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+var browsers = []sandbox.Browser{sandbox.Chromium, sandbox.Firefox}
+
+func TestBrowserReads(t *testing.T) {
+	for _, kind := range browsers {
+		t.Run(kind.String(), func(t *testing.T) {
+			b := startBrowser(t, kind)
+			h := newHarness(t, 20*time.Second)
+			grant(t, h, b.pid)
+			read := waitPage(t, h, b)
+			defer b.alive(t)
+
+			r := h.call("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000})
+			if r.Err != nil {
+				t.Fatal(r.Text)
+			}
+			if err := schema.ValidateOutput("get_window_state", r.Structured); err != nil {
+				t.Fatal(err)
+			}
+			noCanary(t, "full read", r)
+			read = asMap(t, r.Structured)
+			if read["truncated"] != false {
+				t.Fatalf("the page fits the budget: truncated=%v", read["truncated"])
+			}
+			// Every kind of element the page has, with its label.
+			for _, want := range []struct {
+				label string
+				roles []string
+			}{
+				{"Form Fixture", []string{"heading"}},
+				{"Account", []string{"link"}},
+				{"Name", []string{"entry"}},
+				{"Subscribe", []string{"check_box"}},
+				{"Submit", []string{"push_button"}},
+				{"Save", []string{"push_button"}},
+				{"Apples", []string{"list_item", "static", "text"}},
+				{"Item 150", []string{"table_cell", "static", "text"}},
+			} {
+				rowWith(t, read, want.label, want.roles...)
+			}
+			// The password input is a secure row with no value.
+			var secure int
+			for _, e := range read["elements"].([]any) {
+				row := e.(map[string]any)
+				if row["secure"] == true {
+					secure++
+					if _, has := row["value"]; has {
+						t.Fatalf("a secure row carries a value: %v", row)
+					}
+				}
+			}
+			if secure != 1 {
+				t.Fatalf("%d secure rows, want the one password input", secure)
+			}
+			// Frames and actions are read for what is shown.
+			_, save := rowWith(t, read, "Save", "push_button")
+			if f := save["frame"].(map[string]any); f["w"].(float64) <= 0 || f["h"].(float64) <= 0 {
+				t.Fatalf("the Save button has no frame: %v", save)
+			}
+			if !strings.Contains(asJSON(t, save["actions"]), "\"") {
+				t.Fatalf("the Save button has no actions: %v", save)
+			}
+
+			// As complete as a pyatspi walk of the same window (within 2%).
+			walked := walkCount(t, b.pid, browserPage)
+			n := int(read["element_count"].(float64))
+			if diff := n - walked; diff*50 > walked || -diff*50 > walked {
+				t.Fatalf("the read has %d elements, a pyatspi walk %d", n, walked)
+			}
+
+			// Skeleton and drill-down share the read's tokens.
+			skel := h.ok("get_window_state", map[string]any{"pid": b.pid, "skeleton": true, "max_elements": 200})
+			docTok, _ := rowWith(t, skel, "", "document_web", "document_frame")
+			region := h.ok("get_window_state", map[string]any{"root": docTok, "max_elements": 5000})
+			if region["root"] != docTok || !hasRow(region, "push_button", "Save") {
+				t.Fatalf("drill-down into the page: %v", region["tree_text"])
+			}
+			saveTok, _ := rowWith(t, region, "Save", "push_button")
+			res := h.ok("click", map[string]any{"element_token": saveTok})
+			if !strings.Contains(asJSON(t, res["diff"]), "clicked: Save") {
+				t.Fatalf("a click by a drill-down token shows in the diff: %v", res)
+			}
+
+			// A screenshot blacks out the password input.
+			shot := h.call("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000, "include_screenshot": true})
+			if shot.Err != nil || shot.Image == nil {
+				t.Fatalf("screenshot: %s", shot.Text)
+			}
+			noCanary(t, "screenshot read", shot)
+		})
+	}
+}
+
+// walkCount is how many elements a pyatspi walk (atspi/testdata/walk.py)
+// visits in the window of pid whose title starts with prefix.
+func walkCount(t *testing.T, pid int, prefix string) int {
+	t.Helper()
+	script, err := filepath.Abs("atspi/testdata/walk.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := desk.Command("/usr/bin/python3", script, strconv.Itoa(pid), prefix).Output()
+	if err != nil {
+		t.Fatalf("the pyatspi walk failed: %v", err)
+	}
+	return strings.Count(string(out), "\n")
+}
+
+// procState is the state letter of a process in /proc ("" when gone).
+func procState(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return ""
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 || i+2 >= len(s) {
+		return ""
+	}
+	return s[i+2 : i+3]
+}
