@@ -84,11 +84,17 @@ func TestWindowStateAccessibilityHint(t *testing.T) {
 				return w
 			}},
 		{name: "firefox with accessibility off", want: engine.HintGeckoOff,
-			setup: func(d *mock.Desktop) *mock.Window { return appWith(d, "Firefox", engine.ToolkitGecko, false, titleCanary, frame) }},
+			setup: func(d *mock.Desktop) *mock.Window {
+				return appWith(d, "Firefox", engine.ToolkitGecko, false, titleCanary, frame)
+			}},
 		{name: "qt app off the bus", want: engine.HintQtOff,
-			setup: func(d *mock.Desktop) *mock.Window { return appWith(d, "keepassxc", engine.ToolkitQt, true, titleCanary, frame) }},
+			setup: func(d *mock.Desktop) *mock.Window {
+				return appWith(d, "keepassxc", engine.ToolkitQt, true, titleCanary, frame)
+			}},
 		{name: "libreoffice with a frame only", want: engine.HintLibreOfficeOff,
-			setup: func(d *mock.Desktop) *mock.Window { return appWith(d, "soffice", engine.ToolkitLibreOffice, false, titleCanary, frame) }},
+			setup: func(d *mock.Desktop) *mock.Window {
+				return appWith(d, "soffice", engine.ToolkitLibreOffice, false, titleCanary, frame)
+			}},
 		{name: "unknown app off the bus", want: engine.HintNotOnBus,
 			setup: func(d *mock.Desktop) *mock.Window { return appWith(d, "xterm", "", true, titleCanary, frame) }},
 		{name: "gtk app off the bus even with widgets", want: engine.HintNotOnBus,
@@ -98,7 +104,9 @@ func TestWindowStateAccessibilityHint(t *testing.T) {
 				return w
 			}},
 		{name: "gtk app on the bus with a frame only", want: engine.HintTreeEmpty,
-			setup: func(d *mock.Desktop) *mock.Window { return appWith(d, "canvas", engine.ToolkitGTK, false, titleCanary, frame) }},
+			setup: func(d *mock.Desktop) *mock.Window {
+				return appWith(d, "canvas", engine.ToolkitGTK, false, titleCanary, frame)
+			}},
 		{name: "gtk app with widgets", want: "",
 			setup: func(d *mock.Desktop) *mock.Window {
 				w := appWith(d, "gedit", engine.ToolkitGTK, false, titleCanary, frame)

@@ -24,7 +24,7 @@ type App struct {
 	// offBus: the app is not on the accessibility bus (accessibility.go).
 	toolkit string
 	offBus  bool
-	wake  chan struct{} // closed when a hang ends (resume, exit, restart)
+	wake    chan struct{} // closed when a hang ends (resume, exit, restart)
 
 	bus     string // the instance's bus name, ":1.N"
 	xbase   uint64 // the instance's X resource id base
