@@ -177,7 +177,7 @@ func TestAppOffTheBusHint(t *testing.T) {
 }
 
 // waitForWindow waits until pid shows a window whose title holds title.
-func waitForWindow(t *testing.T, h *harness, pid int, title string) engine.Window {
+func waitForWindow(t testing.TB, h *harness, pid int, title string) engine.Window {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
