@@ -51,6 +51,14 @@ DEBIAN_PACKAGES=(
   gnome-calculator
   zenity
   x11-utils
+  # The browsers (issue 10): Chromium stands for Chrome and every Electron
+  # app, Firefox ESR for Gecko; both open the local fixture page
+  # native/atspi/testdata/web/form.html on the test desktop
+  # (sandbox.BrowserCommand). The page names DejaVu Sans, so text has the
+  # same metrics on every machine.
+  chromium
+  firefox-esr
+  fonts-dejavu-core
   # A second clipboard client for the clipboard tests (native/xlib).
   xclip
   # The Debian package and its clean-install test (make deb,
@@ -64,7 +72,7 @@ DEBIAN_PACKAGES=(
 )
 
 # Commands that must be on PATH once the packages above are installed.
-REQUIRED_COMMANDS=(gcc git make Xvfb dbus-daemon gdbus pkg-config dpkg-shlibdeps lintian man systemd-analyze unshare)
+REQUIRED_COMMANDS=(gcc git make Xvfb dbus-daemon gdbus chromium firefox-esr pkg-config dpkg-shlibdeps lintian man systemd-analyze unshare)
 
 # Minimum tool versions (major only for Node; Go's own toolchain switch
 # handles go.mod's exact version when the installed Go is older).

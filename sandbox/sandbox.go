@@ -6,6 +6,18 @@
 // the person's screen. `nish-driver sandbox` offers it to users; the native
 // integration tests and `make demo` run inside one.
 //
+// Accessibility is on for everything started there. Every program gets the
+// environment switches the toolkits read (ACCESSIBILITY_ENABLED=1 for
+// Chromium and Electron, GNOME_ACCESSIBILITY=1 for Firefox,
+// QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 for Qt 5, SAL_ACCESSIBILITY_ENABLED=1
+// for LibreOffice) and never NO_AT_BRIDGE. Command lines need more in one
+// case: a Chromium-family program (the browsers, Electron apps such as
+// VS Code or Slack) shows only its frame without
+// --force-renderer-accessibility, which AppCommand adds and Command, kept
+// as given for tests of exactly that case, does not. BrowserCommand starts
+// Chromium or Firefox ready for tests: accessibility on, a throwaway
+// profile, a fixed window, no first-run windows or bars.
+//
 // A Desktop stops only what it started.
 package sandbox
 
@@ -93,19 +105,7 @@ func (d *Desktop) start(ctx context.Context) error {
 			return err
 		}
 	}
-	d.vars = map[string]string{
-		"XDG_RUNTIME_DIR":       filepath.Join(d.Root, "runtime"),
-		"XDG_CONFIG_HOME":       filepath.Join(d.Root, "config"),
-		"XDG_CACHE_HOME":        filepath.Join(d.Root, "cache"),
-		"XDG_DATA_HOME":         filepath.Join(d.Root, "data"),
-		"XDG_STATE_HOME":        filepath.Join(d.Root, "state"),
-		"HOME":                  filepath.Join(d.Root, "home"),
-		"GSETTINGS_BACKEND":     "memory",
-		"NO_AT_BRIDGE":          "",
-		"GTK_A11Y":              "",
-		"ACCESSIBILITY_ENABLED": "1",
-		"LANG":                  "C.UTF-8",
-	}
+	d.vars = desktopVars(d.Root)
 	if err := d.startX(ctx); err != nil {
 		return err
 	}
@@ -113,6 +113,28 @@ func (d *Desktop) start(ctx context.Context) error {
 		return err
 	}
 	return d.startAccessibilityBus(ctx)
+}
+
+// desktopVars are the variables of a desktop whose private folder is root,
+// before its display and bus addresses are known: private XDG folders and
+// HOME, and accessibility on (an empty value is a variable Env removes).
+func desktopVars(root string) map[string]string {
+	vars := map[string]string{
+		"XDG_RUNTIME_DIR":   filepath.Join(root, "runtime"),
+		"XDG_CONFIG_HOME":   filepath.Join(root, "config"),
+		"XDG_CACHE_HOME":    filepath.Join(root, "cache"),
+		"XDG_DATA_HOME":     filepath.Join(root, "data"),
+		"XDG_STATE_HOME":    filepath.Join(root, "state"),
+		"HOME":              filepath.Join(root, "home"),
+		"GSETTINGS_BACKEND": "memory",
+		"NO_AT_BRIDGE":      "",
+		"GTK_A11Y":          "",
+		"LANG":              "C.UTF-8",
+	}
+	for k, v := range accessibilityVars {
+		vars[k] = v
+	}
+	return vars
 }
 
 // startX starts Xvfb and lets it pick a free display itself (-displayfd):

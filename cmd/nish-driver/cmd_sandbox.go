@@ -17,10 +17,13 @@ import (
 // sandboxCmd runs a private virtual desktop (Xvfb, a session bus and the
 // AT-SPI bus) with the given apps, prints the environment that reaches it,
 // and keeps it up until Ctrl-C. The person's own screen is never touched.
+// Apps start with their accessibility tree exposed (sandbox.AppCommand):
+// an app that keeps its tree to itself is of no use on a desktop made for
+// reading apps.
 type sandboxCmd struct {
 	Screen  string        `default:"1920x1080x24" help:"Xvfb screen geometry."`
 	Wait    time.Duration `default:"20s" help:"How long to wait for each app to join the accessibility bus."`
-	Apps    []string      `arg:"" optional:"" name:"app" help:"Programs to start; each argument is one command line, split on spaces (e.g. 'gtk3-demo --run=entry')."`
+	Apps    []string      `arg:"" optional:"" name:"app" help:"Programs to start; each argument is one command line, split on spaces (e.g. 'gtk3-demo --run=entry'). Every app runs with accessibility on: ACCESSIBILITY_ENABLED=1, GNOME_ACCESSIBILITY=1, QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 and SAL_ACCESSIBILITY_ENABLED=1 set and NO_AT_BRIDGE unset, and a Chromium or Electron program (chromium, chrome, electron, code, slack...) gets --force-renderer-accessibility unless its command line has it."`
 	Verbose bool          `help:"Pass the desktop processes' own messages through to stderr."`
 }
 
@@ -41,14 +44,14 @@ func (c *sandboxCmd) Run(s *streams) error {
 		if len(argv) == 0 {
 			continue
 		}
-		cmd := d.Command(argv[0], argv[1:]...)
+		cmd := d.AppCommand(argv)
 		if c.Verbose {
 			cmd.Stdout, cmd.Stderr = s.Stderr, s.Stderr
 		}
 		if err := d.Start(cmd); err != nil {
 			return fmt.Errorf("starting %s: %w", argv[0], err)
 		}
-		fmt.Fprintf(s.Stderr, "sandbox: started %s (pid %d)\n", argv[0], cmd.Process.Pid)
+		fmt.Fprintf(s.Stderr, "sandbox: started %s (pid %d)\n", strings.Join(cmd.Args, " "), cmd.Process.Pid)
 	}
 	if len(c.Apps) > 0 {
 		c.waitForApps(ctx, d, s)

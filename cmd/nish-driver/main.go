@@ -19,7 +19,7 @@ type cli struct {
 	Daemon   daemonCmd   `cmd:"" help:"Own the display for several hosts: serve MCP and the daemon methods on a private Unix socket."`
 	Doctor   doctorCmd   `cmd:"" help:"Report whether the desktop can be driven, and what to fix. Exit status 0 when ready, else 1."`
 	Manifest manifestCmd `cmd:"" help:"Print the tools and capabilities as JSON, without starting MCP."`
-	Sandbox  sandboxCmd  `cmd:"" help:"Run a private virtual desktop (Xvfb and the accessibility bus) with the given apps, printing the environment that reaches it."`
+	Sandbox  sandboxCmd  `cmd:"" help:"Run a private virtual desktop (Xvfb and the accessibility bus) with the given apps, accessibility switched on for each, printing the environment that reaches it."`
 	Version  versionCmd  `cmd:"" help:"Print the driver and contract versions."`
 	Manpage  manpageCmd  `cmd:"" hidden:"" help:"Print the manual page (roff), made from this command line."`
 }

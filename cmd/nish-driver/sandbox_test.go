@@ -73,7 +73,14 @@ type runningSandbox struct {
 // machine in its environment) and waits for its "ready" line.
 func startSandbox(t *testing.T, apps ...string) *runningSandbox {
 	t.Helper()
-	cmd := exec.Command(binary, append([]string{"sandbox", "--"}, apps...)...)
+	return startSandboxWith(t, nil, apps...)
+}
+
+// startSandboxWith is startSandbox with the command's flags.
+func startSandboxWith(t *testing.T, flags []string, apps ...string) *runningSandbox {
+	t.Helper()
+	args := append(append([]string{"sandbox"}, flags...), "--")
+	cmd := exec.Command(binary, append(args, apps...)...)
 	cmd.Env = noDesktopEnv(t)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

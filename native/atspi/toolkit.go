@@ -14,8 +14,23 @@ import (
 // such an app the backend first waits for the app's first change after the
 // act, within a bound, then for quiet (native/changes.go).
 
+// actsLate reports whether apps of a toolkit act after the call returns:
+// GTK 4 (above), and the browsers, whose accessible actions queue the
+// page's work (a click runs the page's script on its own turn; Chromium
+// relays it to the renderer process), so the page changes after the call.
+func actsLate(toolkit, version string) bool {
+	switch {
+	case strings.EqualFold(toolkit, "GTK"):
+		return strings.HasPrefix(version, "4.")
+	case strings.EqualFold(toolkit, "Chromium"), strings.EqualFold(toolkit, "Gecko"):
+		return true
+	}
+	return false
+}
+
 // ActsLate reports whether an app, named by its bus name, is known to act
-// on an accessible action some time after the call returns (GTK 4). It asks
+// on an accessible action some time after the call returns (GTK 4, the
+// browsers). It asks
 // the app once (its Application interface's toolkit name and version) and
 // remembers the answer; an app that does not answer is taken as acting at
 // once, the way every other toolkit does.
@@ -27,7 +42,7 @@ func (c *Client) ActsLate(ctx context.Context, app string) bool {
 		return late
 	}
 	name, version := c.toolkit(ctx, app)
-	late = strings.EqualFold(name, "GTK") && strings.HasPrefix(version, "4.")
+	late = actsLate(name, version)
 	if ctx.Err() == nil {
 		c.mu.Lock()
 		if c.late == nil {

@@ -259,3 +259,22 @@ func TestAddressParsing(t *testing.T) {
 		}
 	}
 }
+
+func TestActsLate(t *testing.T) {
+	cases := []struct {
+		toolkit, version string
+		want             bool
+	}{
+		{"GTK", "4.8.3", true},
+		{"GTK", "3.24.38", false},
+		{"Chromium", "148.0", true},
+		{"Gecko", "140.10", true},
+		{"Qt", "5.15.8", false},
+		{"", "", false},
+	}
+	for _, tc := range cases {
+		if got := actsLate(tc.toolkit, tc.version); got != tc.want {
+			t.Errorf("actsLate(%q, %q) = %v, want %v", tc.toolkit, tc.version, got, tc.want)
+		}
+	}
+}

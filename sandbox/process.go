@@ -1,0 +1,66 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// Done returns a channel closed once cmd, started with Start, has exited
+// and been reaped (its ProcessState is then set). For a command the
+// desktop did not start it returns nil, which blocks forever.
+func (d *Desktop) Done(cmd *exec.Cmd) <-chan struct{} {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, p := range d.procs {
+		if p.cmd == cmd {
+			return p.done
+		}
+	}
+	return nil
+}
+
+// Running reports whether cmd, started with Start, has not exited.
+func (d *Desktop) Running(cmd *exec.Cmd) bool {
+	done := d.Done(cmd)
+	if done == nil {
+		return false
+	}
+	select {
+	case <-done:
+		return false
+	default:
+		return true
+	}
+}
+
+// Stop ends a program started with Start the way a session does at logout:
+// SIGTERM to the program alone, so it can close its windows and end its
+// own helpers. It waits up to grace for it to exit, then kills what is left
+// of its process group (helpers that outlived it). It returns the
+// program's exit state, and an error when it had already exited before
+// Stop (a crash to report) or had to be killed.
+func (d *Desktop) Stop(cmd *exec.Cmd, grace time.Duration) (*os.ProcessState, error) {
+	done := d.Done(cmd)
+	if done == nil {
+		return nil, fmt.Errorf("sandbox: %s was not started on this desktop", cmd.Path)
+	}
+	select {
+	case <-done:
+		return cmd.ProcessState, fmt.Errorf("sandbox: %s had already exited (%v)", cmd.Path, cmd.ProcessState)
+	default:
+	}
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	var err error
+	select {
+	case <-done:
+	case <-time.After(grace):
+		err = fmt.Errorf("sandbox: %s did not exit within %v of SIGTERM; killed", cmd.Path, grace)
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-done
+	}
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	return cmd.ProcessState, err
+}
