@@ -100,13 +100,25 @@ func TestChromiumWithoutRendererAccessibilityHint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := desk.Command("/usr/bin/chromium", "--no-sandbox", "--user-data-dir="+t.TempDir(), "--no-first-run",
+	// A profile of its own, removed once the browser and its helpers are
+	// gone (they may still write to it for a moment after the browser).
+	profile, err := os.MkdirTemp("", "nish-chromium-profile-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := desk.Command("/usr/bin/chromium", "--no-sandbox", "--user-data-dir="+profile, "--no-first-run",
 		"--no-default-browser-check", "--disable-gpu", "--password-store=basic", "file://"+page)
 	cmd.Env = append(cmd.Env, "ACCESSIBILITY_ENABLED=1")
 	if err := desk.Start(cmd); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	stopped := false
+	t.Cleanup(func() {
+		if !stopped {
+			_, _ = desk.Stop(cmd, 10*time.Second)
+		}
+		removeEventually(profile)
+	})
 	pid := cmd.Process.Pid
 	if _, err := desk.WaitForApp(context.Background(), "Chromium", 60*time.Second); err != nil {
 		t.Fatal(err)
@@ -145,6 +157,22 @@ func TestChromiumWithoutRendererAccessibilityHint(t *testing.T) {
 
 	if !alive(pid) {
 		t.Fatal("Chromium died during the test")
+	}
+	// Stop fails for a program that had already exited.
+	stopped = true
+	if _, err := desk.Stop(cmd, 10*time.Second); err != nil {
+		t.Errorf("Chromium at the end of the test: %v", err)
+	}
+}
+
+// removeEventually removes a folder that exiting processes may still be
+// writing to, trying again while they finish.
+func removeEventually(dir string) {
+	for i := 0; i < 50; i++ {
+		if os.RemoveAll(dir) == nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 
