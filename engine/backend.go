@@ -154,6 +154,51 @@ const (
 	ChangeSubtree ChangeKind = "subtree"
 )
 
+// AccessibilityEnabler is an optional part of a backend whose desktop has
+// a switch that asks apps to expose their accessibility trees (on Linux,
+// property IsEnabled of org.a11y.Status on the session bus). Firefox and
+// Qt 6 watch it and turn their trees on while running; other toolkits read
+// it when they start. The engine turns it on when a session starts, within
+// a short bound; a failure is reported in the result and never fails the
+// session. It must never touch the screen reader's switch.
+type AccessibilityEnabler interface {
+	// EnableAccessibility turns the switch on if it is off; wasOn says
+	// whether it was on already.
+	EnableAccessibility(ctx context.Context) (wasOn bool, err error)
+}
+
+// AccessibilityProber is an optional part of a backend that can say why a
+// window's tree is empty: whether the window belongs to an app on the
+// accessibility bus, and which toolkit the app is built on. The engine asks
+// only for a read that looks empty, and decides itself which hint, if any,
+// the read carries (hint.go).
+type AccessibilityProber interface {
+	WindowAccessibility(ctx context.Context, w WindowID) (WindowAccessibility, error)
+}
+
+// WindowAccessibility is what a backend knows about a window's
+// accessibility.
+type WindowAccessibility struct {
+	// OnBus: the window matched an accessible frame of an app on the
+	// accessibility bus. Otherwise its read is the one frame row a backend
+	// builds from the window system.
+	OnBus bool
+	// Toolkit is the app's toolkit family, one of the Toolkit constants,
+	// or "" when the backend cannot tell.
+	Toolkit string
+}
+
+// Toolkit families a backend can report. A backend maps what the app says
+// (its toolkit name) or what its process has loaded onto one of these; the
+// app's own words never reach the engine's hints.
+const (
+	ToolkitChromium    = "chromium"    // Chromium, Chrome and Electron apps (VS Code, Slack, ...)
+	ToolkitGecko       = "gecko"       // Firefox, Thunderbird
+	ToolkitQt          = "qt"          // Qt 5 and Qt 6
+	ToolkitLibreOffice = "libreoffice" // LibreOffice's own toolkit (VCL)
+	ToolkitGTK         = "gtk"         // GTK 3 and GTK 4
+)
+
 // SemanticActor acts through accessibility interfaces: no pointer, no keys,
 // no focus change, no raise.
 type SemanticActor interface {

@@ -195,6 +195,7 @@ func startSession(ctx context.Context, c *Conn, a *Args) Result {
 	}
 	res := s.state()
 	res.Dialog = dialog
+	res.AccessibilitySwitch = d.enableAccessibility(ctx)
 	return Result{Structured: res, Text: sessionText(res)}
 }
 
@@ -316,6 +317,9 @@ func sessionText(r SessionResult) string {
 	if r.Lease != nil {
 		b.WriteString(" lease_remaining_s=")
 		b.WriteString(itoa(int(r.Lease.RemainingS)))
+	}
+	if r.AccessibilitySwitch != "" {
+		b.WriteString(" accessibility_switch=" + r.AccessibilitySwitch)
 	}
 	b.WriteString(" apps:")
 	for _, a := range r.Apps {

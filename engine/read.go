@@ -317,6 +317,7 @@ func getWindowState(ctx context.Context, c *Conn, a *Args) Result {
 		}
 	}
 	res.TreeText = treeHeader(sn.id, w, res.ElementCount, len(sn.tree.Nodes), res.Truncated) + text
+	res.AccessibilityHint = c.d.accessibilityHint(ctx, sn.tree)
 	out := Result{Structured: &res}
 	if ra.screenshot {
 		img, info, serr := s.screenshot(ctx, sn, w, !ra.skeleton, res.Elements)
@@ -331,6 +332,9 @@ func getWindowState(ctx context.Context, c *Conn, a *Args) Result {
 	out.Text = res.TreeText
 	if res.Text != nil {
 		out.Text += "\n--- text ---\n" + *res.Text
+	}
+	if res.AccessibilityHint != nil {
+		out.Text += hintText(res.AccessibilityHint)
 	}
 	return out
 }

@@ -92,6 +92,9 @@ type WindowStateResult struct {
 	TextTruncated   bool       `json:"text_truncated,omitempty"`
 	Screenshot      *ImageInfo `json:"screenshot,omitempty"`
 	ScreenshotError *ErrorBody `json:"screenshot_error,omitempty"`
+	// AccessibilityHint says, in the driver's own words, why a window reads
+	// as its frame and little else and what fixes it (hint.go).
+	AccessibilityHint *AccessibilityHint `json:"accessibility_hint,omitempty"`
 }
 
 // TakeoverState is the takeover part of session results.
@@ -133,6 +136,10 @@ type SessionResult struct {
 	Lease        *LeaseState           `json:"lease,omitempty"`
 	Capabilities ConsentedCapabilities `json:"capabilities"`
 	Dialog       bool                  `json:"dialog,omitempty"` // start_session: the consent dialog was shown
+	// AccessibilitySwitch (start_session): the desktop's accessibility
+	// switch was on, the driver turned it on, or it was unavailable; left
+	// out for a backend without one.
+	AccessibilitySwitch string `json:"accessibility_switch,omitempty"`
 }
 
 // EndSessionResult is end_session's result.

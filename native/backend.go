@@ -32,6 +32,7 @@ type Backend struct {
 	watchers map[string]*appWatcher               // app bus name -> its change watcher
 	watchSeq uint64                               // serial of the newest watcher
 	tk       *takeoverParts                       // indicators, own-input echoes, kill switch (takeover.go)
+	kits     map[engine.ProcessIdentity]string    // a process's toolkit by its mapped files (accessibility.go)
 }
 
 var (

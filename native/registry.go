@@ -54,6 +54,13 @@ func (b *Backend) Registry(ctx context.Context) engine.Registry {
 	} else {
 		reg.Probes = append(reg.Probes, engine.Probe{Label: "accessibility bus", Status: "ok", Message: fmt.Sprintf("%d apps registered", len(apps))})
 	}
+	sctx, scancel := context.WithTimeout(ctx, probeBound)
+	on, serr := b.a.AccessibilitySwitch(sctx)
+	scancel()
+	reg.Probes = append(reg.Probes, engine.SwitchProbe(on, serr))
+	if atspiEntry.Status == "available" {
+		reg.Probes = append(reg.Probes, b.emptyTreeProbes(ctx)...)
+	}
 	xi := engine.BackendEntry{ID: "xinput2", Status: "available"}
 	if !xiOK {
 		xi.Status, xi.ReasonCode, xi.Action = "unavailable", doctor.ReasonXInput2Missing, doctor.Action(doctor.ReasonXInput2Missing)

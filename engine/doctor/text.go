@@ -49,6 +49,15 @@ func Text(r Report) string {
 		}
 	}
 
+	if len(r.Probes) > 0 {
+		// Probe messages are the backend's own words; an app name in
+		// one was escaped where the line was made.
+		b.WriteString("\nChecks:\n")
+		for _, p := range r.Probes {
+			fmt.Fprintf(&b, "  [%s] %s: %s\n", p.Status, p.Label, p.Message)
+		}
+	}
+
 	if len(r.NextSteps) > 0 {
 		b.WriteString("\nNext steps:\n")
 		for i, s := range r.NextSteps {

@@ -15,7 +15,7 @@ func TestText(t *testing.T) {
 		{
 			name:    "ready",
 			report:  Build(readyRegistry()),
-			want:    []string{"doctor: READY", "session x11", "x11", "atspi", "wayland-portal", "available: read_tree", "unsupported: list_notifications"},
+			want:    []string{"doctor: READY", "session x11", "x11", "atspi", "wayland-portal", "available: read_tree", "unsupported: list_notifications", "Checks:\n  [ok] x11: available\n"},
 			notWant: []string{"NOT READY", "Next steps"},
 		},
 		{

@@ -20,7 +20,11 @@ type App struct {
 
 	alive bool
 	hung  bool
-	wake  chan struct{} // closed when a hang ends (resume, exit, restart)
+	// toolkit is the app's toolkit family (an engine.Toolkit constant);
+	// offBus: the app is not on the accessibility bus (accessibility.go).
+	toolkit string
+	offBus  bool
+	wake    chan struct{} // closed when a hang ends (resume, exit, restart)
 
 	bus     string // the instance's bus name, ":1.N"
 	xbase   uint64 // the instance's X resource id base
@@ -34,7 +38,7 @@ type App struct {
 func (d *Desktop) AddApp(name, exe string) *App {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	a := &App{d: d, name: name, exe: exe, pid: d.nextPid}
+	a := &App{d: d, name: name, exe: exe, pid: d.nextPid, toolkit: engine.ToolkitGTK}
 	d.nextPid++
 	d.startInstance(a)
 	d.apps = append(d.apps, a)

@@ -33,6 +33,8 @@ type Desktop struct {
 	pressed *Element        // the element under the last button-1 press
 
 	unavailable bool
+	a11yOn      bool                             // the accessibility switch (accessibility.go)
+	a11yBroken  bool                             // the switch does not answer
 	markSeq     uint64                           // the last mark made
 	marks       map[engine.ChangeMark]*markState // what each recent mark saw
 	listening   map[engine.WindowID]bool         // windows MarkChanges has seen

@@ -44,6 +44,12 @@ func (d *Desktop) Registry(ctx context.Context) engine.Registry {
 		probe.Status, probe.Message = "fail", "switched off"
 	}
 	reg.Probes = []engine.Probe{probe}
+	if !off {
+		d.mu.Lock()
+		reg.Probes = append(reg.Probes, engine.SwitchProbe(d.a11yOn, nil))
+		reg.Probes = append(reg.Probes, d.emptyTreeProbes()...)
+		d.mu.Unlock()
+	}
 	return reg
 }
 

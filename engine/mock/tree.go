@@ -39,6 +39,11 @@ func (w *Window) read(b engine.Budget) *engine.Tree {
 		}
 		i := len(t.Nodes)
 		t.Nodes = append(t.Nodes, w.node(e, parent, index, depth, lay[e]))
+		if w.app.offBus {
+			// Off the bus, a window is its frame alone (from X).
+			t.Nodes[i].ChildCount = 0
+			return true
+		}
 		if depth >= b.MaxDepth {
 			if len(e.children) > 0 {
 				t.Truncated = true

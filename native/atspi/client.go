@@ -48,6 +48,9 @@ type Client struct {
 	// late marks the apps that act on an accessible action some time
 	// after the call (toolkit.go), by bus name.
 	late map[string]bool
+	// kits remembers each app's toolkit name and version (toolkit.go),
+	// by bus name.
+	kits map[string][2]string
 
 	// Change events (signals.go, watch.go). The watchers have their own
 	// lock so that a reader goroutine routing an event never waits on a

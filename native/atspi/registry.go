@@ -255,3 +255,34 @@ func decodeStates(d *decoder) stateSet {
 	}
 	return stateSet(words[0]) | stateSet(words[1])<<32
 }
+
+// FrameIsBare reports whether a window's frame has no child a client can
+// reach: none at all, or only null references (Chromium started without
+// renderer accessibility lists one null child). One
+// Accessible.GetChildren call, which reads no app text.
+func (c *Client) FrameIsBare(ctx context.Context, frame engine.ElementID) (bool, error) {
+	bus, path, _, err := c.parseID(ctx, frame, targetFrame)
+	if err != nil {
+		return false, err
+	}
+	conn, err := c.connFor(ctx, bus)
+	if err != nil {
+		return false, mapErr(err, nil, ctx, targetFrame)
+	}
+	rep, err := conn.call(ctx, bus, path, "org.a11y.atspi.Accessible", "GetChildren")
+	if err != nil {
+		return false, mapErr(err, conn, ctx, targetFrame)
+	}
+	d := rep.decoder()
+	end := d.array(8)
+	bare := true
+	for d.more(end) {
+		if b, p := d.ref(); b != "" && p != nullPath {
+			bare = false
+		}
+	}
+	if d.err != nil {
+		return false, mapErr(d.err, conn, ctx, targetFrame)
+	}
+	return bare, nil
+}

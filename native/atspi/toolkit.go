@@ -54,22 +54,55 @@ func (c *Client) ActsLate(ctx context.Context, app string) bool {
 	return late
 }
 
-// toolkit reads an app's toolkit name and version ("" when it does not say).
+// ToolkitName returns the toolkit name an app gives (org.a11y.atspi.Application
+// ToolkitName: "GTK", "Qt", "Chromium", "Gecko", ...; untrusted app text),
+// "" when it does not say. It is asked once per app.
+func (c *Client) ToolkitName(ctx context.Context, app string) string {
+	name, _ := c.toolkit(ctx, app)
+	return name
+}
+
+// toolkit returns an app's toolkit name and version ("" when it does not
+// say), asking the app with one Properties.Get each the first time and
+// remembering a complete answer.
 func (c *Client) toolkit(ctx context.Context, app string) (name, version string) {
+	c.mu.Lock()
+	kit, known := c.kits[app]
+	c.mu.Unlock()
+	if known {
+		return kit[0], kit[1]
+	}
+	name, version, complete := c.askToolkit(ctx, app)
+	if complete {
+		c.mu.Lock()
+		if c.kits == nil || len(c.kits) > 1000 {
+			c.kits = map[string][2]string{}
+		}
+		c.kits[app] = [2]string{name, version}
+		c.mu.Unlock()
+	}
+	return name, version
+}
+
+// askToolkit asks an app for its toolkit name and version; complete is
+// false when the app did not answer both.
+func (c *Client) askToolkit(ctx context.Context, app string) (name, version string, complete bool) {
 	conn, err := c.connFor(ctx, app)
 	if err != nil {
-		return "", ""
+		return "", "", false
 	}
 	p := newPipe(ctx)
 	defer p.close()
 	p.add(conn, 0, app, rootPath, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Application", "ToolkitName")
 	p.add(conn, 1, app, rootPath, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Application", "Version")
 	p.flush()
+	answered := 0
 	for {
 		r, ok, err := p.next()
 		if err != nil || !ok {
-			return name, version
+			return name, version, err == nil && answered == 2
 		}
+		answered++
 		if r.err != nil {
 			continue
 		}
