@@ -29,7 +29,10 @@ type detailTarget struct {
 const (
 	detExtents = iota
 	detActions
-	detValue
+	detValue // the Value interface's current value
+	detValueMin
+	detValueMax
+	detValueStep
 	detAttrs
 	detRole
 	detText
@@ -82,7 +85,7 @@ func (c *Client) details(ctx context.Context, targets []detailTarget, which Deta
 			switch {
 			case t.ifaces&ifValue != 0:
 				p.value = true
-				n++
+				n += valueCalls
 			case isTextValue(t.node.Role, t.ifaces):
 				p.text = true
 				n += 2 // attributes, then text
@@ -126,7 +129,10 @@ func (c *Client) details(ctx context.Context, targets []detailTarget, which Deta
 			p.add(w, detTag(i, detActions, 0), t.bus, t.path, "org.a11y.atspi.Action", "GetActions")
 		}
 		if pl.value {
-			p.add(w, detTag(i, detValue, 0), t.bus, t.path, "org.freedesktop.DBus.Properties", "GetAll", "org.a11y.atspi.Value")
+			p.add(w, detTag(i, detValue, 0), t.bus, t.path, propertiesIface, "Get", "org.a11y.atspi.Value", "CurrentValue")
+			p.add(w, detTag(i, detValueMin, 0), t.bus, t.path, propertiesIface, "Get", "org.a11y.atspi.Value", "MinimumValue")
+			p.add(w, detTag(i, detValueMax, 0), t.bus, t.path, propertiesIface, "Get", "org.a11y.atspi.Value", "MaximumValue")
+			p.add(w, detTag(i, detValueStep, 0), t.bus, t.path, propertiesIface, "Get", "org.a11y.atspi.Value", "MinimumIncrement")
 		}
 		if pl.text {
 			p.add(w, detTag(i, detAttrs, 0), t.bus, t.path, "org.a11y.atspi.Accessible", "GetAttributes")
@@ -152,6 +158,7 @@ func (c *Client) details(ctx context.Context, targets []detailTarget, which Deta
 		left             int
 	}
 	pending := map[int]*actionRead{}
+	values := map[int]*valueRead{}
 	queued := false
 	for {
 		rep, ok := p.ready()
@@ -224,8 +231,13 @@ func (c *Client) details(ctx context.Context, targets []detailTarget, which Deta
 				c.rememberActions(t.node.ID, a.localized, append([]string(nil), a.names...))
 				delete(pending, i)
 			}
-		case detValue:
-			decodeValue(d, t.node)
+		case detValue, detValueMin, detValueMax, detValueStep:
+			v := values[i]
+			if v == nil {
+				v = &valueRead{}
+				values[i] = v
+			}
+			v.set(kind, d)
 		case detAttrs, detRole:
 			secure := false
 			if kind == detAttrs {
@@ -259,6 +271,9 @@ func (c *Client) details(ctx context.Context, targets []detailTarget, which Deta
 				t.node.HasValue = true
 			}
 		}
+	}
+	for i, v := range values {
+		v.store(targets[i].node)
 	}
 	return p.sent, nil
 }
@@ -296,37 +311,47 @@ func decodeActionNames(d *decoder) []string {
 	return names
 }
 
-// decodeValue reads the Value interface's properties (a{sv}).
-func decodeValue(d *decoder, n *engine.Node) {
-	var cur, lo, hi, step float64
-	have := false
-	end := d.array(8)
-	for d.more(end) {
-		d.align(8)
-		key := string(d.strBytes())
-		vsig := d.sig()
-		if vsig != "d" {
-			d.skip(vsig)
-			continue
-		}
-		v := d.float64()
-		switch key {
-		case "CurrentValue":
-			cur, have = v, true
-		case "MinimumValue":
-			lo = v
-		case "MaximumValue":
-			hi = v
-		case "MinimumIncrement":
-			step = v
-		}
-	}
-	if d.err != nil || !have {
+// valueCalls is how many calls read an element's Value properties: one
+// Properties.Get each for the current value, minimum, maximum and step
+// (appcalls.go says why never GetAll).
+const valueCalls = 4
+
+// valueRead gathers one element's Value properties as their replies come.
+type valueRead struct {
+	cur, lo, hi, step float64
+	have              bool // the current value was read
+}
+
+// set stores one property's reply (a variant holding a double); a reply
+// of another shape leaves it unset.
+func (v *valueRead) set(kind int, d *decoder) {
+	if d.sig() != "d" {
 		return
 	}
-	n.Value = formatNumber(cur)
+	x := d.float64()
+	if d.err != nil {
+		return
+	}
+	switch kind {
+	case detValue:
+		v.cur, v.have = x, true
+	case detValueMin:
+		v.lo = x
+	case detValueMax:
+		v.hi = x
+	case detValueStep:
+		v.step = x
+	}
+}
+
+// store puts what was read into the node: nothing without a current value.
+func (v *valueRead) store(n *engine.Node) {
+	if !v.have {
+		return
+	}
+	n.Value = formatNumber(v.cur)
 	n.HasValue = true
-	n.Numeric = &engine.NumericRange{Min: lo, Max: hi, Step: step}
+	n.Numeric = &engine.NumericRange{Min: v.lo, Max: v.hi, Step: v.step}
 }
 
 // formatNumber writes a value the shortest way that reads back the same.

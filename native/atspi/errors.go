@@ -40,6 +40,9 @@ func mapErr(err error, conn *wireConn, ctx context.Context, t target) *engine.Er
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) || (ctx != nil && ctx.Err() != nil) {
 		return engine.Wrap(engine.CodeAppNotResponding, err, "the app did not answer within the call's time bound")
 	}
+	if errors.Is(err, errCallRefused) {
+		return engine.Wrap(engine.CodeInternal, err, "the driver held back an accessibility call that is not on its list of safe calls")
+	}
 	if errors.Is(err, errWriteTimeout) {
 		return engine.Wrap(engine.CodeAppNotResponding, err, "the app stopped reading its accessibility requests")
 	}

@@ -263,15 +263,36 @@ func (r *reader) plan() (needKids, needProps []*elem) {
 }
 
 // Kinds of fill-in calls, packed into a reply's tag with the element's
-// position in its round.
+// position in its round. The three properties are read one Get each, never
+// with Properties.GetAll (appcalls.go says why).
 const (
 	callChildren = iota
 	callRole
 	callState
 	callIfaces
-	callProps
+	callName
+	callDesc
+	callChildCount
 	callKinds
 )
+
+// fillPropKinds is how many replies make an element's own properties
+// known in a fill-in: role, states, interfaces, name and description. Its
+// child count is not asked for: its children are, in the same round.
+const fillPropKinds = 5
+
+// addNameAndDescription queues the reads of an element's name and
+// description, each its own Properties.Get.
+func addNameAndDescription(p *pipe, conn *wireConn, base int, bus, path string) {
+	p.add(conn, base+callName, bus, path, propertiesIface, "Get", "org.a11y.atspi.Accessible", "Name")
+	p.add(conn, base+callDesc, bus, path, propertiesIface, "Get", "org.a11y.atspi.Accessible", "Description")
+}
+
+// isPropKind reports whether a fill-in kind is one of the property reads,
+// whose failure leaves the property unknown rather than failing the read.
+func isPropKind(kind int) bool {
+	return kind == callName || kind == callDesc || kind == callChildCount
+}
 
 // fill reads, round by round, what the cache reply left out, until the
 // tree within the budget is complete.
@@ -300,7 +321,7 @@ func (r *reader) fill() error {
 			p.add(conn, i*callKinds+callRole, e.bus, e.path, "org.a11y.atspi.Accessible", "GetRole")
 			p.add(conn, i*callKinds+callState, e.bus, e.path, "org.a11y.atspi.Accessible", "GetState")
 			p.add(conn, i*callKinds+callIfaces, e.bus, e.path, "org.a11y.atspi.Accessible", "GetInterfaces")
-			p.add(conn, i*callKinds+callProps, e.bus, e.path, "org.freedesktop.DBus.Properties", "GetAll", "org.a11y.atspi.Accessible")
+			addNameAndDescription(p, conn, i*callKinds, e.bus, e.path)
 		}
 		r.calls += p.sent
 		p.flush()
@@ -316,22 +337,26 @@ func (r *reader) fill() error {
 			}
 			e := targets[rep.tag/callKinds]
 			kind := rep.tag % callKinds
-			if rep.err != nil {
-				if isGone(rep.err) && e != r.root {
-					// The element went away during the read.
-					e.gone = true
-					continue
+			switch {
+			case rep.err == nil:
+				if err := r.apply(e, kind, &rep); err != nil {
+					p.close()
+					return mapErr(err, nil, r.ctx, r.targetOf(e))
 				}
+			case isGone(rep.err) && e != r.root:
+				// The element went away during the read.
+				e.gone = true
+				continue
+			case isPropKind(kind) && !errConnGone(rep.err):
+				// A property the app cannot give (a getter that failed)
+				// stays empty; the element itself is there.
+			default:
 				p.close()
 				return mapErr(rep.err, r.connOf(e), r.ctx, r.targetOf(e))
 			}
-			if err := r.apply(e, kind, &rep); err != nil {
-				p.close()
-				return mapErr(err, nil, r.ctx, r.targetOf(e))
-			}
 			if kind != callChildren {
 				props[rep.tag/callKinds]++
-				if props[rep.tag/callKinds] == 4 {
+				if props[rep.tag/callKinds] == fillPropKinds {
 					e.hasProps = true
 				}
 			}
@@ -386,7 +411,7 @@ func (r *reader) apply(e *elem, kind int, rep *reply) error {
 		for d.more(end) {
 			e.ifaces |= ifaceBits[string(d.strBytes())]
 		}
-	case callRole, callState, callProps:
+	case callRole, callState, callName, callDesc, callChildCount:
 		return applyProps(e, kind, rep)
 	}
 	return d.err

@@ -7,7 +7,7 @@ import (
 )
 
 // Refresh reads again what a structure read holds of each node — role,
-// states, name, description, child count — in one pipelined round (three
+// states, name, description, child count — in one pipelined round (five
 // calls a node), in place. Details are left as they were and Detailed is
 // cleared: the caller reads them again if it needs them. An element that
 // went away is an error (stale_element_token), so the caller reads the
@@ -37,7 +37,8 @@ func (c *Client) Refresh(ctx context.Context, nodes []*engine.Node) error {
 		}
 		p.add(w, i*callKinds+callRole, bus, path, "org.a11y.atspi.Accessible", "GetRole")
 		p.add(w, i*callKinds+callState, bus, path, "org.a11y.atspi.Accessible", "GetState")
-		p.add(w, i*callKinds+callProps, bus, path, "org.freedesktop.DBus.Properties", "GetAll", "org.a11y.atspi.Accessible")
+		addNameAndDescription(p, w, i*callKinds, bus, path)
+		p.add(w, i*callKinds+callChildCount, bus, path, propertiesIface, "Get", "org.a11y.atspi.Accessible", "ChildCount")
 	}
 	p.flush()
 	fresh := make([]elem, len(nodes))
@@ -52,10 +53,13 @@ func (c *Client) Refresh(ctx context.Context, nodes []*engine.Node) error {
 		if !ok {
 			break
 		}
+		i, kind := rep.tag/callKinds, rep.tag%callKinds
 		if rep.err != nil {
+			if isPropKind(kind) && !isGone(rep.err) && !errConnGone(rep.err) {
+				continue // a property the app cannot give stays empty
+			}
 			return mapErr(rep.err, nil, ctx, targetElement)
 		}
-		i, kind := rep.tag/callKinds, rep.tag%callKinds
 		if err := applyProps(&fresh[i], kind, &rep); err != nil {
 			return mapErr(err, nil, ctx, targetElement)
 		}
@@ -85,23 +89,24 @@ func applyProps(e *elem, kind int, rep *reply) error {
 		e.role = d.uint32()
 	case callState:
 		e.states = decodeStates(d)
-	case callProps:
-		end := d.array(8)
-		for d.more(end) {
-			d.align(8)
-			key := string(d.strBytes())
-			vsig := d.sig()
-			switch {
-			case key == "Name" && vsig == "s":
-				e.name = d.str()
-			case key == "Description" && vsig == "s":
-				e.desc = d.str()
-			case key == "ChildCount" && vsig == "i":
-				e.childCount = d.int32()
-			default:
-				d.skip(vsig)
-			}
+	case callName:
+		if d.sig() == "s" {
+			e.name = d.str()
 		}
+	case callDesc:
+		if d.sig() == "s" {
+			e.desc = d.str()
+		}
+	case callChildCount:
+		if d.sig() == "i" {
+			e.childCount = d.int32()
+		}
+	}
+	if isPropKind(kind) {
+		// A property reply that does not decode (a getter that wrote
+		// nothing) leaves that property as it was; it is no reason to
+		// give up the read.
+		return nil
 	}
 	return d.err
 }

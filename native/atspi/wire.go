@@ -462,8 +462,14 @@ type batch struct {
 	serials []uint32
 }
 
-// add encodes one call whose reply will go to the sink with tag.
+// add encodes one call whose reply will go to the sink with tag. A call
+// that is not on the package's list (appcalls.go) is not encoded: its
+// reply is errCallRefused at once.
 func (b *batch) add(sk *sink, tag int, dest, path, iface, member string, args ...any) {
+	if !callAllowed(dest, iface, member, args) {
+		sk.put(reply{tag: tag, err: errCallRefused})
+		return
+	}
 	serial := b.c.nextSerial()
 	if b.c.peer {
 		dest = ""
@@ -524,6 +530,9 @@ func (b *batch) forget() {
 // send writes one call that expects no reply (the peer sends none) and
 // does not wait: for clean-up calls whose outcome changes nothing.
 func (c *wireConn) send(ctx context.Context, dest, path, iface, member string, args ...any) error {
+	if !callAllowed(dest, iface, member, args) {
+		return errCallRefused
+	}
 	if c.peer {
 		dest = ""
 	}
