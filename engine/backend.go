@@ -198,6 +198,10 @@ type ScrollHint struct {
 	// the scroll bar sets it to that share of its range: for content laid
 	// out in one column, the element then shows.
 	Position float64
+	// Delta, when not zero, asks instead to move the scroll bar by this
+	// many pixels from where it is (positive: further down the content),
+	// for an element whose showing ancestor the engine pages through.
+	Delta int
 }
 
 // SyntheticInput sends XTEST-style input and answers the questions the M0

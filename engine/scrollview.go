@@ -20,9 +20,9 @@ import "context"
 
 // scrollAttempts bounds the scrolls one act makes: the first hits for a
 // toolkit that scrolls an element into view itself, and for content in one
-// column scrolled by its scroll bar; later ones halve the range where the
-// element must lie.
-const scrollAttempts = 8
+// column scrolled by its scroll bar; later ones page through the part of
+// the content that holds the element, or halve the range where it must lie.
+const scrollAttempts = 12
 
 // scrollContainer reports whether an element is a view that scrolls its
 // content: a scroll pane, a viewport, or a browser's web document, whose
@@ -180,6 +180,7 @@ func (x *act) scrollIntoView(ctx context.Context) *Error {
 		Position:  contentPosition(x.pre.tree, x.pos, pane),
 	}
 	lo, hi := 0.0, 1.0
+	var pg pager
 	for attempt := 0; attempt < scrollAttempts; attempt++ {
 		mark, marked := x.s.settleMark(ctx, x.win.ID)
 		err := x.s.d.callElement(ctx, func(cctx context.Context) error {
@@ -214,11 +215,19 @@ func (x *act) scrollIntoView(ctx context.Context) *Error {
 			return nil
 		}
 		// Still clipped: the app scrolled by the bar to an estimate that
-		// missed. Halve the range on the side where the element lies.
+		// missed. Page through the element's nearest showing ancestor if
+		// it is known where that lies; else halve the range on the side
+		// where the element lies in document order.
 		np, ok := clippingPane(sn.tree, p)
 		if !ok {
 			return notShowing
 		}
+		hint.Pane, hint.ScrollBar = sn.tree.Nodes[np].ID, scrollBarOf(sn.tree, np)
+		if delta, ok := pg.next(ctx, x, sn, p); ok {
+			hint.Delta = delta
+			continue
+		}
+		hint.Delta = 0
 		side, ok := shownSide(sn.tree, p, np)
 		if !ok || side == 0 {
 			return notShowing
@@ -229,7 +238,6 @@ func (x *act) scrollIntoView(ctx context.Context) *Error {
 			lo = hint.Position
 		}
 		hint.Position = (lo + hi) / 2
-		hint.Pane, hint.ScrollBar = sn.tree.Nodes[np].ID, scrollBarOf(sn.tree, np)
 	}
 	return Errf(CodeElementDisabled, "element %d is not showing; scrolling did not bring it into view", x.token.Index)
 }
@@ -246,4 +254,58 @@ func (x *act) waitScrolled(ctx context.Context, mark ChangeMark, marked bool) {
 		}
 	}
 	_ = sleepCtx(ctx, x.s.d.opts.SettleQuiet)
+}
+
+// pager pages a view through the element's nearest showing ancestor: a
+// part of the content taller than the view (a GTK grid of rows) whose
+// frame is known, while the element's own place in it is not (a toolkit
+// reports no frame for a clipped element, and its children's order need
+// not follow their places).
+type pager struct {
+	part ElementID // the ancestor paged through
+	page int       // the next page of it to bring into view
+}
+
+// next returns how far to move the view to bring the next page of the
+// element's nearest showing ancestor into view; the view is the nearest
+// showing scroll container above it (GTK 3 says its viewport is not
+// showing once scrolled, but the scroll pane around it is). ok is false
+// when there is none, a frame is unknown, or every page was shown.
+func (pg *pager) next(ctx context.Context, x *act, sn *snapshot, pos int) (int, bool) {
+	t := sn.tree
+	part, view := -1, -1
+	for p := t.Nodes[pos].Parent; p >= 0 && view < 0; p = t.Nodes[p].Parent {
+		if !t.Nodes[p].HasState("showing") {
+			continue
+		}
+		if scrollContainer(&t.Nodes[p]) {
+			view = p
+		} else if part < 0 {
+			part = p
+		}
+	}
+	if part < 0 || view < 0 || sn.fill(ctx, x.s.d, []int{part, view}) != nil {
+		return 0, false
+	}
+	a, v := t.Nodes[part].Frame, t.Nodes[view].Frame
+	if a.Empty() || v.Empty() {
+		return 0, false
+	}
+	if sn.tree.Nodes[part].ID != pg.part {
+		pg.part, pg.page = sn.tree.Nodes[part].ID, 0
+	}
+	// Pages overlap a little, so an element on a page's edge shows whole
+	// on one of them.
+	step := max(1, v.H*9/10)
+	for ; pg.page*step < a.H; pg.page++ {
+		top := a.Y + pg.page*step
+		if top+v.H > a.Y+a.H && pg.page > 0 {
+			top = a.Y + a.H - v.H // the last page ends with the part
+		}
+		if delta := top - v.Y; delta != 0 {
+			pg.page++
+			return delta, true
+		}
+	}
+	return 0, false
 }
