@@ -219,3 +219,34 @@ func TestScrollByTheBarOnly(t *testing.T) {
 		t.Fatalf("the uneven rows make a first estimate miss at least once (%d requests for %d clicks)", requests, len(names))
 	}
 }
+
+// TestScrollPagesThroughContent: rows held in a content element whose
+// children run against their places (as a GTK 3 grid lists them, last
+// first), in a view that declines an element's own scroll request. The
+// document-order estimate lands on the wrong rows; the content's frame is
+// known, so the engine pages the view through it until the row shows.
+func TestScrollPagesThroughContent(t *testing.T) {
+	h := newHarness(t, nil)
+	w := h.demo.Form.Window.App().AddWindow("Reversed", engine.Rect{X: 60, Y: 60, W: 600, H: 400})
+	pane := w.Root().Add("scroll_pane", "")
+	content := pane.Add("panel", "")
+	for i := 39; i >= 0; i-- {
+		content.Add("push_button", fmt.Sprintf("Pick %d", i)) // the last child is the top row
+	}
+	pane.MakeScrolledContent(content, 5).DeclineScrollTo(true)
+	h.start(nil)
+	for _, name := range []string{"Pick 30", "Pick 8", "Pick 22"} {
+		read := h.ok("get_window_state", map[string]any{"window_id": uint64(w.ID()), "max_elements": 1000})
+		h.desk.ResetCalls()
+		res := h.ok("click", map[string]any{"element_token": tokenOf(t, read, "push_button", name)})
+		if res["scrolled_into_view"] != true {
+			t.Fatalf("%s: %v", name, res)
+		}
+		if !content.Find("push_button", name).HasState("showing") {
+			t.Fatalf("%s shows after the act", name)
+		}
+		if n := len(h.desk.CallsOf("ScrollIntoView")); n < 2 {
+			t.Fatalf("%s: the estimate by document order misses reversed rows, so the view is paged (%d scroll requests)", name, n)
+		}
+	}
+}

@@ -22,6 +22,7 @@ var _ engine.ScrollIntoViewer = (*Desktop)(nil)
 
 // scrollView is an element's scrolled-view state.
 type scrollView struct {
+	content  *Element // the element holding the rows; nil: the view itself
 	shown    int      // rows in view at a time
 	first    int      // the first row in view
 	declines bool     // the view declines an element's own scroll request
@@ -32,11 +33,27 @@ type scrollView struct {
 // shown of its rows at a time, from the first; the rows are its children
 // other than the scroll bar it gains. Rows added later start out of view
 // until the view scrolls again (ScrollToRow re-applies it).
-func (e *Element) MakeScrolled(shown int) *Element {
+//
+// A scrolled view is laid out as a toolkit lays one out: the view is shown
+// rows tall, its rows are one layout row each, and the ones out of view
+// lie above or below it.
+func (e *Element) MakeScrolled(shown int) *Element { return e.makeScrolled(nil, shown) }
+
+// MakeScrolledContent is MakeScrolled for a view whose rows are the
+// children of content (a child of the view, as a GTK viewport's box of
+// rows), listed last row first, as a GTK 3 grid lists its children: the
+// last child is the top row. The content is laid out as tall as all its
+// rows, so its frame is known while its rows' places in it are not (the
+// engine pages through it).
+func (e *Element) MakeScrolledContent(content *Element, shown int) *Element {
+	return e.makeScrolled(content, shown)
+}
+
+func (e *Element) makeScrolled(content *Element, shown int) *Element {
 	bar := e.Add("scroll_bar", "")
 	return e.set(func() {
 		bar.states = append(bar.states, "vertical")
-		e.scroll = &scrollView{shown: max(1, shown), bar: bar}
+		e.scroll = &scrollView{content: content, shown: max(1, shown), bar: bar}
 		e.applyScroll()
 	})
 }
@@ -71,8 +88,16 @@ func (e *Element) FirstShownRow() int {
 	})
 }
 
-// rows are a view's children other than its scroll bar. mu held.
+// rows are a view's children other than its scroll bar, or its content's
+// children from the last, top to bottom. mu held.
 func (e *Element) rows() []*Element {
+	if c := e.scroll.content; c != nil {
+		out := make([]*Element, len(c.children))
+		for i, r := range c.children {
+			out[len(out)-1-i] = r
+		}
+		return out
+	}
 	var out []*Element
 	for _, c := range e.children {
 		if c != e.scroll.bar {
@@ -107,7 +132,8 @@ func (e *Element) applyScroll() {
 
 // ScrollIntoView scrolls the nearest scrolled view holding the element so
 // that the element's row is in view: straight to it, or, for a view that
-// declines that, through the hint's scroll bar to the hint's position. An
+// declines that, through the hint's scroll bar to the hint's position or
+// by the hint's delta (in pixels, a layout row each). An
 // element in no scrolled view, or a declined request without the view's
 // bar, is not_actionable. Hidden elements are scrolled like any other (the
 // engine decides what to ask for).
@@ -117,10 +143,7 @@ func (d *Desktop) ScrollIntoView(ctx context.Context, ref engine.ElementRef, hin
 		if err != nil {
 			return err
 		}
-		row, view := e, e.parent
-		for view != nil && view.scroll == nil {
-			row, view = view, view.parent
-		}
+		row, view := e.viewRow()
 		if view == nil {
 			return engine.Errf(engine.CodeNotActionable, "the element is in no scrolled view")
 		}
@@ -137,9 +160,48 @@ func (d *Desktop) ScrollIntoView(ctx context.Context, ref engine.ElementRef, hin
 		if hint.ScrollBar != v.bar.id {
 			return engine.Errf(engine.CodeNotActionable, "the view declined to scroll to the element")
 		}
-		p := math.Max(0, math.Min(1, hint.Position))
-		v.first = int(math.Round(p * float64(len(view.rows())-v.shown)))
+		if hint.Delta != 0 {
+			v.first += int(math.Round(float64(hint.Delta) / layoutRowH))
+		} else {
+			p := math.Max(0, math.Min(1, hint.Position))
+			v.first = int(math.Round(p * float64(len(view.rows())-v.shown)))
+		}
 		view.applyScroll()
 		return nil
 	})
+}
+
+// viewRow finds the nearest scrolled view holding the element and the row
+// of it the element is in (nil, nil when none). mu held.
+func (e *Element) viewRow() (row, view *Element) {
+	for x := e; x.parent != nil; x = x.parent {
+		holder := x.parent
+		if holder.scroll != nil && holder.scroll.content == nil {
+			return x, holder
+		}
+		if holder.parent != nil && holder.parent.scroll != nil && holder.parent.scroll.content == holder {
+			return x, holder.parent
+		}
+	}
+	return nil, nil
+}
+
+// layoutScrolled places a scrolled view's rows (and all inside them) one
+// layout row each from the view's top, the first in view at the top; the
+// view is as tall as the rows it shows, its content as tall as all its
+// rows. mu held.
+func (e *Element) layoutScrolled(out map[*Element]engine.Rect) {
+	v := e.scroll
+	pf := out[e]
+	pf.H = v.shown * layoutRowH
+	out[e] = pf
+	rows := e.rows()
+	top := pf.Y - v.first*layoutRowH
+	if v.content != nil {
+		out[v.content] = engine.Rect{X: pf.X, Y: top, W: pf.W, H: len(rows) * layoutRowH}
+	}
+	for i, r := range rows {
+		rr := engine.Rect{X: pf.X, Y: top + i*layoutRowH, W: pf.W, H: layoutRowH - 2}
+		r.walk(func(x *Element) { out[x] = rr })
+	}
 }
