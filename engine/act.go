@@ -67,6 +67,7 @@ type act struct {
 	path       string
 	action     string
 	tookCursor bool
+	scrolled   bool // the element was scrolled into view before the act
 	readback   string
 	typed      *int
 	confirm    func(post *snapshot) bool // the intended change, when it can be told
@@ -171,7 +172,9 @@ func runAct(ctx context.Context, c *Conn, tool string, a *Args) Result {
 			return x.fail(Errf(CodeElementDisabled, "element %d is disabled", x.token.Index))
 		}
 		if !x.node.HasState("showing") {
-			return x.fail(Errf(CodeElementDisabled, "element %d is not showing", x.token.Index))
+			if err := x.scrollIntoView(ctx); err != nil {
+				return x.fail(err)
+			}
 		}
 	}
 	x.trace.PreRead = time.Since(readStart)
@@ -252,7 +255,8 @@ func (x *act) fail(err *Error) Result {
 
 // finish settles, diffs, decides the effect, observes and audits.
 func (x *act) finish(ctx context.Context) Result {
-	res := ActResult{OK: true, Path: x.path, TookCursor: x.tookCursor, Action: x.action, Readback: x.readback, TypedCharacters: x.typed}
+	res := ActResult{OK: true, Path: x.path, TookCursor: x.tookCursor, Action: x.action, Readback: x.readback, TypedCharacters: x.typed,
+		ScrolledIntoView: x.scrolled}
 	post, settle, tm, serr := x.s.settle(ctx, x.pre, x.mark, x.marked, x.acted)
 	res.Settle = &settle
 	x.trace.Quiet, x.trace.PostRead, x.trace.PostReadKind = tm.quiet, tm.read, tm.readKind
@@ -315,6 +319,9 @@ func actText(r *ActResult) string {
 	t := fmt.Sprintf("ok effect=%s path=%s", r.Effect, r.Path)
 	if r.Action != "" {
 		t += " action=" + r.Action
+	}
+	if r.ScrolledIntoView {
+		t += " scrolled_into_view"
 	}
 	if r.Readback != "" {
 		t += " readback=" + r.Readback

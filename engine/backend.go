@@ -212,6 +212,43 @@ type SemanticActor interface {
 	SetNumber(ctx context.Context, ref ElementRef, v float64) error
 }
 
+// ScrollIntoViewer is an optional part of a SemanticActor that can scroll
+// an element into view by accessibility means alone (no pointer, no keys,
+// no focus change): most of a long page or list is scrolled out of view,
+// and a headless act on such an element would otherwise be refused. The
+// engine decides from its read that only a scrolled ancestor clips the
+// element (scrollview.go) and asks; it then waits for the element to show.
+type ScrollIntoViewer interface {
+	// ScrollIntoView asks the element's app to scroll it into view. The
+	// element's own request comes first (AT-SPI Component.ScrollTo); an
+	// app that declines it is scrolled through the hint's scroll bar, at
+	// the hint's place. It returns without waiting for the app to show
+	// the element. An app that cannot be scrolled either way is
+	// not_actionable.
+	ScrollIntoView(ctx context.Context, ref ElementRef, hint ScrollHint) error
+}
+
+// ScrollHint is what the engine's read tells about where an element sits
+// in the view that clips it, for a backend that has to scroll by a scroll
+// bar.
+type ScrollHint struct {
+	// Pane is the scrolled ancestor that clips the element (a scroll
+	// pane, a viewport, a web document).
+	Pane ElementID
+	// ScrollBar is that pane's vertical scroll bar in the read ("" when
+	// the read holds none).
+	ScrollBar ElementID
+	// Position is an estimate of where the element lies in the pane's
+	// content, from 0 (its start) to 1 (its end). A backend scrolling by
+	// the scroll bar sets it to that share of its range: for content laid
+	// out in one column, the element then shows.
+	Position float64
+	// Delta, when not zero, asks instead to move the scroll bar by this
+	// many pixels from where it is (positive: further down the content),
+	// for an element whose showing ancestor the engine pages through.
+	Delta int
+}
+
 // SyntheticInput sends XTEST-style input and answers the questions the M0
 // checks ask. The engine calls Send once per event, after its own checks and
 // after logging the event; the backend only sends.

@@ -195,19 +195,22 @@ type Observation struct {
 
 // ActResult is the result of every act tool.
 type ActResult struct {
-	OK              bool         `json:"ok"`
-	Effect          string       `json:"effect"` // confirmed, changed, no_change
-	Verified        bool         `json:"verified"`
-	Path            string       `json:"path"` // atspi_action, atspi_text, atspi_value, xtest, clipboard
-	TookCursor      bool         `json:"took_cursor"`
-	Escalation      *Escalation  `json:"escalation,omitempty"`
-	Diff            *Diff        `json:"diff,omitempty"`
-	SnapshotID      string       `json:"snapshot_id,omitempty"`
-	Settle          *Settle      `json:"settle,omitempty"`
-	Readback        string       `json:"readback,omitempty"` // set_value: match, mismatch, unverified
-	TypedCharacters *int         `json:"typed_characters,omitempty"`
-	Action          string       `json:"action,omitempty"` // the accessibility action used
-	Observe         *Observation `json:"observe,omitempty"`
+	OK              bool        `json:"ok"`
+	Effect          string      `json:"effect"` // confirmed, changed, no_change
+	Verified        bool        `json:"verified"`
+	Path            string      `json:"path"` // atspi_action, atspi_text, atspi_value, xtest, clipboard
+	TookCursor      bool        `json:"took_cursor"`
+	Escalation      *Escalation `json:"escalation,omitempty"`
+	Diff            *Diff       `json:"diff,omitempty"`
+	SnapshotID      string      `json:"snapshot_id,omitempty"`
+	Settle          *Settle     `json:"settle,omitempty"`
+	Readback        string      `json:"readback,omitempty"` // set_value: match, mismatch, unverified
+	TypedCharacters *int        `json:"typed_characters,omitempty"`
+	Action          string      `json:"action,omitempty"` // the accessibility action used
+	// ScrolledIntoView: the element was below the fold (clipped by a
+	// scrolled view) and was scrolled into view before the act.
+	ScrolledIntoView bool         `json:"scrolled_into_view,omitempty"`
+	Observe          *Observation `json:"observe,omitempty"`
 }
 
 // ClipboardReadResult is clipboard_read's result.

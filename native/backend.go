@@ -106,7 +106,10 @@ func (b *Backend) Windows(ctx context.Context) ([]engine.Window, error) {
 	return b.windows(ctx, true)
 }
 
-var _ engine.WindowsByID = (*Backend)(nil)
+var (
+	_ engine.WindowsByID      = (*Backend)(nil)
+	_ engine.ScrollIntoViewer = (*Backend)(nil)
+)
 
 // WindowsWithoutNames lists the windows as Windows does, with App empty:
 // naming them costs a call into every app on the accessibility bus.
@@ -325,6 +328,12 @@ func (b *Backend) SetText(ctx context.Context, ref engine.ElementRef, text strin
 
 func (b *Backend) SetNumber(ctx context.Context, ref engine.ElementRef, v float64) error {
 	return b.a.SetNumber(ctx, ref, v)
+}
+
+// ScrollIntoView scrolls an element a view clips into view, by
+// accessibility calls alone (engine.ScrollIntoViewer).
+func (b *Backend) ScrollIntoView(ctx context.Context, ref engine.ElementRef, hint engine.ScrollHint) error {
+	return b.a.ScrollIntoView(ctx, ref, hint)
 }
 
 // Send sends one synthetic event through XTEST.

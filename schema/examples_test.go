@@ -64,7 +64,7 @@ func fullAct() engine.ActResult {
 			Removed: []engine.DiffRow{},
 			Changed: []engine.DiffChange{{ElementIndex: 4, Fields: []string{"value"}, Value: ptr("42")}},
 		},
-		SnapshotID: "s4", Settle: &engine.Settle{Ms: 120, Settled: true}, Action: "click",
+		SnapshotID: "s4", Settle: &engine.Settle{Ms: 120, Settled: true}, Action: "click", ScrolledIntoView: true,
 		Observe: &engine.Observation{SnapshotID: "s4", Truncated: false,
 			Elements: []engine.ElementRow{elementRow(1, nil), elementRow(2, ptr(1))}, TreeText: "s4\n[1] frame",
 			Screenshot:      &engine.ImageInfo{MIMEType: "image/png", Width: 800, Height: 600, Bytes: 5120},

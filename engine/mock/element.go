@@ -35,6 +35,7 @@ type Element struct {
 	text             bool
 	frame            *engine.Rect // window coordinates; nil: laid out automatically
 	handlers         map[string]func(*ActionContext)
+	scroll           *scrollView // a scrolled view's state (scroll.go)
 }
 
 // newElement makes an element with its role's defaults and registers it in

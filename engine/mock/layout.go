@@ -51,6 +51,11 @@ func (w *Window) layout() map[*Element]engine.Rect {
 			H: layoutRowH - 2,
 		}
 	}
+	w.root.walk(func(e *Element) {
+		if e.scroll != nil {
+			e.layoutScrolled(out)
+		}
+	})
 	return out
 }
 

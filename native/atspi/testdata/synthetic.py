@@ -4,9 +4,10 @@
 Usage: /usr/bin/python3 synthetic.py [ROWS]
 
 The window is titled "Synthetic ROWS rows". Each row holds a label, an entry,
-a check box and a button, and every third row a combo box (with its popup
-menu and two items), about 5.4 accessibles a row; rows are grouped in grids
-of 25. Above the rows sit a menu bar with a
+a check box and a button (which sets the status label to "pressed row N"),
+and every third row a combo box (with its popup menu and two items), about
+5.4 accessibles a row; rows are grouped in grids of 25 in a scrolled window,
+so most rows are below the fold. Above the rows sit a menu bar with a
 File menu, a status label that a "Click me" button changes, an "Add row"
 button that appends a label ("Added N") below the tree view each time it is
 pressed (a structure change on demand), a password entry
@@ -105,6 +106,9 @@ def build(rows):
     add.connect("clicked", on_add)
     top.attach(add, 5, 0, 1, 1)
 
+    def on_row_click(_button, r):
+        status.set_text("pressed row %d" % r)
+
     scroller = Gtk.ScrolledWindow()
     scroller.set_vexpand(True)
     outer.pack_start(scroller, True, True, 0)
@@ -121,7 +125,9 @@ def build(rows):
         entry.set_text("value %d" % r)
         grid.attach(entry, 1, y, 1, 1)
         grid.attach(Gtk.CheckButton(label="Check %d" % r), 2, y, 1, 1)
-        grid.attach(Gtk.Button(label="Button %d" % r), 3, y, 1, 1)
+        button = Gtk.Button(label="Button %d" % r)
+        button.connect("clicked", on_row_click, r)
+        grid.attach(button, 3, y, 1, 1)
         if r % 3 == 0:
             # A combo box brings its popup menu and one menu item per
             # choice; one row in three keeps the window near 5.3 elements
