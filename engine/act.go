@@ -69,8 +69,12 @@ type act struct {
 	tookCursor bool
 	scrolled   bool // the element was scrolled into view before the act
 	readback   string
-	typed      *int
-	confirm    func(post *snapshot) bool // the intended change, when it can be told
+	// readBackAfter, when set, reads the written value back once the app
+	// has settled (set_value): an app that applies a write on its own
+	// turn (the browsers) would read back the old value at once.
+	readBackAfter func(context.Context) string
+	typed         *int
+	confirm       func(post *snapshot) bool // the intended change, when it can be told
 
 	mark   ChangeMark // the app's change reports before the act
 	marked bool
@@ -171,7 +175,7 @@ func runAct(ctx context.Context, c *Conn, tool string, a *Args) Result {
 		if insensitive(x.node) {
 			return x.fail(Errf(CodeElementDisabled, "element %d is disabled", x.token.Index))
 		}
-		if !x.node.HasState("showing") {
+		if !x.node.HasState("showing") && !(x.tool == "click" && optionOfClosedChoice(x.pre.tree, x.pos)) {
 			if err := x.scrollIntoView(ctx); err != nil {
 				return x.fail(err)
 			}
@@ -258,6 +262,10 @@ func (x *act) finish(ctx context.Context) Result {
 	res := ActResult{OK: true, Path: x.path, TookCursor: x.tookCursor, Action: x.action, Readback: x.readback, TypedCharacters: x.typed,
 		ScrolledIntoView: x.scrolled}
 	post, settle, tm, serr := x.s.settle(ctx, x.pre, x.mark, x.marked, x.acted)
+	if x.readBackAfter != nil {
+		x.readback = x.readBackAfter(ctx)
+		res.Readback = x.readback
+	}
 	res.Settle = &settle
 	x.trace.Quiet, x.trace.PostRead, x.trace.PostReadKind = tm.quiet, tm.read, tm.readKind
 	if serr == nil && tm.readKind != PostReadPatched {

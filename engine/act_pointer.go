@@ -8,11 +8,16 @@ import (
 // click, double_click and right_click: an accessibility action headless;
 // real button presses in takeover (x,y or delivery_mode "foreground").
 
-// Action names tried, in order, for each kind of click.
+// Action names tried, in order, for each kind of click. After the names
+// the toolkits share, those the browsers give page elements: a check box
+// says "check" or "uncheck" (the click it would get), an option "select",
+// a button with a popup "open", and Chromium names a plain element's click
+// "doDefault". The right-click names include Chromium's and Firefox's
+// "showContextMenu".
 var (
-	clickActions  = []string{"click", "press", "activate", "toggle", "jump"}
+	clickActions  = []string{"click", "press", "activate", "toggle", "jump", "check", "uncheck", "select", "open", "doDefault"}
 	doubleActions = []string{"activate", "double_click", "doubleclick"}
-	menuActions   = []string{"showMenu", "show_menu", "menu", "popup", "show-menu"}
+	menuActions   = []string{"showMenu", "show_menu", "menu", "popup", "show-menu", "showContextMenu"}
 )
 
 func init() {

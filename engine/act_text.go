@@ -213,7 +213,8 @@ func setValueSpec(x *act) (func(context.Context) *Error, *Error) {
 		default:
 			return notActionable(x, "the element takes neither text nor a numeric value")
 		}
-		x.readback = x.readBack(ctx, ref, str, num, isNum && n.Numeric != nil)
+		numeric := isNum && n.Numeric != nil
+		x.readBackAfter = func(ctx context.Context) string { return x.readBack(ctx, ref, str, num, numeric) }
 		return nil
 	}, nil
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/sandbox"
 	"github.com/nish-driver/nish-driver/schema"
 )
@@ -263,4 +264,172 @@ func procState(pid int) string {
 		return ""
 	}
 	return s[i+2 : i+3]
+}
+
+func TestBrowserActs(t *testing.T) {
+	for _, kind := range browsers {
+		t.Run(kind.String(), func(t *testing.T) {
+			b := startBrowser(t, kind)
+			h := newHarness(t, 20*time.Second)
+			grant(t, h, b.pid)
+			read := waitPage(t, h, b)
+			defer b.alive(t)
+			full := func() map[string]any {
+				return h.ok("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000})
+			}
+
+			// A button whose handler writes into a live region.
+			tok, _ := rowWith(t, read, "Save", "push_button")
+			res := h.ok("click", map[string]any{"element_token": tok})
+			if res["path"] != "atspi_action" || res["took_cursor"] != false || !strings.Contains(asJSON(t, res["diff"]), "clicked: Save") {
+				t.Fatalf("click on Save: %v", res)
+			}
+			b.alive(t)
+
+			// Ticking a check box is confirmed by its state.
+			box, _ := rowWith(t, full(), "Subscribe", "check_box")
+			res = h.ok("click", map[string]any{"element_token": box})
+			if res["effect"] != "confirmed" || !strings.Contains(asJSON(t, res["diff"]), "checked") {
+				t.Fatalf("ticking Subscribe: %v", res)
+			}
+			b.alive(t)
+
+			// A range input takes a number through its Value, read back.
+			volume, _ := rowWith(t, full(), "Volume", "slider")
+			res = h.ok("set_value", map[string]any{"element_token": volume, "value": 65})
+			if res["path"] != "atspi_value" || res["readback"] != "match" || res["effect"] != "confirmed" {
+				t.Fatalf("set_value of Volume: %v", res)
+			}
+			b.alive(t)
+
+			// Picking an option of a <select>. Chromium's options take
+			// their "select" action with the list closed; Firefox's closed
+			// options ignore it, and its box's "open" action shows the
+			// list as a popup whose items take a click, as a person would
+			// pick.
+			if kind == sandbox.Firefox {
+				combo, _ := rowWith(t, full(), "Color", "combo_box")
+				res = h.ok("click", map[string]any{"element_token": combo})
+				if res["action"] != "open" || !strings.Contains(asJSON(t, res["diff"]), "Green") {
+					t.Fatalf("opening the select shows its options: %v", res)
+				}
+			}
+			read = full()
+			green := ""
+			for _, e := range read["elements"].([]any) {
+				row := e.(map[string]any)
+				if row["role"] == "menu_item" && row["label"] == "Green" && (kind == sandbox.Chromium || hasArea(row)) {
+					green = row["element_token"].(string)
+				}
+			}
+			if green == "" {
+				t.Fatalf("no option Green to pick in:\n%s", read["tree_text"])
+			}
+			res = h.ok("click", map[string]any{"element_token": green})
+			if !strings.Contains(asJSON(t, res["diff"]), "Green") {
+				t.Fatalf("picking Green: %v", res)
+			}
+			picked := false
+			for _, e := range full()["elements"].([]any) {
+				row := e.(map[string]any)
+				if row["role"] == "menu_item" && row["label"] == "Green" && hasState(row, "selected") {
+					picked = true
+				}
+			}
+			if !picked {
+				t.Fatal("the option Green is selected after the pick")
+			}
+			b.alive(t)
+
+			// A link moves the page to its anchor.
+			link, _ := rowWith(t, full(), "Items", "link")
+			res = h.ok("click", map[string]any{"element_token": link})
+			if res["path"] != "atspi_action" || res["ok"] != true {
+				t.Fatalf("click on a link: %v", res)
+			}
+			b.alive(t)
+
+			// Submitting the form writes into the live region.
+			submit, _ := rowWith(t, full(), "Submit", "push_button")
+			res = h.ok("click", map[string]any{"element_token": submit})
+			if !strings.Contains(asJSON(t, res["diff"]), "submitted:") {
+				t.Fatalf("submitting: %v", res)
+			}
+			b.alive(t)
+
+			// Neither browser applies text written through accessibility
+			// (Chromium has no EditableText; Firefox accepts it and drops
+			// it), so typing asks for a takeover, with nothing sent.
+			read = full()
+			name, _ := rowWith(t, read, "Name", "entry")
+			for _, tool := range []string{"type_text", "set_value"} {
+				e := h.fail(engine.CodeNotActionable, tool, map[string]any{"element_token": name, "text": "Ada", "value": "Ada"})
+				if esc, _ := e["error"].(map[string]any)["escalation"].(map[string]any); esc["recommend"] != "takeover" {
+					t.Fatalf("%s in a browser field recommends a takeover: %v", tool, e)
+				}
+			}
+			// The password input: never typed into or set.
+			pw, _ := rowWith(t, read, "Password", "password_text")
+			for _, tool := range []string{"type_text", "set_value"} {
+				h.fail(engine.CodeSecureField, tool, map[string]any{"element_token": pw, "text": "x", "value": "x"})
+			}
+		})
+	}
+}
+
+// TestBrowserTypingInATakeover types into a page's field the way a
+// browser takes text: in a takeover, a click into the field, then keys.
+func TestBrowserTypingInATakeover(t *testing.T) {
+	for _, kind := range browsers {
+		t.Run(kind.String(), func(t *testing.T) {
+			b := startBrowser(t, kind)
+			w := newTakeover(t)
+			w.grantTakeover(b.pid)
+			defer b.alive(t)
+			read := waitPage(t, w.harness, b)
+			win := uint64(read["window"].(map[string]any)["window_id"].(float64))
+			w.ok("bring_to_front", map[string]any{"window_id": win})
+
+			name, _ := rowWith(t, read, "Name", "entry")
+			w.ok("click", map[string]any{"element_token": name, "delivery_mode": "foreground"})
+			res := w.ok("type_text", map[string]any{"window_id": win, "text": "Ada Lovelace", "delivery_mode": "foreground"})
+			if res["path"] != "xtest" || !strings.Contains(asJSON(t, res["diff"]), "Ada Lovelace") {
+				t.Fatalf("typing into the Name field: %v", res)
+			}
+			b.alive(t)
+
+			// The password field: a click may focus it, typing is refused.
+			read = w.ok("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000})
+			pw, _ := rowWith(t, read, "Password", "password_text")
+			w.ok("click", map[string]any{"element_token": pw, "delivery_mode": "foreground"})
+			w.fail(engine.CodeSecureField, "type_text", map[string]any{"window_id": win, "text": "hunter2", "delivery_mode": "foreground"})
+
+			// Submitting shows what was typed.
+			read = w.ok("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000})
+			submit, _ := rowWith(t, read, "Submit", "push_button")
+			res = w.ok("click", map[string]any{"element_token": submit})
+			if !strings.Contains(asJSON(t, res["diff"]), "submitted: Ada Lovelace") {
+				t.Fatalf("submitting: %v", res)
+			}
+		})
+	}
+}
+
+// hasState reports whether a row lists state.
+func hasState(row map[string]any, state string) bool {
+	states, _ := row["states"].([]any)
+	for _, s := range states {
+		if s == state {
+			return true
+		}
+	}
+	return false
+}
+
+// hasArea reports whether a row's frame has an area (it is drawn).
+func hasArea(row map[string]any) bool {
+	f, _ := row["frame"].(map[string]any)
+	w, _ := f["w"].(float64)
+	h, _ := f["h"].(float64)
+	return w > 0 && h > 0
 }

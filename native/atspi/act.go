@@ -179,6 +179,9 @@ func (c *Client) editable(ctx context.Context, ref engine.ElementRef) (*liveInfo
 	if !editableText(l.ifaces, l.states) {
 		return nil, engine.Errf(engine.CodeNotActionable, "the element has no editable text")
 	}
+	if !c.WritesText(ctx, l.bus) {
+		return nil, engine.Errf(engine.CodeNotActionable, "the app ignores text written through accessibility")
+	}
 	return l, nil
 }
 

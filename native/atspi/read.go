@@ -137,6 +137,7 @@ func (c *Client) ReadTree(ctx context.Context, frame engine.ElementID, opts Read
 	for _, e := range r.known {
 		e.states = c.showingFor(e.bus, e.states)
 	}
+	r.writesText = c.WritesText(ctx, bus)
 	tree, elems := r.assemble()
 	tree.Window = opts.Window
 	stats.FillRounds, stats.FillCalls = r.rounds, r.calls
@@ -180,6 +181,10 @@ type reader struct {
 	rounds int
 	calls  int
 	walk   int // the current walk's mark
+	// writesText is false for an app whose editable text ignores what is
+	// written through accessibility (WritesText): its fields are not
+	// Editable, so typing there asks for a takeover instead.
+	writesText bool
 }
 
 // cache asks the app for its whole cached tree in one call. An app without
@@ -468,7 +473,7 @@ func (r *reader) assemble() (*engine.Tree, []*elem) {
 			States:        names,
 			ChildCount:    childCount,
 			Secure:        secureRole(role),
-			Editable:      editableText(e.ifaces, e.states),
+			Editable:      r.writesText && editableText(e.ifaces, e.states),
 			Text:          e.ifaces&ifText != 0,
 		})
 		elems = append(elems, e)

@@ -28,6 +28,24 @@ func actsLate(toolkit, version string) bool {
 	return false
 }
 
+// writesText reports whether apps of a toolkit apply text written through
+// the EditableText interface. Firefox (Gecko) offers the interface on its
+// page's fields and answers InsertText and SetTextContents with true, yet
+// the field does not change (measured with Firefox ESR 140, with and
+// without the field focused): its page content lives in another process
+// and the parent's copy does not pass the edit on. Chromium offers no
+// EditableText at all. Both need a takeover to type.
+func writesText(toolkit string) bool {
+	return !strings.EqualFold(toolkit, "Gecko")
+}
+
+// WritesText reports whether an app, named by its bus name, applies text
+// written through accessibility (see writesText). An app that does not
+// say its toolkit is taken at its interfaces' word.
+func (c *Client) WritesText(ctx context.Context, app string) bool {
+	return writesText(c.ToolkitName(ctx, app))
+}
+
 // ActsLate reports whether an app, named by its bus name, is known to act
 // on an accessible action some time after the call returns (GTK 4, the
 // browsers). It asks

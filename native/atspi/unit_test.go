@@ -278,3 +278,11 @@ func TestActsLate(t *testing.T) {
 		}
 	}
 }
+
+func TestWritesText(t *testing.T) {
+	for toolkit, want := range map[string]bool{"GTK": true, "Gecko": false, "gecko": false, "Chromium": true, "Qt": true, "": true} {
+		if got := writesText(toolkit); got != want {
+			t.Errorf("writesText(%q) = %v, want %v", toolkit, got, want)
+		}
+	}
+}
