@@ -64,6 +64,9 @@ func clickSpec(actions []string, button, count int) actSpec {
 		return func(ctx context.Context) *Error {
 			if !x.synth {
 				name := firstAction(x.node, actions)
+				if name == "" && x.readActionsAgain(ctx) {
+					name = firstAction(x.node, actions)
+				}
 				if name == "" {
 					return notActionable(x, "the element has no "+x.tool+" action")
 				}
@@ -395,4 +398,26 @@ func sleepCtx(ctx context.Context, d time.Duration) *Error {
 	case <-t.C:
 		return nil
 	}
+}
+
+// readActionsAgain reads the target's details once more, live, when the
+// read it came from listed none of the actions wanted: Firefox answers the
+// first question about a page element's actions with none while it is
+// still building them, and a refusal then would be wrong. It reports
+// whether a fresh read was made; x.node becomes that read.
+func (x *act) readActionsAgain(ctx context.Context) bool {
+	dr, ok := x.s.d.backend.(DetailReader)
+	if !ok || x.node == nil {
+		return false
+	}
+	n := *x.node
+	n.Detailed = false
+	n.Actions = nil
+	cctx, cancel := context.WithTimeout(ctx, x.s.d.opts.CallTimeout)
+	defer cancel()
+	if dr.ReadDetails(cctx, []*Node{&n}) != nil || !n.Detailed {
+		return false
+	}
+	x.node = &n
+	return true
 }
