@@ -159,10 +159,8 @@ func runAct(ctx context.Context, c *Conn, tool string, a *Args) Result {
 		return x.fail(err)
 	} else {
 		// A fresh read holds structure only; the diff compares values
-		// where the read before had them, so read those a default read
-		// shows, as a reused read of the model's would have them.
-		rows, _ := fullPositions(x.pre, 0, defaultMaxElements, defaultMaxDepth)
-		_ = x.pre.fill(ctx, c.d, rows)
+		// where the read before had them (beforeRows).
+		_ = x.pre.fill(ctx, c.d, beforeRows(x.pre))
 	}
 	if x.token != nil {
 		if x.pos, err = s.resolveToken(*x.token, x.pre); err != nil {
@@ -355,3 +353,31 @@ const (
 	ReadbackMismatch   = "mismatch"
 	ReadbackUnverified = "unverified"
 )
+
+// maxShownBefore bounds the rows on screen whose values the read before an
+// act holds beyond those a default read shows.
+const maxShownBefore = 1000
+
+// beforeRows are the rows whose details a fresh read before an act reads,
+// for the diff to compare values in: those a default read shows (as a
+// reused read of the model's would have them), and the rows showing on
+// screen, where a person would see the act's effect (a status line far
+// down a long page, after the view scrolled there).
+func beforeRows(sn *snapshot) []int {
+	rows, _ := fullPositions(sn, 0, defaultMaxElements, defaultMaxDepth)
+	in := make(map[int]bool, len(rows))
+	for _, p := range rows {
+		in[p] = true
+	}
+	extra := 0
+	for i := range sn.tree.Nodes {
+		if extra >= maxShownBefore {
+			break
+		}
+		if !in[i] && sn.tree.Nodes[i].HasState("showing") {
+			rows = append(rows, i)
+			extra++
+		}
+	}
+	return rows
+}

@@ -203,8 +203,7 @@ func (x *act) scrollIntoView(ctx context.Context) *Error {
 			return Errf(CodeStaleElementToken, "element %d went away while its view scrolled", x.token.Index)
 		}
 		if sn.tree.Nodes[p].HasState("showing") {
-			rows, _ := fullPositions(sn, 0, defaultMaxElements, defaultMaxDepth)
-			_ = sn.fill(ctx, x.s.d, rows)
+			_ = sn.fill(ctx, x.s.d, beforeRows(sn))
 			if err := sn.fill(ctx, x.s.d, []int{p}); err != nil {
 				return err
 			}

@@ -433,3 +433,30 @@ func hasArea(row map[string]any) bool {
 	h, _ := f["h"].(float64)
 	return w > 0 && h > 0
 }
+
+// TestBrowserClickBelowTheFold clicks the fixture's last button, far below
+// the fold of the window, headless: the page is scrolled to it by
+// accessibility (Component.ScrollTo), then it is clicked.
+func TestBrowserClickBelowTheFold(t *testing.T) {
+	for _, kind := range browsers {
+		t.Run(kind.String(), func(t *testing.T) {
+			b := startBrowser(t, kind)
+			h := newHarness(t, 20*time.Second)
+			grant(t, h, b.pid)
+			read := waitPage(t, h, b)
+			defer b.alive(t)
+
+			far, row := rowWith(t, read, "Far button", "push_button")
+			if hasState(row, "showing") {
+				t.Fatalf("the fixture's far button starts out of view: %v", row)
+			}
+			res := h.ok("click", map[string]any{"element_token": far})
+			if res["scrolled_into_view"] != true || res["path"] != "atspi_action" || res["took_cursor"] != false {
+				t.Fatalf("a click below the fold scrolls, then clicks headless: %v", res)
+			}
+			if !strings.Contains(asJSON(t, res["diff"]), "far clicked") {
+				t.Fatalf("the click reached the far button: %v", res["diff"])
+			}
+		})
+	}
+}

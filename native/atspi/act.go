@@ -311,7 +311,7 @@ func (l *liveInfo) text(ctx context.Context, maxBytes int) (string, bool, error)
 	if d.err != nil {
 		return "", false, mapErr(d.err, l.conn, ctx, targetElement)
 	}
-	out, cut := cutUTF8(s, maxBytes)
+	out, cut := cutUTF8(dropEmbeds(s), maxBytes)
 	return out, cut || end >= 0, nil
 }
 

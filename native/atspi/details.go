@@ -3,6 +3,7 @@ package atspi
 import (
 	"context"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/nish-driver/nish-driver/engine"
@@ -296,7 +297,7 @@ func (c *Client) details(ctx context.Context, targets []detailTarget, which Deta
 			}
 			s := d.str()
 			if d.err == nil {
-				t.node.Value, _ = cutUTF8(s, maxValueBytes)
+				t.node.Value, _ = cutUTF8(dropEmbeds(s), maxValueBytes)
 				t.node.HasValue = true
 			}
 		}
@@ -456,4 +457,19 @@ func (c *Client) Details(ctx context.Context, nodes []*engine.Node, which Detail
 	}
 	_, err := c.details(ctx, targets, which)
 	return err
+}
+
+// embedChar is U+FFFC, OBJECT REPLACEMENT CHARACTER: a hypertext (a web
+// page's blocks, in both browsers) holds one in its text where each child
+// element sits. The children are rows of their own, so the marks are
+// dropped from the text: a document's value would otherwise read as a
+// string of them.
+const embedChar = "\uFFFC"
+
+// dropEmbeds removes the child marks from a text.
+func dropEmbeds(s string) string {
+	if !strings.Contains(s, embedChar) {
+		return s
+	}
+	return strings.ReplaceAll(s, embedChar, "")
 }

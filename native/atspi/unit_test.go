@@ -286,3 +286,16 @@ func TestWritesText(t *testing.T) {
 		}
 	}
 }
+
+func TestDropEmbeds(t *testing.T) {
+	for in, want := range map[string]string{
+		"\uFFFC\uFFFC":        "",
+		"Total: \uFFFC items": "Total:  items",
+		"plain":               "plain",
+		"":                    "",
+	} {
+		if got := dropEmbeds(in); got != want {
+			t.Errorf("dropEmbeds(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
