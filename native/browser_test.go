@@ -35,11 +35,18 @@ type browser struct {
 // waits until the page's heading is on the accessibility bus.
 func startBrowser(t *testing.T, kind sandbox.Browser) *browser {
 	t.Helper()
+	return startBrowserAt(t, kind, "")
+}
+
+// startBrowserAt is startBrowser with a fragment on the page's address
+// (#rows=N makes its table N rows long).
+func startBrowserAt(t *testing.T, kind sandbox.Browser, fragment string) *browser {
+	t.Helper()
 	page, err := filepath.Abs("atspi/testdata/web/form.html")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd, err := desk.BrowserCommand(kind, "file://"+page)
+	cmd, err := desk.BrowserCommand(kind, "file://"+page+fragment)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -456,6 +463,37 @@ func TestBrowserClickBelowTheFold(t *testing.T) {
 			}
 			if !strings.Contains(asJSON(t, res["diff"]), "far clicked") {
 				t.Fatalf("the click reached the far button: %v", res["diff"])
+			}
+		})
+	}
+}
+
+// TestBrowserBigPageIsCutHonestly reads a page bigger than the zoom
+// budget: the read stops at 5,000 elements, says it is truncated, and what
+// it holds is the page's start in order.
+func TestBrowserBigPageIsCutHonestly(t *testing.T) {
+	for _, kind := range browsers {
+		t.Run(kind.String(), func(t *testing.T) {
+			b := startBrowserAt(t, kind, "#rows=2500")
+			h := newHarness(t, 20*time.Second)
+			grant(t, h, b.pid)
+			defer b.alive(t)
+			var read map[string]any
+			deadline := time.Now().Add(30 * time.Second)
+			for {
+				read = h.ok("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000})
+				if read["truncated"] == true || time.Now().After(deadline) {
+					break
+				}
+				time.Sleep(200 * time.Millisecond)
+			}
+			if read["truncated"] != true || int(read["element_count"].(float64)) != 5000 {
+				t.Fatalf("a page of over 10,000 elements reads as 5,000, truncated: count %v truncated %v", read["element_count"], read["truncated"])
+			}
+			rowWith(t, read, "Form Fixture", "heading")
+			rowWith(t, read, "Item 1", "table_cell", "static", "text")
+			if hasRow(read, "push_button", "Far button") {
+				t.Fatal("the far button lies past the budget and is not in the read")
 			}
 		})
 	}
