@@ -1,7 +1,9 @@
 package native_test
 
 import (
+	"bytes"
 	"context"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -225,6 +227,11 @@ func TestBrowserReads(t *testing.T) {
 			skel := h.ok("get_window_state", map[string]any{"pid": b.pid, "skeleton": true, "max_elements": 200})
 			docTok, _ := rowWith(t, skel, "", "document_web", "document_frame")
 			region := h.ok("get_window_state", map[string]any{"root": docTok, "max_elements": 5000})
+			for what, got := range map[string]map[string]any{"skeleton": skel, "drill-down": region} {
+				if strings.Contains(asJSON(t, got), canary) {
+					t.Fatalf("%s read: the password canary leaked", what)
+				}
+			}
 			if region["root"] != docTok || !hasRow(region, "push_button", "Save") {
 				t.Fatalf("drill-down into the page: %v", region["tree_text"])
 			}
@@ -240,6 +247,16 @@ func TestBrowserReads(t *testing.T) {
 				t.Fatalf("screenshot: %s", shot.Text)
 			}
 			noCanary(t, "screenshot read", shot)
+			img, err := png.Decode(bytes.NewReader(shot.Image.Data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, pw := rowWith(t, asMap(t, shot.Structured), "Password", "password_text")
+			f := pw["frame"].(map[string]any)
+			x, y := int(f["x"].(float64))+int(f["w"].(float64))/2, int(f["y"].(float64))+int(f["h"].(float64))/2
+			if r, g, bl, _ := img.At(x, y).RGBA(); r != 0 || g != 0 || bl != 0 {
+				t.Fatalf("the password input's pixels are not blacked out at %d,%d", x, y)
+			}
 		})
 	}
 }
