@@ -67,7 +67,7 @@ func (d *Driver) newSession(id string) *Session {
 		d:       d,
 		apps:    map[int]approvedApp{},
 		input:   InputHeadless,
-		snaps:   newSnapshotStore(),
+		snaps:   newSnapshotStore(&d.snapSeq),
 		bucket:  newTokenBucket(d.clock, actBurst, actRate),
 		capture: newTokenBucket(d.clock, captureBurst, captureRate),
 	}

@@ -65,3 +65,31 @@ func TestStructureIgnoresNamesValuesAndStates(t *testing.T) {
 		}
 	}
 }
+
+// A snapshot acts only in the live session that took it: even found in
+// another session's store (which unique ids already prevent), it is stale
+// there, and it is stale in its own session once that session ended.
+func TestATokenIsCheckedAgainstItsSession(t *testing.T) {
+	d := New(Options{})
+	own, other := d.newSession("own"), d.newSession("other")
+	defer own.stopReaper()
+	defer other.stopReaper()
+	sn := own.keep(&snapshot{window: 7}, changeStamp{})
+	tok := Token{Snapshot: sn.id, Index: 1}
+	if _, err := own.tokenSnapshot(tok); err != nil {
+		t.Fatalf("own session: %v", err)
+	}
+	other.snaps.byID[sn.id] = sn
+	if _, err := other.tokenSnapshot(tok); err == nil || err.Code != CodeStaleElementToken {
+		t.Fatalf("another session's snapshot: %v, want stale_element_token", err)
+	}
+	own.mu.Lock()
+	own.ended = true
+	own.mu.Unlock()
+	if _, err := own.tokenSnapshot(tok); err == nil || err.Code != CodeStaleElementToken {
+		t.Fatalf("an ended session's snapshot: %v, want stale_element_token", err)
+	}
+	if next := other.keep(&snapshot{window: 7}, changeStamp{}); next.id == sn.id {
+		t.Fatalf("snapshot id %s issued twice", sn.id)
+	}
+}
