@@ -193,21 +193,17 @@ func runAct(ctx context.Context, c *Conn, tool string, a *Args) Result {
 	return x.finish(ctx)
 }
 
-// resolve finds the window: from the token's snapshot, or from the target.
+// resolve finds the window: from the token's snapshot (a target given with
+// the token must agree with it), or from the target.
 func (x *act) resolve(ctx context.Context) *Error {
+	var w Window
+	var err *Error
 	if x.token != nil {
-		sn, err := x.s.tokenSnapshot(*x.token)
-		if err != nil {
+		if w, _, err = x.s.tokenWindow(ctx, *x.token, x.target); err != nil {
 			return err
 		}
-		t := x.target
-		if t.hasWindowID && uint64(t.windowID) != uint64(sn.window) {
-			return Errf(CodeStaleElementToken, "token %s belongs to another window", x.token)
-		}
-		x.target = targetArgs{windowID: int64(sn.window), hasWindowID: true}
-	}
-	w, err := x.s.resolveWindow(ctx, x.target)
-	if err != nil {
+		x.target = targetArgs{windowID: int64(w.ID), hasWindowID: true}
+	} else if w, err = x.s.resolveWindow(ctx, x.target); err != nil {
 		return err
 	}
 	x.win = w

@@ -52,7 +52,9 @@ func typeTextSpec(x *act) (func(context.Context) *Error, *Error) {
 			if !x.node.Editable {
 				return notActionable(x, "the element is not editable text")
 			}
-			if err := x.recheckSecure(ctx); err != nil {
+			// Re-checks the field's security live, and the credential
+			// check on the text the field will hold (field.go).
+			if err := x.checkInsertion(ctx, x.node, text); err != nil {
 				return err
 			}
 			idx := x.token.Index
@@ -65,7 +67,15 @@ func typeTextSpec(x *act) (func(context.Context) *Error, *Error) {
 				return x.s.d.backend.InsertText(cctx, ElementRef{Window: x.win.ID, ID: x.node.ID}, text)
 			})
 		}
-		return x.typeKeys(ctx, text)
+		record, err := x.guardKeys(ctx, keyEdit{kind: editInsert, ins: text})
+		if err != nil {
+			return err
+		}
+		err = x.typeKeys(ctx, text)
+		if x.typed != nil {
+			record(*x.typed)
+		}
+		return err
 	}, nil
 }
 
@@ -260,7 +270,7 @@ func pressKeySpec(x *act) (func(context.Context) *Error, *Error) {
 	if !x.s.d.backend.HasKey(key) {
 		return nil, Errf(CodeInvalidArguments, "key is not a known key name")
 	}
-	return func(ctx context.Context) *Error { return x.pressKeys(ctx, []string{key}) }, nil
+	return func(ctx context.Context) *Error { return x.guardedPress(ctx, []string{key}, pressEdit(key, false)) }, nil
 }
 
 func hotkeySpec(x *act) (func(context.Context) *Error, *Error) {
@@ -277,25 +287,40 @@ func hotkeySpec(x *act) (func(context.Context) *Error, *Error) {
 		}
 		keys = append(keys, k)
 	}
-	return func(ctx context.Context) *Error { return x.pressKeys(ctx, keys) }, nil
+	return func(ctx context.Context) *Error { return x.guardedPress(ctx, keys, hotkeyEdit(keys)) }, nil
+}
+
+// guardedPress is press_key and hotkey: the credential check of what the
+// keys type into the focused field (typing.go), then the keys.
+func (x *act) guardedPress(ctx context.Context, keys []string, e keyEdit) *Error {
+	record, err := x.guardKeys(ctx, e)
+	if err != nil {
+		return err
+	}
+	pressed, err := x.pressKeys(ctx, keys)
+	if pressed {
+		record(-1)
+	}
+	return err
 }
 
 // pressKeys presses keys in order and releases them in reverse, into the
-// focused target window only.
-func (x *act) pressKeys(ctx context.Context, keys []string) *Error {
+// focused target window only. pressed says whether any key went down.
+func (x *act) pressKeys(ctx context.Context, keys []string) (pressed bool, err *Error) {
 	x.path = PathXTest
 	if err := x.checkFocus(ctx); err != nil {
-		return err
+		return false, err
 	}
 	for _, k := range keys {
 		if err := x.s.synth(ctx, InputEvent{Kind: InputKeyPress, Key: k}); err != nil {
-			return err
+			return pressed, err
 		}
+		pressed = true
 	}
 	for i := len(keys) - 1; i >= 0; i-- {
 		if err := x.s.synth(ctx, InputEvent{Kind: InputKeyRelease, Key: keys[i]}); err != nil {
-			return err
+			return pressed, err
 		}
 	}
-	return nil
+	return pressed, nil
 }

@@ -58,6 +58,30 @@ type TreeReader interface {
 	ReadValue(ctx context.Context, ref ElementRef) (Readback, error)
 }
 
+// FieldReader is an optional part of a TreeReader that reads what an
+// editable element holds before a write: its text and where its caret is,
+// live, in one look at the element. The credential check of type_text runs
+// on the text the field will hold (the insertion goes in at the caret, as
+// InsertText puts it), so a secret split over several writes is caught.
+// Without it the engine reads the text with ReadValue and takes the
+// insertion to go at the end.
+type FieldReader interface {
+	// ReadField re-checks the element's security first: a secure
+	// element's text and caret are never read (Secure true). Text is at
+	// most maxBytes (Truncated when cut); Caret is in characters, -1 when
+	// the element reports none.
+	ReadField(ctx context.Context, ref ElementRef, maxBytes int) (Field, error)
+}
+
+// Field is a live read of an editable element for the credential check.
+// Text is untrusted app text: it is checked, never returned or logged.
+type Field struct {
+	Text      string
+	Truncated bool
+	Caret     int
+	Secure    bool
+}
+
 // DetailReader is an optional part of a TreeReader whose reads can leave
 // out the per-element details (values, actions, frames): those cost one
 // call per element on AT-SPI, while the structure of a whole window comes

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine/audit"
@@ -58,6 +59,9 @@ type Driver struct {
 	conns    map[*Conn]struct{}
 
 	rows *rowRegistry
+	// snapSeq numbers every snapshot of every session of the process, so
+	// a snapshot id (and with it a token) is never issued twice.
+	snapSeq atomic.Uint64
 }
 
 // New makes a Driver.

@@ -119,6 +119,7 @@ func (s *Session) recordLike(t *Tree, like *snapshot, m changeStamp) *snapshot {
 // keep stamps a snapshot with the session's epoch and the read's change
 // mark, and stores it.
 func (s *Session) keep(sn *snapshot, m changeStamp) *snapshot {
+	sn.session = s
 	s.mu.Lock()
 	sn.epoch = s.epoch
 	s.mu.Unlock()
@@ -263,15 +264,13 @@ func getWindowState(ctx context.Context, c *Conn, a *Args) Result {
 		return Failure(err)
 	}
 	var w Window
-	if ra.root != nil && !ra.target.any() {
-		// A root token names its window.
-		sn, terr := s.tokenSnapshot(*ra.root)
-		if terr != nil {
-			return Failure(terr)
+	if ra.root != nil {
+		// A root token names its window, and follows the rules of every
+		// token: this live session's, and any target must agree with it.
+		if w, _, err = s.tokenWindow(ctx, *ra.root, ra.target); err != nil {
+			return Failure(err)
 		}
-		ra.target = targetArgs{windowID: int64(sn.window), hasWindowID: true}
-	}
-	if w, err = s.resolveWindow(ctx, ra.target); err != nil {
+	} else if w, err = s.resolveWindow(ctx, ra.target); err != nil {
 		return Failure(err)
 	}
 	if _, err = c.requireReadable(ctx, "get_window_state", fmt.Sprintf("read window %d", w.ID)); err != nil {

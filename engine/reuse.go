@@ -102,7 +102,7 @@ func (sn *snapshot) clone() *snapshot {
 	defer sn.fillMu.Unlock()
 	t := *sn.tree
 	t.Nodes = slices.Clone(sn.tree.Nodes)
-	return &snapshot{id: sn.id, window: sn.window, structure: sn.structure, epoch: sn.epoch, tree: &t,
+	return &snapshot{id: sn.id, session: sn.session, window: sn.window, structure: sn.structure, epoch: sn.epoch, tree: &t,
 		rows: sn.rows, pos: sn.pos, mark: sn.mark, marked: sn.marked, at: sn.at, refetched: maps.Clone(sn.refetched)}
 }
 

@@ -28,7 +28,8 @@ type Session struct {
 	epoch     uint64 // bumped by every resume: older tokens are stale
 
 	snaps   *snapshotStore
-	acting  sync.Mutex // one act at a time (busy)
+	typing  typingBuffer // what the driver typed by keys into the focused field (typing.go)
+	acting  sync.Mutex   // one act at a time (busy)
 	bucket  *tokenBucket
 	capture *tokenBucket
 
@@ -67,7 +68,7 @@ func (d *Driver) newSession(id string) *Session {
 		d:       d,
 		apps:    map[int]approvedApp{},
 		input:   InputHeadless,
-		snaps:   newSnapshotStore(),
+		snaps:   newSnapshotStore(&d.snapSeq),
 		bucket:  newTokenBucket(d.clock, actBurst, actRate),
 		capture: newTokenBucket(d.clock, captureBurst, captureRate),
 	}

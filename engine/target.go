@@ -92,6 +92,38 @@ func (s *Session) resolveWindow(ctx context.Context, t targetArgs) (Window, *Err
 	if err != nil {
 		return Window{}, err
 	}
+	return s.resolveIn(ctx, t, wins)
+}
+
+// tokenWindow resolves the window of a token's snapshot: a token names its
+// window, and a target given with it (window_id, pid, app) must name the
+// same window, else the token is stale (tokens.go's agrees). The snapshot
+// must be this live session's (tokenSnapshot).
+func (s *Session) tokenWindow(ctx context.Context, tok Token, t targetArgs) (Window, *snapshot, *Error) {
+	sn, err := s.tokenSnapshot(tok)
+	if err != nil {
+		return Window{}, nil, err
+	}
+	own := targetArgs{windowID: int64(sn.window), hasWindowID: true}
+	listing := own
+	listing.hasApp = t.hasApp // an app target is matched by the windows' names
+	wins, err := s.d.windowsFor(ctx, listing)
+	if err != nil {
+		return Window{}, nil, err
+	}
+	for _, w := range wins {
+		if w.ID == sn.window {
+			if err := s.agrees(t, tok, w, wins); err != nil {
+				return Window{}, nil, err
+			}
+		}
+	}
+	w, err := s.resolveIn(ctx, own, wins)
+	return w, sn, err
+}
+
+// resolveIn resolves a target among listed windows.
+func (s *Session) resolveIn(ctx context.Context, t targetArgs, wins []Window) (Window, *Error) {
 	var approved []Window
 	for _, w := range wins {
 		if s.isApproved(w.Pid) {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -126,6 +127,7 @@ func validSnapshotID(s string) bool {
 // tokens and to tell whether they are still valid.
 type snapshot struct {
 	id        string
+	session   *Session // the session whose read it is; its tokens act there only
 	window    WindowID
 	structure Fingerprint
 	epoch     uint64      // the session's resume epoch when it was taken
@@ -150,24 +152,26 @@ type snapshot struct {
 }
 
 // snapshotStore keeps a session's recent snapshots, oldest dropped first.
+// Their ids come from the driver's one counter (seq), so an id is never
+// issued twice in a process: a token of an ended session or of another
+// connection names no snapshot of this store, ever, and is stale.
 type snapshotStore struct {
+	seq   *atomic.Uint64
 	mu    sync.Mutex
-	next  int
 	order []string
 	byID  map[string]*snapshot
 }
 
 const maxSnapshots = 64
 
-func newSnapshotStore() *snapshotStore {
-	return &snapshotStore{byID: map[string]*snapshot{}}
+func newSnapshotStore(seq *atomic.Uint64) *snapshotStore {
+	return &snapshotStore{seq: seq, byID: map[string]*snapshot{}}
 }
 
 func (s *snapshotStore) add(sn *snapshot) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.next++
-	sn.id = "s" + strconv.Itoa(s.next)
+	sn.id = "s" + strconv.FormatUint(s.seq.Add(1), 10)
 	s.byID[sn.id] = sn
 	s.order = append(s.order, sn.id)
 	if len(s.order) > maxSnapshots {
@@ -195,20 +199,56 @@ func (s *snapshotStore) get(id string) *snapshot {
 	return s.byID[id]
 }
 
-// tokenSnapshot finds the snapshot a token names; an unknown snapshot, or
-// one taken before a hand-back resume, is stale.
+// tokenSnapshot finds the snapshot a token names. It is stale when the
+// snapshot is unknown to this session (too old, never issued, or issued to
+// another session: ids are unique in the process, so an ended session's or
+// another connection's id is never found here), when it belongs to another
+// session or to one that ended, and when it was taken before a hand-back
+// resume.
 func (s *Session) tokenSnapshot(t Token) (*snapshot, *Error) {
 	sn := s.snaps.get(t.Snapshot)
 	if sn == nil {
-		return nil, Errf(CodeStaleElementToken, "snapshot %s is unknown or too old", t.Snapshot)
+		return nil, Errf(CodeStaleElementToken, "snapshot %s is unknown, too old, or of another session", t.Snapshot)
 	}
 	s.mu.Lock()
-	epoch := s.epoch
+	epoch, ended := s.epoch, s.ended
 	s.mu.Unlock()
+	if sn.session != s || ended {
+		return nil, Errf(CodeStaleElementToken, "snapshot %s is unknown, too old, or of another session", t.Snapshot)
+	}
 	if sn.epoch != epoch {
 		return nil, Errf(CodeStaleElementToken, "token %s predates the takeover resume", t)
 	}
 	return sn, nil
+}
+
+// agrees checks the window target given next to a token: every one of
+// window_id, pid and app that is given must name the token's window w
+// (app by the rules of a target, among the session's approved windows in
+// wins). A disagreeing target is stale_element_token, as the spec says of
+// a token for another window: the model holds a token it took for another
+// window's.
+func (s *Session) agrees(t targetArgs, tok Token, w Window, wins []Window) *Error {
+	bad := t.hasWindowID && uint64(t.windowID) != uint64(w.ID) ||
+		t.hasPid && t.pid != int64(w.Pid)
+	if !bad && t.hasApp {
+		var approved []Window
+		for _, x := range wins {
+			if s.isApproved(x.Pid) {
+				approved = append(approved, x)
+			}
+		}
+		bad = true
+		for _, x := range matchApp(approved, t.app) {
+			if x.ID == w.ID {
+				bad = false
+			}
+		}
+	}
+	if bad {
+		return Errf(CodeStaleElementToken, "token %s belongs to another window", tok)
+	}
+	return nil
 }
 
 // resolveToken checks a token against a fresh read of its window and

@@ -65,3 +65,70 @@ func TestStructureIgnoresNamesValuesAndStates(t *testing.T) {
 		}
 	}
 }
+
+// A snapshot acts only in the live session that took it: even found in
+// another session's store (which unique ids already prevent), it is stale
+// there, and it is stale in its own session once that session ended.
+func TestATokenIsCheckedAgainstItsSession(t *testing.T) {
+	d := New(Options{})
+	own, other := d.newSession("own"), d.newSession("other")
+	defer own.stopReaper()
+	defer other.stopReaper()
+	sn := own.keep(&snapshot{window: 7}, changeStamp{})
+	tok := Token{Snapshot: sn.id, Index: 1}
+	if _, err := own.tokenSnapshot(tok); err != nil {
+		t.Fatalf("own session: %v", err)
+	}
+	other.snaps.byID[sn.id] = sn
+	if _, err := other.tokenSnapshot(tok); err == nil || err.Code != CodeStaleElementToken {
+		t.Fatalf("another session's snapshot: %v, want stale_element_token", err)
+	}
+	own.mu.Lock()
+	own.ended = true
+	own.mu.Unlock()
+	if _, err := own.tokenSnapshot(tok); err == nil || err.Code != CodeStaleElementToken {
+		t.Fatalf("an ended session's snapshot: %v, want stale_element_token", err)
+	}
+	if next := other.keep(&snapshot{window: 7}, changeStamp{}); next.id == sn.id {
+		t.Fatalf("snapshot id %s issued twice", sn.id)
+	}
+}
+
+func TestKeyEditsOfKeysAndChords(t *testing.T) {
+	cases := []struct {
+		name string
+		got  keyEdit
+		want keyEdit
+	}{
+		{"a letter", pressEdit("a", false), keyEdit{kind: editInsert, ins: "a"}},
+		{"a named symbol", pressEdit("equal", false), keyEdit{kind: editInsert, ins: "="}},
+		{"return", pressEdit("Return", false), keyEdit{kind: editInsert, ins: "\n"}},
+		{"backspace", pressEdit("BackSpace", false), keyEdit{kind: editBackSpace}},
+		{"a key that types nothing", pressEdit("F5", false), keyEdit{}},
+		{"shift and a letter", hotkeyEdit([]string{"Shift_L", "a"}), keyEdit{kind: editInsert, ins: "A"}},
+		{"shift and a digit", hotkeyEdit([]string{"Shift_R", "2"}), keyEdit{kind: editInsert, ins: "@"}},
+		{"control and a letter", hotkeyEdit([]string{"Control_L", "v"}), keyEdit{}},
+		{"shift and an arrow selects", hotkeyEdit([]string{"Shift_L", "Left"}), keyEdit{}},
+		{"a letter alone as a chord", hotkeyEdit([]string{"b"}), keyEdit{kind: editInsert, ins: "b"}},
+	}
+	for _, c := range cases {
+		if c.got != c.want {
+			t.Errorf("%s: %+v, want %+v", c.name, c.got, c.want)
+		}
+	}
+}
+
+func TestTheTypingBufferIsBounded(t *testing.T) {
+	var b typingBuffer
+	b.focusOn(1, "e")
+	for i := 0; i < maxTyped+10; i++ {
+		b.commit(b.apply(keyEdit{kind: editInsert, ins: "x"}))
+	}
+	if len(b.text) != maxTyped || b.caret != maxTyped {
+		t.Fatalf("buffer %d characters, caret %d", len(b.text), b.caret)
+	}
+	b.focusOn(1, "f")
+	if len(b.text) != 0 || b.caret != 0 {
+		t.Fatal("focus on another element starts the buffer afresh")
+	}
+}

@@ -314,6 +314,12 @@ func (b *Backend) ReadValue(ctx context.Context, ref engine.ElementRef) (engine.
 	return b.a.ReadValue(ctx, ref)
 }
 
+var _ engine.FieldReader = (*Backend)(nil)
+
+func (b *Backend) ReadField(ctx context.Context, ref engine.ElementRef, maxBytes int) (engine.Field, error) {
+	return b.a.ReadField(ctx, ref, maxBytes)
+}
+
 func (b *Backend) DoAction(ctx context.Context, ref engine.ElementRef, action string) error {
 	return b.a.DoAction(ctx, ref, action)
 }

@@ -161,6 +161,34 @@ func (d *Desktop) ReadValue(ctx context.Context, ref engine.ElementRef) (engine.
 	return rb, err
 }
 
+var _ engine.FieldReader = (*Desktop)(nil)
+
+// ReadField reads an element's text and caret for the engine's credential
+// check (engine.FieldReader): a secure element is Secure and nothing is
+// read; an element without the Text interface reads as empty with no
+// caret. It is
+// recorded in Calls like every read.
+func (d *Desktop) ReadField(ctx context.Context, ref engine.ElementRef, maxBytes int) (engine.Field, error) {
+	f := engine.Field{Caret: -1}
+	err := d.appCall(ctx, Call{Method: "ReadField", Window: ref.Window, Element: ref.ID}, func(w *Window) error {
+		e, err := w.element(ref)
+		if err != nil {
+			return err
+		}
+		if e.secure {
+			f.Secure = true
+			return nil
+		}
+		if !e.text {
+			return nil
+		}
+		f.Text, f.Truncated = cutUTF8(e.value, maxBytes)
+		f.Caret = max(0, min(e.caret, utf8.RuneCountInString(e.value)))
+		return nil
+	})
+	return f, err
+}
+
 // ReadStructure is ReadTree without the per-element details (values,
 // actions, frames), as an AT-SPI cache reply gives it: the mock is an
 // engine.DetailReader, so the engine's structure-then-details path runs in

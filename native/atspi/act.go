@@ -315,6 +315,40 @@ func (l *liveInfo) text(ctx context.Context, maxBytes int) (string, bool, error)
 	return out, cut || end >= 0, nil
 }
 
+// ReadField reads an element's text (at most maxBytes) and caret offset
+// for the engine's credential check of type_text (engine.FieldReader).
+// The element's security is re-checked first from its live role and
+// attributes; a secure element's text and caret are never read. An element
+// without the Text interface reads as empty with no caret (-1). Calls:
+// Properties.Get of Text.CaretOffset, then what ReadText sends.
+func (c *Client) ReadField(ctx context.Context, ref engine.ElementRef, maxBytes int) (engine.Field, error) {
+	l, err := c.inspect(ctx, ref)
+	if err != nil {
+		return engine.Field{}, err
+	}
+	if l.secure {
+		return engine.Field{Secure: true, Caret: -1}, nil
+	}
+	f := engine.Field{Caret: -1}
+	if l.ifaces&ifText == 0 {
+		return f, nil
+	}
+	r, err := l.call(ctx, targetElement, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Text", "CaretOffset")
+	if err != nil {
+		return engine.Field{}, err
+	}
+	d := r.decoder()
+	if d.sig() == "i" {
+		if v := d.int32(); d.err == nil && v >= 0 {
+			f.Caret = int(v)
+		}
+	}
+	if f.Text, f.Truncated, err = l.text(ctx, maxBytes); err != nil {
+		return engine.Field{}, err
+	}
+	return f, nil
+}
+
 // readValueMax bounds a live value read.
 const readValueMax = 64 << 10
 

@@ -1,0 +1,95 @@
+package engine
+
+import (
+	"context"
+	"unicode/utf8"
+
+	"github.com/nish-driver/nish-driver/engine/credential"
+)
+
+// The credential check runs on what a field will hold, not only on what
+// one call writes: set_value "AKIAQWERTY" then type_text "UIOPASDFGH" into
+// the same entry leave a whole AWS key id, and neither call alone looks
+// like one. type_text therefore reads the field's live text and caret
+// right before inserting (FieldReader; without it the text through
+// ReadValue and the caret at the end, as the backend inserts when it knows
+// no caret) and refuses the insertion when the text with it applied holds
+// a credential-looking span that the text before did not
+// (credential.Introduced): sensitive_text, nothing sent. set_value
+// replaces the whole text, so the value itself is what the field will
+// hold and is checked alone. The field's text is never logged or returned;
+// a secure field's is never read.
+
+// maxFieldText bounds the live text read for the check.
+const maxFieldText = 64 << 10
+
+// readField reads an element's live text and caret, re-checking its
+// security first (a secure field is secure_field and nothing is read).
+func (x *act) readField(ctx context.Context, n *Node) (Field, *Error) {
+	ref := ElementRef{Window: x.win.ID, ID: n.ID}
+	var f Field
+	err := x.s.d.callElement(ctx, func(cctx context.Context) error {
+		if fr, ok := x.s.d.backend.(FieldReader); ok {
+			var e error
+			f, e = fr.ReadField(cctx, ref, maxFieldText)
+			return e
+		}
+		rb, e := x.s.d.backend.ReadValue(cctx, ref)
+		f = Field{Text: rb.Value, Secure: rb.Secure, Caret: -1}
+		return e
+	})
+	if err != nil {
+		return Field{}, err
+	}
+	if f.Secure {
+		return Field{}, Errf(CodeSecureField, "the element is a secure field")
+	}
+	return f, nil
+}
+
+// insertionIntroduces reports whether inserting text into a field (at its
+// caret, at the end when the caret is unknown or past what was read)
+// leaves a credential-looking span that was not there.
+func insertionIntroduces(f Field, text string) bool {
+	at := len(f.Text)
+	if f.Caret >= 0 && f.Caret < utf8.RuneCountInString(f.Text) {
+		at = 0
+		for i := 0; i < f.Caret; i++ {
+			_, size := utf8.DecodeRuneInString(f.Text[at:])
+			at += size
+		}
+	}
+	_, found := credential.Introduced(f.Text, at, 0, text)
+	return found
+}
+
+// checkInsertion is the headless type_text check: the field's live text
+// with the insertion applied.
+func (x *act) checkInsertion(ctx context.Context, n *Node, text string) *Error {
+	f, err := x.readField(ctx, n)
+	if err != nil {
+		return err
+	}
+	if insertionIntroduces(f, text) {
+		return Errf(CodeSensitiveText, "with the field's text, the text would make it look like a credential")
+	}
+	return nil
+}
+
+// checkFocusedField is the takeover's check of keys typed into the
+// focused element when the app exposes its text: as checkInsertion, but a
+// field that cannot be read leaves the check to the typing buffer
+// (typing.go) instead of failing the act.
+func (x *act) checkFocusedField(ctx context.Context, n *Node, text string) *Error {
+	if n.Secure || !n.Editable {
+		return nil
+	}
+	f, err := x.readField(ctx, n)
+	if err != nil {
+		return nil
+	}
+	if insertionIntroduces(f, text) {
+		return Errf(CodeSensitiveText, "with the focused field's text, the keys would type text that looks like a credential")
+	}
+	return nil
+}
