@@ -82,15 +82,16 @@ bench: deps
 	$(GO) test ./native -run '^$$' -bench 'HandBack' -benchtime 100x
 	$(GO) test ./native -run '^$$' -bench 'IndicatorRemoval' -benchtime 50x
 
-## demo: real GTK apps on a private desktop (nish-driver sandbox), a simulated
-## person (ci/demoperson) who answers the consent dialog with real clicks, and
-## a scripted MCP session through the TypeScript SDK, printed step by step
-## with timings; the screenshots before and after go to demo-out/ (docs/demo.md)
+## demo: real GTK apps and Chromium on a private desktop (nish-driver sandbox),
+## a simulated person (ci/demoperson) who answers the consent dialogs with real
+## clicks, and a scripted MCP session through the TypeScript SDK, printed step
+## by step with timings; the screenshots before and after go to demo-out/
+## (docs/demo.md)
 demo: deps
 	$(MAKE) --no-print-directory demo-run
 
 # demo-run is the demo without the dependency check; `make test` runs it in
-# fast mode (DEMO_FLAGS=--fast leaves out the optional third app).
+# fast mode (DEMO_FLAGS=--fast leaves out gtk3-widget-factory).
 demo-run: build $(TSCLIENT_DEPS)
 	$(GO) build -o $(DEMO_PERSON) ./ci/demoperson
 	cd $(TSCLIENT) && NISH_DRIVER_BIN=$(CURDIR)/$(BIN) NISH_DEMO_PERSON_BIN=$(CURDIR)/$(DEMO_PERSON) \

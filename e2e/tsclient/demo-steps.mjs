@@ -86,11 +86,14 @@ export class Session {
   constructor(client) {
     this.client = client;
     this.n = 0;
+    /** The snapshot_id of the latest read or act that named one. */
+    this.lastSnapshot = null;
   }
 
   /**
    * Calls a tool and prints it. A failure is a DemoFailure unless its code
-   * is tolerate's: then the result is returned for the script to handle.
+   * is tolerate's (one code or a list of them): then the result is returned
+   * for the script to handle.
    */
   async call(tool, args = {}, { tolerate, quiet = false } = {}) {
     this.n += 1;
@@ -102,11 +105,12 @@ export class Session {
     console.log(`    -> ${code} in ${took}`);
     if (result.isError) {
       detail(textOf(result));
-      if (code !== tolerate) throw new DemoFailure(`${tool} failed with ${code}`);
+      if (![tolerate].flat().includes(code)) throw new DemoFailure(`${tool} failed with ${code}`);
       return result;
     }
     const sc = result.structuredContent;
     if (!sc?.ok) throw new DemoFailure(`${tool} returned no structuredContent`);
+    if (sc.snapshot_id) this.lastSnapshot = sc.snapshot_id;
     const summary = summaries[tool] ?? (sc.effect ? actSummary : null);
     if (summary && !quiet) detail(summary(sc));
     if (sc.effect) printDiff(sc.diff);

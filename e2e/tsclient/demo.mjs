@@ -1,14 +1,17 @@
 // `make demo`: a scripted MCP session on real apps, the way a model would
 // drive them, printed step by step with timings.
 //
-// It starts `nish-driver sandbox` with real GTK 3 apps (the synthetic form
-// of native/atspi/testdata/synthetic.py and mousepad; gtk3-widget-factory
-// too unless --fast) on a private X display nobody sees, starts the
-// simulated person (ci/demoperson) who answers the consent dialog with real
-// pointer clicks, then drives `nish-driver mcp` through the TypeScript SDK's
-// Client and StdioClientTransport: list the windows, start a session, read
-// a skeleton and drill down, fill the form, type a paragraph into mousepad
-// and read it back, and save screenshots before and after as PNG files.
+// It starts `nish-driver sandbox` with real apps (the synthetic GTK 3 form
+// of native/atspi/testdata/synthetic.py, mousepad, and Chromium on the web
+// fixture page; gtk3-widget-factory too unless --fast) on a private X
+// display nobody sees, starts the simulated person (ci/demoperson) who
+// answers each consent dialog with real pointer clicks, then drives
+// `nish-driver mcp` through the TypeScript SDK's Client and
+// StdioClientTransport: list the windows, start a session, read a skeleton
+// and drill down, fill the form, type a paragraph into mousepad and read it
+// back, fill in and submit the web form (demo-browser.mjs: headless acts,
+// and a takeover the person allows for the typing), and save screenshots
+// before and after as PNG files.
 // Any unexpected outcome makes the exit status non-zero; the sandbox is
 // stopped in every case.
 //
@@ -16,7 +19,7 @@
 //   NISH_DRIVER_BIN       the driver (default bin/nish-driver)
 //   NISH_DEMO_PERSON_BIN  the simulated person (default bin/demoperson)
 
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -24,15 +27,17 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
+import { chromiumApp, fillTheWebForm } from "./demo-browser.mjs";
 import { startPerson, startSandbox } from "./demo-desktop.mjs";
-import { DemoFailure, Session, detail, firstLines, imageOf, msSince } from "./demo-steps.mjs";
-import { driverBin, textOf } from "./driver.mjs";
+import { act, find, hasState, saveScreenshot, treeLines } from "./demo-reads.mjs";
+import { DemoFailure, Session, detail, firstLines, msSince } from "./demo-steps.mjs";
+import { driverBin } from "./driver.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, "..", "..");
 const personBin = resolve(process.env.NISH_DEMO_PERSON_BIN ?? join(repoRoot, "bin", "demoperson"));
 
-/** The command line: --fast leaves out the optional third app. */
+/** The command line: --fast leaves out gtk3-widget-factory. */
 function parseArgs(argv) {
   const opts = { fast: false, out: join(repoRoot, "demo-out") };
   for (let i = 0; i < argv.length; i++) {
@@ -59,47 +64,6 @@ const PARAGRAPH = [
   "no pointer moved, no key was pressed, the window was never raised,",
   "and the person's own screen was not touched.",
 ].join("\n");
-
-/** Saves a result's screenshot and prints where it went. */
-function saveScreenshot(result, outDir, name) {
-  const png = imageOf(result);
-  if (!png) throw new DemoFailure(`no screenshot came back for ${name}`);
-  const file = join(outDir, name);
-  writeFileSync(file, png);
-  const info = result.structuredContent.screenshot ?? {};
-  detail(`screenshot ${info.width}x${info.height}, ${png.length} bytes, ${info.blacked_out ?? 0} secure field(s) blacked out -> ${relative(repoRoot, file)}`);
-  return file;
-}
-
-/** The first row of a read that matches. */
-function find(read, what, test) {
-  const row = (read.structuredContent.elements ?? []).find(test);
-  if (!row) throw new DemoFailure(`no ${what} in the read`);
-  return row;
-}
-
-const hasState = (row, state) => (row.states ?? []).includes(state);
-
-/** Prints the tree_text lines of the given rows. */
-function treeLines(read, indexes) {
-  for (const line of read.structuredContent.tree_text.split("\n")) {
-    const m = /^\s*\[(\d+)\]/.exec(line);
-    if (m && indexes.includes(Number(m[1]))) detail(`  ${line.trim()}`);
-  }
-}
-
-/**
- * Runs an act on an element picked from the latest read. When the window's
- * structure has changed since that read (stale_element_token, retry
- * after_refresh), it reads again, as the contract says, picks the element
- * anew and retries once.
- */
-async function act(s, tool, target, args, pick) {
-  const first = await s.call(tool, { ...args, element_token: pick(target.read).element_token }, { tolerate: "stale_element_token" });
-  if (!first.isError) return first;
-  target.read = await target.refresh();
-  return s.call(tool, { ...args, element_token: pick(target.read).element_token });
-}
 
 async function fillTheForm(s, outDir) {
   console.log("\n== the form: read it, fill it in, read it again ==");
@@ -191,8 +155,19 @@ async function main() {
     if (!existsSync(bin)) throw new DemoFailure(`the ${what} is not built at ${bin}: run make demo`);
   }
   mkdirSync(opts.out, { recursive: true });
-  const apps = opts.fast ? [FORM, EDITOR] : [FORM, EDITOR, FACTORY];
   const t0 = performance.now();
+  const browser = chromiumApp(repoRoot);
+  // Its profile goes when the demo ends, Ctrl-C included.
+  process.once("exit", browser.remove);
+  try {
+    await runDemo(opts, browser, t0);
+  } finally {
+    browser.remove();
+  }
+}
+
+async function runDemo(opts, browser, t0) {
+  const apps = opts.fast ? [FORM, EDITOR, browser] : [FORM, EDITOR, FACTORY, browser];
 
   console.log(`nish-driver demo${opts.fast ? " (fast)" : ""}: ${relative(repoRoot, driverBin)} and ${relative(repoRoot, personBin)}`);
   let t = performance.now();
@@ -223,7 +198,7 @@ async function main() {
     await s.call("list_windows");
     const started = await s.call("start_session", {
       apps: apps.map((a) => a.app),
-      purpose: "make demo: fill in a form and type a note",
+      purpose: "make demo: fill in forms and type a note",
     });
     detail(`the person: ${await person.done}`);
     if (started.structuredContent.apps.length !== apps.length) throw new DemoFailure("the session does not hold every app");
@@ -231,6 +206,11 @@ async function main() {
     await fillTheForm(s, opts.out);
     await typeIntoTheEditor(s, opts.out);
     if (!opts.fast) await glanceAtTheFactory(s);
+    await fillTheWebForm(s, {
+      browser,
+      outDir: opts.out,
+      askPerson: (clicks) => startPerson({ personBin, sandbox, clicks }),
+    });
 
     console.log("\n== done ==");
     await s.call("end_session");
