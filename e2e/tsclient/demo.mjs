@@ -55,9 +55,9 @@ const FORM = { command: "/usr/bin/python3 native/atspi/testdata/synthetic.py 3",
 const EDITOR = { command: "mousepad", app: "mousepad" };
 const FACTORY = { command: "gtk3-widget-factory", app: "gtk3-widget-factory" };
 
-// type_text inserts at the caret, which is at the start of a field nobody
-// has clicked into: the entry reads "typed: value 1" afterwards.
-const TYPED = "typed: ";
+// type_text adds at the end of a field nobody has clicked into, where a
+// person would type: the entry reads "value 1, typed" afterwards.
+const TYPED = ", typed";
 // Three lines, so the screenshot after shows all of it.
 const PARAGRAPH = [
   "Typed by nish-driver through the accessibility bus:",
@@ -93,7 +93,7 @@ async function fillTheForm(s, outDir) {
   saveScreenshot(after, outDir, "form-after.png");
   const rows = after.structuredContent.elements;
   const checks = [
-    ["the entry holds the typed text", rows.some((e) => e.role === "text" && e.value === `${TYPED}value 1`)],
+    ["the entry holds the typed text", rows.some((e) => e.role === "text" && e.value === `value 1${TYPED}`)],
     ["the check box is checked", hasState(box(after), "checked")],
     ['the combo shows "two"', rows.some((e) => e.role === "combo_box" && e.label === "two")],
     ['the status label says "clicked 1"', rows.some((e) => e.role === "label" && e.label === "clicked 1")],

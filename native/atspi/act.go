@@ -185,9 +185,23 @@ func (c *Client) editable(ctx context.Context, ref engine.ElementRef) (*liveInfo
 	return l, nil
 }
 
-// InsertText inserts text at the element's caret (EditableText.InsertText
-// at Text.CaretOffset; at the end when the caret is unknown). A secure
-// field is refused with secure_field before anything is sent.
+// insertAt decides where typed text goes in a field, as a person would
+// expect it to: at the caret when the field has the focus (the person, or
+// a click of the model's, put the caret there) or when the caret is past
+// the start (someone placed it and moved on), else at the end (-1). A
+// field nobody clicked into has its caret at the start, and text typed
+// there would go in front of what the field holds.
+func insertAt(states stateSet, caret int32) int32 {
+	if caret >= 0 && (states.has(stateFocused) || caret > 0) {
+		return caret
+	}
+	return -1
+}
+
+// InsertText inserts text where a person would expect it (insertAt: at the
+// caret, or at the end of a field nobody clicked into), through
+// EditableText.InsertText. A secure field is refused with secure_field
+// before anything is sent.
 func (c *Client) InsertText(ctx context.Context, ref engine.ElementRef, text string) error {
 	l, err := c.editable(ctx, ref)
 	if err != nil {
@@ -198,8 +212,8 @@ func (c *Client) InsertText(ctx context.Context, ref engine.ElementRef, text str
 		if r, err := l.call(ctx, targetAct, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Text", "CaretOffset"); err == nil {
 			d := r.decoder()
 			if d.sig() == "i" {
-				if v := d.int32(); d.err == nil && v >= 0 {
-					pos = v
+				if v := d.int32(); d.err == nil {
+					pos = insertAt(l.states, v)
 				}
 			}
 		} else if ctx.Err() != nil {
@@ -339,8 +353,8 @@ func (c *Client) ReadField(ctx context.Context, ref engine.ElementRef, maxBytes 
 	}
 	d := r.decoder()
 	if d.sig() == "i" {
-		if v := d.int32(); d.err == nil && v >= 0 {
-			f.Caret = int(v)
+		if v := d.int32(); d.err == nil {
+			f.Caret = int(insertAt(l.states, v))
 		}
 	}
 	if f.Text, f.Truncated, err = l.text(ctx, maxBytes); err != nil {

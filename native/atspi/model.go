@@ -14,6 +14,7 @@ type stateSet uint64
 const (
 	stateEditable           = 7
 	stateEnabled            = 8
+	stateFocused            = 12
 	stateSensitive          = 24
 	stateShowing            = 25
 	stateVisible            = 30

@@ -299,3 +299,24 @@ func TestDropEmbeds(t *testing.T) {
 		}
 	}
 }
+
+func TestInsertAt(t *testing.T) {
+	focused := stateSet(1 << stateFocused)
+	cases := []struct {
+		name   string
+		states stateSet
+		caret  int32
+		want   int32
+	}{
+		{"a field nobody clicked into: the end", 0, 0, -1},
+		{"a caret someone placed and left", 0, 4, 4},
+		{"the focused field's caret, even at the start", focused, 0, 0},
+		{"the focused field's caret", focused, 3, 3},
+		{"no caret reported: the end", focused, -1, -1},
+	}
+	for _, tc := range cases {
+		if got := insertAt(tc.states, tc.caret); got != tc.want {
+			t.Errorf("%s: insertAt = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
