@@ -10,12 +10,11 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/control"
 	"github.com/nish-driver/nish-driver/engine/doctor"
 	"github.com/nish-driver/nish-driver/mcpserver"
+	"github.com/nish-driver/nish-driver/mcpserver/wire"
 	"github.com/nish-driver/nish-driver/native"
 )
 
@@ -91,7 +90,7 @@ func (c *mcpCmd) Run(s *streams) error {
 	}
 	logger.Info("serving MCP on stdio", "backend", c.Backend, "driver_version", engine.DriverVersion,
 		"contract_version", engine.ContractVersion, "control_pipe", pipe != nil)
-	err = server.Run(ctx, &mcp.IOTransport{Reader: os.Stdin, Writer: protocolOut})
+	err = server.Run(ctx, &wire.Transport{Reader: os.Stdin, Writer: protocolOut})
 	if err != nil && !errors.Is(err, context.Canceled) {
 		logger.Error("MCP session ended with an error")
 		return exitStatus(1)
