@@ -154,8 +154,14 @@ func TestJunkLinesOnTheDaemonKeepTheSession(t *testing.T) {
 // stdio; done closes stdin and waits for a clean exit.
 func startRawMCP(t *testing.T, args ...string) (*rawClient, func() []reply) {
 	t.Helper()
+	return startRawMCPEnv(t, noDesktopEnv(t), args...)
+}
+
+// startRawMCPEnv is startRawMCP with the given environment.
+func startRawMCPEnv(t *testing.T, env []string, args ...string) (*rawClient, func() []reply) {
+	t.Helper()
 	cmd := exec.Command(binary, append([]string{"mcp"}, args...)...)
-	cmd.Env = noDesktopEnv(t)
+	cmd.Env = env
 	stderr := &syncBuffer{}
 	cmd.Stderr = stderr
 	stdin, err := cmd.StdinPipe()
