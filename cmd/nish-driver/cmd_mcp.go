@@ -29,6 +29,7 @@ type mcpCmd struct {
 	MockConsent string `name:"mock-consent" enum:"allow,apps-only,deny,ignore" default:"allow" help:"How the mock backend's scripted person answers the consent dialog."`
 	Connect     bool   `name:"connect" help:"Bridge stdio to a running nish-driver daemon instead of driving the desktop from this process (with --socket PATH)."`
 	Socket      string `name:"socket" placeholder:"PATH" help:"The daemon's socket for --connect (default $XDG_RUNTIME_DIR/nish-driver/sock)."`
+	DebugStats  bool   `name:"debug-stats" hidden:"" help:"On SIGUSR1, log the goroutine count and the Go heap to stderr (for the soak in make bench)."`
 }
 
 func (c *mcpCmd) Run(s *streams) error {
@@ -83,6 +84,9 @@ func (c *mcpCmd) Run(s *streams) error {
 	}
 
 	warnIfNotReady(ctx, logger, backend)
+	if c.DebugStats {
+		serveDebugStats(ctx, logger)
+	}
 
 	server, err := mcpserver.New(d, mcpserver.Options{Logger: logger})
 	if err != nil {
