@@ -38,7 +38,7 @@ type driver struct {
 	cmd    *exec.Cmd
 	in     io.WriteCloser
 	out    *bufio.Scanner
-	stats  chan int // goroutine counts from the debug-stats lines
+	stats  chan stats // figures from the debug-stats lines
 	nextID int
 	junk   int // junk lines sent
 	errs   int // error replies to junk read
@@ -90,10 +90,10 @@ func run(bin string, calls, warmup int) error {
 	fmt.Printf("soak: %d mixed calls on the mock over stdio (after %d warm-up calls), %d junk lines between them (%d error replies), %.1f s\n",
 		calls, warmup, d.junk, d.errs, elapsed.Seconds())
 	fmt.Printf("tool results that were error envelopes: %d\n", d.failed)
-	fmt.Printf("%-34s %10s %11s\n", "", "RSS (KiB)", "goroutines")
-	fmt.Printf("%-34s %10d %11d\n", "after initialize", cold.rss, cold.goroutines)
-	fmt.Printf("%-34s %10d %11d\n", fmt.Sprintf("start (after %d warm-up calls)", warmup), warm.rss, warm.goroutines)
-	fmt.Printf("%-34s %10d %11d\n", fmt.Sprintf("end (after %d more)", calls), end.rss, end.goroutines)
+	fmt.Printf("%-34s %10s %11s %16s\n", "", "RSS (KiB)", "goroutines", "Go heap (KiB)")
+	fmt.Printf("%-34s %10d %11d %16d\n", "after initialize", cold.rss, cold.goroutines, cold.heap)
+	fmt.Printf("%-34s %10d %11d %16d\n", fmt.Sprintf("start (after %d warm-up calls)", warmup), warm.rss, warm.goroutines, warm.heap)
+	fmt.Printf("%-34s %10d %11d %16d\n", fmt.Sprintf("end (after %d more)", calls), end.rss, end.goroutines, end.heap)
 	rssDelta := 100 * float64(end.rss-warm.rss) / float64(warm.rss)
 	grDelta := 100 * float64(end.goroutines-warm.goroutines) / float64(warm.goroutines)
 	fmt.Printf("change from start to end: RSS %+.1f %%, goroutines %+.1f %%\n", rssDelta, grDelta)
@@ -130,27 +130,31 @@ func start(bin, state string) (*driver, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	d := &driver{cmd: cmd, in: in, out: bufio.NewScanner(out), stats: make(chan int, 4)}
+	d := &driver{cmd: cmd, in: in, out: bufio.NewScanner(out), stats: make(chan stats, 4)}
 	d.out.Buffer(make([]byte, 1<<20), 64<<20)
 	go readStats(stderr, d.stats)
 	return d, nil
 }
 
-var goroutinesField = regexp.MustCompile(`msg="debug stats" goroutines=(\d+)`)
+var statsLine = regexp.MustCompile(`msg="debug stats" goroutines=(\d+) heap_alloc_bytes=(\d+)`)
 
-// readStats passes on the goroutine count of each debug-stats line.
-func readStats(r io.Reader, out chan<- int) {
+// readStats passes on each debug-stats line's figures.
+func readStats(r io.Reader, out chan<- stats) {
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
-		if m := goroutinesField.FindStringSubmatch(sc.Text()); m != nil {
+		if m := statsLine.FindStringSubmatch(sc.Text()); m != nil {
 			n, _ := strconv.Atoi(m[1])
-			out <- n
+			h, _ := strconv.Atoi(m[2])
+			out <- stats{goroutines: n, heapKiB: h / 1024}
 		}
 	}
 	close(out)
 }
 
-type sample struct{ rss, goroutines int }
+// stats are the figures of one debug-stats line.
+type stats struct{ goroutines, heapKiB int }
+
+type sample struct{ rss, goroutines, heap int }
 
 // measure asks for a debug-stats line (the driver collects garbage first)
 // and reads the resident size once it is written.
@@ -158,12 +162,12 @@ func (d *driver) measure() (sample, error) {
 	if err := d.cmd.Process.Signal(syscall.SIGUSR1); err != nil {
 		return sample{}, err
 	}
-	n, ok := <-d.stats
+	st, ok := <-d.stats
 	if !ok {
 		return sample{}, errors.New("the driver's stderr ended")
 	}
 	rss, err := residentKiB(d.cmd.Process.Pid)
-	return sample{rss: rss, goroutines: n}, err
+	return sample{rss: rss, goroutines: st.goroutines, heap: st.heapKiB}, err
 }
 
 func residentKiB(pid int) (int, error) {

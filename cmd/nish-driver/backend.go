@@ -31,6 +31,9 @@ func openBackend(f backendFlags, consent string) (engine.Backend, func(), error)
 	switch f.Backend {
 	case "mock":
 		desk := mock.NewDemo()
+		// The mock logs its calls for tests; a served demo keeps only
+		// the recent ones, so a long session does not grow the process.
+		desk.KeepCalls(1024)
 		if consent != "" {
 			policy, ok := mockConsent[consent]
 			if !ok {
