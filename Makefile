@@ -71,7 +71,9 @@ e2e: build $(TSCLIENT_DEPS)
 ## desktop, one app at a time, the driver's full, skeleton and re-reads beside
 ## a pyatspi walk of the same window, as one table with ratios. The atspi
 ## package's own micro-benchmarks start apps and take minutes: see
-## native/atspi/PERF.md for their command.
+## native/atspi/PERF.md for their command. Last, the soak (ci/soak): the
+## built binary on the mock over stdio, 10,000 mixed calls with junk lines
+## between them, RSS and goroutines at the start and the end.
 bench: deps
 	$(GO) run ./ci/bench
 	@echo
@@ -81,6 +83,10 @@ bench: deps
 	@echo "takeover: from the person's input to the driver's last press or step (100 trials each), and the indicator gone after each end (50 each), p50/p99 in ms:"
 	$(GO) test ./native -run '^$$' -bench 'HandBack' -benchtime 100x
 	$(GO) test ./native -run '^$$' -bench 'IndicatorRemoval' -benchtime 50x
+	@echo
+	@echo "soak (docs/performance.md): 10,000 mixed calls with junk between them, on the mock over stdio of the built binary; RSS and goroutines at the start and the end:"
+	$(MAKE) --no-print-directory build
+	$(GO) run ./ci/soak --bin $(BIN)
 
 ## demo: real GTK apps and Chromium on a private desktop (nish-driver sandbox),
 ## a simulated person (ci/demoperson) who answers the consent dialogs with real

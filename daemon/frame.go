@@ -58,29 +58,3 @@ func (f *frameReader) next() ([]byte, error) {
 		}
 	}
 }
-
-// frameStream turns frames back into a byte stream (each frame and its
-// newline), starting with frames already read, so the MCP layer reads a
-// connection under the same frame rule and sees its first line again.
-type frameStream struct {
-	f       *frameReader
-	pending []byte
-	err     error
-}
-
-func (s *frameStream) Read(p []byte) (int, error) {
-	for len(s.pending) == 0 {
-		if s.err != nil {
-			return 0, s.err
-		}
-		frame, err := s.f.next()
-		if err != nil {
-			s.err = err
-			continue
-		}
-		s.pending = append(frame, '\n')
-	}
-	n := copy(p, s.pending)
-	s.pending = s.pending[n:]
-	return n, nil
-}

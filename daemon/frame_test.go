@@ -58,7 +58,10 @@ func TestFrameReaderAtTheRealLimit(t *testing.T) {
 	}
 }
 
-func TestFrameStreamReplaysFramesAsLines(t *testing.T) {
+// An MCP connection's stream starts with its first frame again, then
+// goes on with the connection's bytes exactly as they came (the MCP layer
+// checks them line by line itself).
+func TestSocketTransportReplaysTheFirstFrame(t *testing.T) {
 	fr := newFrameReader(strings.NewReader("\n a \r\nb"), 64)
 	first, err := fr.next()
 	if err != nil {
@@ -69,7 +72,7 @@ func TestFrameStreamReplaysFramesAsLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := string(b), " a \nb\n"; got != want {
+	if got, want := string(b), " a \nb"; got != want {
 		t.Errorf("stream %q, want %q", got, want)
 	}
 }

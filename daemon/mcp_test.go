@@ -164,19 +164,23 @@ func TestKillEndsEverySession(t *testing.T) {
 	}
 }
 
-func TestMCPOversizedFrameClosesTheSession(t *testing.T) {
+// An MCP frame of 1 MiB or more is refused with a JSON-RPC error and the
+// session goes on (a control connection's oversized frame still closes it).
+func TestMCPOversizedFrameIsRefusedAndTheSessionGoesOn(t *testing.T) {
 	td := startDaemon(t, daemonOpts{})
-	cs := mcpClient(t, td.path, "Host", legacyProtocol)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "list_windows", Arguments: map[string]any{"pad": strings.Repeat("x", MaxFrame)}})
-	if err == nil {
-		t.Fatal("a tool call in a frame of over 1 MiB was answered")
+	c := dial(t, td.path)
+	if r := c.call(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"Host","version":"1"}}}`); r["error"] != nil {
+		t.Fatalf("initialize: %s", stringify(r))
 	}
-	waitSessionEnd(t, cs)
-	// Others are unaffected.
-	if r := callTool(t, mcpClient(t, td.path, "Other", legacyProtocol), "list_windows", map[string]any{}); r["ok"] != true {
-		t.Errorf("another session: %v", r)
+	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	big := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_windows","arguments":{"pad":"` + strings.Repeat("x", MaxFrame) + `"}}}`
+	r := c.call(big)
+	if e := errorOf(t, r); e.Code != codeInvalidRequest || string(r["id"]) != "null" {
+		t.Errorf("oversized frame: %s, want -32600 with id null", stringify(r))
+	}
+	r = c.call(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_windows","arguments":{}}}`)
+	if r["error"] != nil || string(r["id"]) != "3" {
+		t.Errorf("the call after the oversized frame: %s", stringify(r))
 	}
 }
 

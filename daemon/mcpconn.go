@@ -9,6 +9,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/nish-driver/nish-driver/mcpserver/wire"
 )
 
 // isMCPOpening says whether a connection's first frame opens an MCP
@@ -25,10 +27,12 @@ func isMCPOpening(frame []byte) bool {
 }
 
 // socketTransport is an MCP transport over an accepted connection whose
-// first frame was already read: the SDK reads that frame again, then the
-// rest of the connection under the same frame rule, and writes through the
-// connection's outbox. Its connection carries a session id of its own so
-// the daemon can tell the MCP layer which peer pid the session belongs to.
+// first frame was already read: the session reads that frame again, then
+// the rest of the connection, through the MCP layer's own checking
+// transport (package wire), which answers a junk or oversized line with a
+// JSON-RPC error and goes on; replies go through the connection's outbox.
+// Its connection carries a session id of its own so the daemon can tell
+// the MCP layer which peer pid the session belongs to.
 type socketTransport struct {
 	id   string
 	in   io.Reader
@@ -40,34 +44,22 @@ func newSocketTransport(id string, conn net.Conn, out *outbox, fr *frameReader, 
 	replay := append(append([]byte(nil), first...), '\n')
 	return &socketTransport{
 		id:   id,
-		in:   io.MultiReader(bytes.NewReader(replay), &frameStream{f: fr}),
+		in:   io.MultiReader(bytes.NewReader(replay), fr.r),
 		conn: conn,
 		out:  out,
 	}
 }
 
-// Connect implements mcp.Transport. The frame rule is enforced by the
-// daemon's own reader, so the SDK's line cap is off.
+// Connect implements mcp.Transport, under the daemon's frame bound.
 func (t *socketTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	io := &mcp.IOTransport{
-		Reader:        &socketReader{r: t.in, conn: t.conn},
-		Writer:        &outboxWriter{out: t.out},
-		MaxLineLength: -1,
+	w := &wire.Transport{
+		Reader:    &socketReader{r: t.in, conn: t.conn},
+		Writer:    &outboxWriter{out: t.out},
+		MaxFrame:  MaxFrame - 1,
+		SessionID: t.id,
 	}
-	inner, err := io.Connect(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &peerConnection{Connection: inner, id: t.id}, nil
+	return w.Connect(ctx)
 }
-
-// peerConnection names its session, so ServerSession.ID maps to a peer.
-type peerConnection struct {
-	mcp.Connection
-	id string
-}
-
-func (c *peerConnection) SessionID() string { return c.id }
 
 // socketReader reads the connection; closing it stops reading only (a
 // read deadline in the past wakes a blocked read), so replies already

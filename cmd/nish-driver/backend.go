@@ -1,12 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/audit"
 	"github.com/nish-driver/nish-driver/engine/mock"
 	"github.com/nish-driver/nish-driver/native"
+	"github.com/nish-driver/nish-driver/native/xlib"
 )
 
 // backendFlags choose the desktop the driver works on.
@@ -29,6 +31,9 @@ func openBackend(f backendFlags, consent string) (engine.Backend, func(), error)
 	switch f.Backend {
 	case "mock":
 		desk := mock.NewDemo()
+		// The mock logs its calls for tests; a served demo keeps only
+		// the recent ones, so a long session does not grow the process.
+		desk.KeepCalls(1024)
 		if consent != "" {
 			policy, ok := mockConsent[consent]
 			if !ok {
@@ -44,13 +49,14 @@ func openBackend(f backendFlags, consent string) (engine.Backend, func(), error)
 }
 
 // openLinux makes the Linux (X11 + AT-SPI) backend. When the display
-// cannot be opened (none, Wayland, a remote one, or a build without cgo),
-// it returns the unavailable backend instead: every desktop call fails with
+// cannot be opened (none, Wayland, a remote one, one that accepts the
+// connection and never answers, or a build without cgo), it returns the
+// unavailable backend instead: every desktop call fails with
 // backend_unavailable and the doctor names the first real obstacle.
 func openLinux(display string) (engine.Backend, func(), error) {
 	b, err := native.Open(native.Options{Display: display})
 	if err != nil {
-		return newNotBuilt(display), func() {}, nil
+		return newNotBuilt(display, errors.Is(err, xlib.ErrNoAnswer)), func() {}, nil
 	}
 	return b, b.Close, nil
 }

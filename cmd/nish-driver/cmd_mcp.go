@@ -10,12 +10,11 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/control"
 	"github.com/nish-driver/nish-driver/engine/doctor"
 	"github.com/nish-driver/nish-driver/mcpserver"
+	"github.com/nish-driver/nish-driver/mcpserver/wire"
 	"github.com/nish-driver/nish-driver/native"
 )
 
@@ -30,6 +29,7 @@ type mcpCmd struct {
 	MockConsent string `name:"mock-consent" enum:"allow,apps-only,deny,ignore" default:"allow" help:"How the mock backend's scripted person answers the consent dialog."`
 	Connect     bool   `name:"connect" help:"Bridge stdio to a running nish-driver daemon instead of driving the desktop from this process (with --socket PATH)."`
 	Socket      string `name:"socket" placeholder:"PATH" help:"The daemon's socket for --connect (default $XDG_RUNTIME_DIR/nish-driver/sock)."`
+	DebugStats  bool   `name:"debug-stats" hidden:"" help:"On SIGUSR1, log the goroutine count and the Go heap to stderr (for the soak in make bench)."`
 }
 
 func (c *mcpCmd) Run(s *streams) error {
@@ -84,6 +84,9 @@ func (c *mcpCmd) Run(s *streams) error {
 	}
 
 	warnIfNotReady(ctx, logger, backend)
+	if c.DebugStats {
+		serveDebugStats(ctx, logger)
+	}
 
 	server, err := mcpserver.New(d, mcpserver.Options{Logger: logger})
 	if err != nil {
@@ -91,7 +94,7 @@ func (c *mcpCmd) Run(s *streams) error {
 	}
 	logger.Info("serving MCP on stdio", "backend", c.Backend, "driver_version", engine.DriverVersion,
 		"contract_version", engine.ContractVersion, "control_pipe", pipe != nil)
-	err = server.Run(ctx, &mcp.IOTransport{Reader: os.Stdin, Writer: protocolOut})
+	err = server.Run(ctx, &wire.Transport{Reader: os.Stdin, Writer: protocolOut})
 	if err != nil && !errors.Is(err, context.Canceled) {
 		logger.Error("MCP session ended with an error")
 		return exitStatus(1)

@@ -14,13 +14,16 @@ import (
 // else not_built), and every desktop call fails with backend_unavailable.
 type notBuilt struct {
 	display string
-	reason  string // the x11 entry's reason, named in every failure
+	// silent: the display accepted a connection but never completed it
+	// (xlib.ErrNoAnswer), so it counts as not answering.
+	silent bool
+	reason string // the x11 entry's reason, named in every failure
 }
 
 var _ engine.Backend = (*notBuilt)(nil)
 
-func newNotBuilt(display string) *notBuilt {
-	b := &notBuilt{display: display, reason: doctor.ReasonNotBuilt}
+func newNotBuilt(display string, silent bool) *notBuilt {
+	b := &notBuilt{display: display, silent: silent, reason: doctor.ReasonNotBuilt}
 	for _, e := range b.Registry(context.Background()).Backends {
 		if e.ID == "x11" {
 			b.reason = e.ReasonCode
@@ -35,7 +38,11 @@ func (b *notBuilt) err() error {
 
 // Registry probes the environment afresh each time.
 func (b *notBuilt) Registry(context.Context) engine.Registry {
-	return doctor.NotBuilt(doctor.GatherFacts(b.display, nil))
+	facts := doctor.GatherFacts(b.display, nil)
+	if b.silent {
+		facts.DisplayAnswers = false
+	}
+	return doctor.NotBuilt(facts)
 }
 
 func (b *notBuilt) Windows(context.Context) ([]engine.Window, error) { return nil, b.err() }

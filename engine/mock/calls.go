@@ -35,8 +35,24 @@ type TextCall struct {
 func (d *Desktop) record(c Call) int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.keepCalls > 0 && len(d.calls) >= d.keepCalls {
+		// Forget the older half, as ResetCalls forgets all.
+		drop := len(d.calls) - d.keepCalls/2
+		d.callBase += drop
+		d.calls = append([]Call(nil), d.calls[drop:]...)
+	}
 	d.calls = append(d.calls, c)
 	return d.callBase + len(d.calls) - 1
+}
+
+// KeepCalls bounds the call log to about the last n calls (0: keep every
+// call, as tests want). A desktop served by a long-running process, such
+// as `nish-driver mcp --backend mock`, would otherwise grow with every
+// call it ever answered.
+func (d *Desktop) KeepCalls(n int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.keepCalls = n
 }
 
 // finish marks a recorded call as returned with err's code.

@@ -43,9 +43,11 @@ type Desktop struct {
 
 	calls    []Call
 	callBase int // calls forgotten by ResetCalls
-	texts    []TextCall
-	sent     []engine.InputEvent
-	person   []engine.RawInput
+	// keepCalls bounds calls (KeepCalls); 0 keeps every call.
+	keepCalls int
+	texts     []TextCall
+	sent      []engine.InputEvent
+	person    []engine.RawInput
 
 	watchers map[*watcher]struct{}
 

@@ -14,6 +14,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"time"
 	"unsafe"
 )
 
@@ -50,13 +51,22 @@ type job struct {
 	res chan error
 }
 
-// Open connects to an X display ("" means $DISPLAY).
+// ConnectTimeout bounds opening a connection: the connect itself, the X
+// server's setup reply and the extension queries that follow. A server
+// that accepts connections and never answers would otherwise hold Open
+// (and with it doctor and the MCP server's start) forever.
+var ConnectTimeout = 5 * time.Second
+
+// Open connects to an X display ("" means $DISPLAY). A display that does
+// not finish the connection within ConnectTimeout gives ErrNoAnswer.
 func Open(display string) (*Display, error) {
 	return open(display, nil)
 }
 
 // open starts a connection's goroutine; onEvent (if set) sees every event
-// the connection reads.
+// the connection reads. When the goroutine does not report ready in time,
+// the connection is abandoned: open returns ErrNoAnswer at once, and the
+// goroutine, whenever Xlib gives it back, closes what it opened and ends.
 func open(display string, onEvent func(*Display, *C.nx_event)) (*Display, error) {
 	d := &Display{
 		lostCh:     make(chan struct{}),
@@ -66,12 +76,66 @@ func open(display string, onEvent func(*Display, *C.nx_event)) (*Display, error)
 		redirected: map[C.Window]bool{},
 	}
 	d.onClose = append(d.onClose, d.releaseAll)
-	ready := make(chan error, 1)
-	go d.loop(display, ready)
-	if err := <-ready; err != nil {
-		return nil, err
+	start := &opening{ready: make(chan error, 1)}
+	go d.loop(display, start)
+	timer := time.NewTimer(ConnectTimeout)
+	defer timer.Stop()
+	select {
+	case err := <-start.ready:
+		if err != nil {
+			return nil, err
+		}
+		return d, nil
+	case <-timer.C:
 	}
-	return d, nil
+	if err, settled := start.abandon(); settled {
+		if err != nil {
+			return nil, err
+		}
+		return d, nil
+	}
+	return nil, fmt.Errorf("%w (%s, after %v)", ErrNoAnswer, displayName(display), ConnectTimeout)
+}
+
+// opening is the hand-over between open and a connection's goroutine:
+// exactly one of them decides whether the connection is used or abandoned.
+type opening struct {
+	mu        sync.Mutex
+	abandoned bool
+	ready     chan error // buffered: the goroutine's result, sent once
+}
+
+// report hands the goroutine's result over; false means open gave up
+// waiting and the goroutine must close what it opened.
+func (o *opening) report(err error) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.abandoned {
+		return false
+	}
+	o.ready <- err
+	return true
+}
+
+// abandon gives up on the connection, unless its result arrived just now
+// (settled), in which case that result stands.
+func (o *opening) abandon() (err error, settled bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	select {
+	case err := <-o.ready:
+		return err, true
+	default:
+	}
+	o.abandoned = true
+	return nil, false
+}
+
+func displayName(display string) string {
+	if display == "" {
+		return os.Getenv("DISPLAY")
+	}
+	return display
 }
 
 // openConn opens a connection to display ("" = $DISPLAY). Call it on the
@@ -95,12 +159,12 @@ func openConn(display string) (*C.nx_conn, error) {
 // loop owns the connection: it opens it on its locked thread, runs queued
 // closures, reads events, and closes it after Close. The thread is never
 // unlocked, so it ends with the goroutine, thread-local error slot and all.
-func (d *Display) loop(display string, ready chan<- error) {
+func (d *Display) loop(display string, start *opening) {
 	runtime.LockOSThread()
 	defer close(d.done)
 	c, err := openConn(display)
 	if err != nil {
-		ready <- err
+		start.report(err)
 		return
 	}
 	d.conn = c
@@ -108,7 +172,10 @@ func (d *Display) loop(display string, ready chan<- error) {
 	d.name = C.GoString(C.XDisplayString(d.dpy))
 	d.root = C.nx_root(d.dpy)
 	d.queryExtensions()
-	ready <- nil
+	if !start.report(nil) {
+		C.nx_close(c)
+		return
+	}
 	d.serve()
 	for i := len(d.onClose) - 1; i >= 0; i-- {
 		if !d.connLost() {

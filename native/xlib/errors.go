@@ -15,6 +15,11 @@ var (
 	// (the server exited or the socket failed). The Display is unusable; open
 	// a new one.
 	ErrDisplayLost = errors.New("xlib: the connection to the X display was lost")
+	// ErrNoAnswer is returned by Open when the X server accepted the
+	// connection (or the connect is still pending) but did not complete
+	// the connection within ConnectTimeout. Doctor calls that display
+	// unreachable.
+	ErrNoAnswer = errors.New("xlib: the X display did not answer")
 	// ErrWindowGone matches (errors.Is) an X error saying the window or
 	// drawable no longer exists.
 	ErrWindowGone = errors.New("xlib: the window no longer exists")
