@@ -315,6 +315,7 @@ func (d *Desktop) Close() error {
 		// The group may hold children that outlived their parent.
 		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 	}
+	killStragglers(d.Root)
 	if d.Root != "" {
 		return os.RemoveAll(d.Root)
 	}

@@ -3,7 +3,10 @@ package sandbox
 import (
 	"context"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -68,4 +71,56 @@ func TestAnAppJoinsTheAccessibilityBus(t *testing.T) {
 	if got.Pid != app.Process.Pid {
 		t.Fatalf("registered pid %d, started %d", got.Pid, app.Process.Pid)
 	}
+}
+
+// TestCloseKillsProgramsThatLeftTheirGroup starts a program that leaves
+// its process group and its parent (as Chromium's crash handler does) and
+// checks Close ends it too.
+func TestCloseKillsProgramsThatLeftTheirGroup(t *testing.T) {
+	d, err := Start(context.Background(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	cmd := d.Command("sh", "-c", `setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! >"$0"`, pidFile)
+	if err := d.Start(cmd); err != nil {
+		d.Close()
+		t.Fatal(err)
+	}
+	<-d.Done(cmd)
+	b, err := os.ReadFile(pidFile)
+	pid, perr := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || perr != nil {
+		d.Close()
+		t.Fatalf("the straggler's pid: %v %v", err, perr)
+	}
+	if syscall.Kill(pid, 0) != nil {
+		d.Close()
+		t.Fatal("the straggler is not running before Close")
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for syscall.Kill(pid, 0) == nil && procStateOf(pid) != "Z" && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if syscall.Kill(pid, 0) == nil && procStateOf(pid) != "Z" {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatal("a program that left its group outlived Close")
+	}
+}
+
+// procStateOf is a process's state letter ("" when gone).
+func procStateOf(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return ""
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 || i+2 >= len(s) {
+		return ""
+	}
+	return s[i+2 : i+3]
 }
