@@ -68,17 +68,24 @@ e2e: build $(TSCLIENT_DEPS)
 	cd $(TSCLIENT) && NISH_DRIVER_BIN=$(CURDIR)/$(BIN) $(NPM) test
 
 ## bench: the read benchmark (ci/bench, docs/performance.md): on a private
-## desktop, one app at a time, the driver's full, skeleton and re-reads beside
-## a pyatspi walk of the same window, as one table with ratios. The atspi
-## package's own micro-benchmarks start apps and take minutes: see
-## native/atspi/PERF.md for their command. Last, the soak (ci/soak): the
-## built binary on the mock over stdio, 10,000 mixed calls with junk lines
-## between them, RSS and goroutines at the start and the end.
+## desktop, one app at a time (GTK apps, then Chromium and Firefox on the
+## fixture page), the driver's full, skeleton and re-reads beside a pyatspi
+## walk of the same window, as one table with ratios; then the act
+## benchmarks; last, the soak (ci/soak): the built binary on the mock over
+## stdio, 10,000 mixed calls with junk lines between them, RSS and
+## goroutines at the start and the end. The atspi package's own
+## micro-benchmarks start apps and take minutes: see native/atspi/PERF.md
+## for their command. The browsers' soak (1,000 mixed reads and acts each,
+## minutes) is not part of it:
+##   go test ./native -run '^$' -bench BrowserSoak -benchtime 1x
 bench: deps
 	$(GO) run ./ci/bench
 	@echo
 	@echo "acts (headless click with settle on the 200-row window; type_text of 1,000 characters), median of 20:"
 	$(GO) test ./native -run '^$$' -bench 'HeadlessClick|TypeText1000' -benchtime 20x
+	@echo
+	@echo "browsers (click on the fixture page's Save with settle, Chromium and Firefox), median of 20:"
+	$(GO) test ./native -run '^$$' -bench 'BrowserClick' -benchtime 20x
 	@echo
 	@echo "takeover: from the person's input to the driver's last press or step (100 trials each), and the indicator gone after each end (50 each), p50/p99 in ms:"
 	$(GO) test ./native -run '^$$' -bench 'HandBack' -benchtime 100x

@@ -88,12 +88,13 @@ func (tr *actTraces) add(t engine.ActTrace) {
 	tr.mu.Unlock()
 }
 
-// report adds the medians of the driver's own work and of the act's call
-// into the app, and the share of reused and patched reads.
+// report adds the medians of the driver's own work, of its parts (the
+// act's call into the app among them) and of the quiet wait, and the share
+// of reused and patched reads.
 func (tr *actTraces) report(b *testing.B) {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
-	var own, perform, quiet, resolve, pre, post []time.Duration
+	var own, perform, quiet, resolve, pre, post, rest []time.Duration
 	reused, patched := 0, 0
 	for _, t := range tr.all {
 		own = append(own, t.Own())
@@ -102,6 +103,7 @@ func (tr *actTraces) report(b *testing.B) {
 		resolve = append(resolve, t.Resolve)
 		pre = append(pre, t.PreRead)
 		post = append(post, t.PostRead)
+		rest = append(rest, t.Own()-t.Resolve-t.PreRead-t.Perform-t.PostRead)
 		if t.PreReadReused {
 			reused++
 		}
@@ -118,6 +120,9 @@ func (tr *actTraces) report(b *testing.B) {
 	b.ReportMetric(ms(med(resolve)), "resolve-ms")
 	b.ReportMetric(ms(med(pre)), "pre-ms")
 	b.ReportMetric(ms(med(post)), "post-ms")
+	// The rest of the own work: after a whole settled read, the values the
+	// read before held, read again for the diff; the diff; the result.
+	b.ReportMetric(ms(med(rest)), "rest-ms")
 	b.ReportMetric(float64(reused)/float64(len(tr.all)), "reused")
 	b.ReportMetric(float64(patched)/float64(len(tr.all)), "patched")
 }

@@ -3,6 +3,7 @@ package native_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -35,14 +36,14 @@ type browser struct {
 
 // startBrowser starts kind on the fixture page with accessibility on and
 // waits until the page's heading is on the accessibility bus.
-func startBrowser(t *testing.T, kind sandbox.Browser) *browser {
+func startBrowser(t testing.TB, kind sandbox.Browser) *browser {
 	t.Helper()
 	return startBrowserAt(t, kind, "")
 }
 
 // startBrowserAt is startBrowser with a fragment on the page's address
 // (#rows=N makes its table N rows long).
-func startBrowserAt(t *testing.T, kind sandbox.Browser, fragment string) *browser {
+func startBrowserAt(t testing.TB, kind sandbox.Browser, fragment string) *browser {
 	t.Helper()
 	page, err := filepath.Abs("atspi/testdata/web/form.html")
 	if err != nil {
@@ -82,20 +83,29 @@ func startBrowserAt(t *testing.T, kind sandbox.Browser, fragment string) *browse
 }
 
 // alive fails the test when the browser's main process is gone.
-func (b *browser) alive(t *testing.T) {
+func (b *browser) alive(t testing.TB) {
 	t.Helper()
+	if err := b.running(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// running says why the browser's main process is gone, or nil while it
+// runs.
+func (b *browser) running() error {
 	if err := syscall.Kill(b.pid, 0); err != nil {
-		t.Fatalf("%s (pid %d) is no longer running: %v", b.kind, b.pid, err)
+		return fmt.Errorf("%s (pid %d) is no longer running: %v", b.kind, b.pid, err)
 	}
 	// A zombie still answers kill 0: read its state.
 	if st := procState(b.pid); st == "Z" || st == "X" {
-		t.Fatalf("%s (pid %d) has exited (state %s)", b.kind, b.pid, st)
+		return fmt.Errorf("%s (pid %d) has exited (state %s)", b.kind, b.pid, st)
 	}
+	return nil
 }
 
 // waitPage reads the window until the fixture's content is in it (the
 // browsers build the page's accessible tree after the window appears).
-func waitPage(t *testing.T, h *harness, b *browser) map[string]any {
+func waitPage(t testing.TB, h *harness, b *browser) map[string]any {
 	t.Helper()
 	deadline := time.Now().Add(45 * time.Second)
 	for {
@@ -128,7 +138,7 @@ func hasRow(read map[string]any, role, label string) bool {
 // rowWith returns the token and row of the first element whose role is one
 // of roles and whose label (else value) is label; failing that, the first
 // whose label or value holds it.
-func rowWith(t *testing.T, read map[string]any, label string, roles ...string) (string, map[string]any) {
+func rowWith(t testing.TB, read map[string]any, label string, roles ...string) (string, map[string]any) {
 	t.Helper()
 	for _, exact := range []bool{true, false} {
 		for _, e := range read["elements"].([]any) {

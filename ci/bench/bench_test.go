@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/nish-driver/nish-driver/sandbox"
 )
 
 func TestParseWalk(t *testing.T) {
@@ -195,4 +197,58 @@ func TestTable(t *testing.T) {
 	if !strings.Contains(bad, "FAILED") {
 		t.Fatalf("failed row: %s", bad)
 	}
+}
+
+// browserRow is a measured browser on the fixture page: elements read,
+// elements walked, full re-read median and walk median.
+func browserRow(kind sandbox.Browser, elems, walked int, fullMs, walkMs float64) row {
+	d := time.Duration(fullMs * float64(time.Millisecond))
+	return row{
+		subject:   subject{name: kind.String() + " form.html", browser: kind},
+		elements:  elems,
+		fullFirst: 2 * d,
+		fullReads: []time.Duration{d, d, d},
+		walkMs:    []float64{walkMs}, walkElems: walked,
+	}
+}
+
+func TestBrowserChecks(t *testing.T) {
+	cases := []struct {
+		name string
+		rows []row
+		met  []bool // count, then speed, per browser in row order
+	}{
+		{"complete and fast", []row{browserRow(sandbox.Chromium, 2374, 2374, 30, 900)}, []bool{true, true}},
+		{"2 % short is still complete", []row{browserRow(sandbox.Firefox, 98, 100, 10, 100)}, []bool{true, true}},
+		{"more than 2 % short", []row{browserRow(sandbox.Firefox, 97, 100, 10, 100)}, []bool{false, true}},
+		{"more than 2 % over", []row{browserRow(sandbox.Firefox, 103, 100, 10, 100)}, []bool{false, true}},
+		{"under 10x", []row{browserRow(sandbox.Firefox, 1306, 1306, 88, 256)}, []bool{true, false}},
+		{"both browsers, in order", []row{
+			synthRow(200, 25, 900, 1000, 100),
+			browserRow(sandbox.Chromium, 2374, 2374, 30, 900),
+			browserRow(sandbox.Firefox, 1306, 1306, 88, 256),
+		}, []bool{true, true, true, false}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := browserChecks(c.rows)
+			if len(got) != len(c.met) {
+				t.Fatalf("%d checks, want %d", len(got), len(c.met))
+			}
+			for i, ch := range got {
+				if ch.missing || ch.met != c.met[i] {
+					t.Fatalf("check %q (%s): met=%v missing=%v, want met=%v", ch.target, ch.measured, ch.met, ch.missing, c.met[i])
+				}
+			}
+		})
+	}
+
+	t.Run("a browser that could not be measured is not measured", func(t *testing.T) {
+		failed := row{subject: subject{name: "Firefox form.html", browser: sandbox.Firefox}, failed: "start: not on the accessibility bus"}
+		for _, ch := range browserChecks([]row{failed}) {
+			if !ch.missing {
+				t.Fatalf("check %q is not marked missing", ch.target)
+			}
+		}
+	})
 }

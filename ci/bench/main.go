@@ -7,7 +7,7 @@
 // It is a benchmark, not a test: nothing here fails on a slow machine. It
 // exits non-zero only when a subject could not be measured at all.
 //
-//	go run ./ci/bench [-runs 10] [-walks 3] [-testdata native/atspi/testdata]
+//	go run ./ci/bench [-runs 10] [-walks 3] [-only NAME] [-testdata native/atspi/testdata]
 package main
 
 import (
@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/nish-driver/nish-driver/sandbox"
@@ -24,7 +25,8 @@ import (
 func main() {
 	runs := flag.Int("runs", 10, "timed re-reads per read mode (after a warm-up)")
 	walks := flag.Int("walks", 3, "pyatspi walks per window (the median is reported)")
-	testdata := flag.String("testdata", "native/atspi/testdata", "folder holding synthetic.py and walk.py")
+	testdata := flag.String("testdata", "native/atspi/testdata", "folder holding synthetic.py, walk.py and web/form.html")
+	only := flag.String("only", "", "measure only the subjects whose name holds this text (e.g. form.html for the browsers)")
 	flag.Parse()
 	if *runs < 1 || *walks < 1 {
 		fmt.Fprintln(os.Stderr, "bench: -runs and -walks must be at least 1")
@@ -49,6 +51,9 @@ func main() {
 	b := &bench{desk: desk, testdata: dir, runs: *runs, walks: *walks, stopped: map[int]bool{}}
 	var rows []row
 	for _, s := range subjects() {
+		if !strings.Contains(s.name, *only) {
+			continue
+		}
 		fmt.Fprintf(os.Stderr, "bench: %s ...\n", s.name)
 		r := b.measure(s)
 		if r.failed != "" {

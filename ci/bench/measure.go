@@ -222,7 +222,11 @@ func (b *bench) measureReads(pid int, r *row) error {
 	// The baseline walks the window the driver read (the app's topmost),
 	// found by its title; the walk's own failure leaves the driver's
 	// figures standing but fails the row.
-	r.walkMs, r.walkElems, err = b.walk(pid, full.Window.Title)
+	title := full.Window.Title
+	if r.subject.walkTitle != "" {
+		title = r.subject.walkTitle
+	}
+	r.walkMs, r.walkElems, err = b.walk(pid, title)
 	if err != nil {
 		r.walkFailed = err.Error()
 		return fmt.Errorf("pyatspi walk: %v", err)

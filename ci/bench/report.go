@@ -135,8 +135,9 @@ func findRows(rows []row, synthRows int) (row, bool) {
 
 // verdict compares a run with the targets: the 1000-row window's full
 // read ≤ 150 ms median and ≥ 25× the pyatspi walk, the 200-row window's ≤
-// 30 ms, and a dense (synthetic) window's skeleton ≤ 15 % of the full
-// read's bytes.
+// 30 ms, a dense (synthetic) window's skeleton ≤ 15 % of the full read's
+// bytes, and each browser's read of the fixture page as complete as the
+// walk (within 2 %) and ≥ 10× faster.
 func verdict(rows []row) verdictResult {
 	var v verdictResult
 	for _, r := range rows {
@@ -173,6 +174,7 @@ func verdict(rows []row) verdictResult {
 		}
 		v.checks = append(v.checks, c)
 	}
+	v.checks = append(v.checks, browserChecks(rows)...)
 	for _, n := range []int{200, 1000} {
 		if r, ok := findRows(rows, n); ok && len(r.dfltReads) > 0 {
 			d := ms(medianDuration(r.dfltReads))
@@ -181,6 +183,42 @@ func verdict(rows []row) verdictResult {
 		}
 	}
 	return v
+}
+
+// browserChecks are the browser targets, per browser on the fixture page:
+// the full read holds the elements a pyatspi walk of the same window
+// visits (within 2 %) and is at least 10× faster than the walk.
+func browserChecks(rows []row) []check {
+	var out []check
+	for _, r := range rows {
+		if r.subject.browser == 0 {
+			continue
+		}
+		ok := r.failed == "" && len(r.walkMs) > 0
+		name := r.subject.browser.String()
+		c := check{target: name + ": full read's element count within 2 % of the pyatspi walk's", missing: !ok}
+		if ok {
+			c.measured = fmt.Sprintf("%d elements, walk %d (%+.1f%%)", r.elements, r.walkElems, countDiffPercent(r))
+			c.met = !r.truncated && countDiffPercent(r) <= 2 && countDiffPercent(r) >= -2
+		}
+		out = append(out, c)
+		c = check{target: name + ": full read ≥ 10× faster than the pyatspi walk", missing: !ok}
+		if ok {
+			c.measured = fmt.Sprintf("%.1f× (pyatspi %.0f ms / driver %.1f ms)", r.speedup(), r.walkMedian(), ms(r.fullMedian()))
+			c.met = r.speedup() >= 10
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// countDiffPercent is how far the full read's element count is from the
+// walk's, as a percentage of the walk's.
+func countDiffPercent(r row) float64 {
+	if r.walkElems == 0 {
+		return 0
+	}
+	return 100 * float64(r.elements-r.walkElems) / float64(r.walkElems)
 }
 
 func truncNote(r row) string {

@@ -24,11 +24,24 @@ type subject struct {
 	bus string
 	// rows is the synthetic window's row count (0 for real apps).
 	rows int
+	// browser, when set, is a web browser showing the fixture page
+	// (web/form.html in the testdata folder), started with the sandbox's
+	// BrowserCommand on a throwaway profile; argv is then unused.
+	browser sandbox.Browser
+	// walkTitle, when set, is the title prefix the pyatspi walk looks for
+	// instead of the driver's window title (a browser's frame and its X
+	// window need not name the page alike).
+	walkTitle string
 }
 
+// browserPage is the fixture page's title, the prefix of the browser
+// window's title.
+const browserPage = "Form Fixture"
+
 // subjects lists what one run measures, in order: the synthetic window at
-// three sizes, then real apps. None is optional: a subject that cannot be
-// measured is a failed row and a non-zero exit.
+// three sizes, then real apps, then the browsers on the fixture page. None
+// is optional: a subject that cannot be measured is a failed row and a
+// non-zero exit.
 func subjects() []subject {
 	var s []subject
 	for _, rows := range []int{200, 500, 1000} {
@@ -46,6 +59,8 @@ func subjects() []subject {
 		subject{name: "gedit", argv: []string{"gedit"}, bus: "gedit"},
 		subject{name: "gnome-calculator", argv: []string{"gnome-calculator"}, bus: "gnome-calculator"},
 		subject{name: "zenity --password", argv: []string{"zenity", "--password"}, bus: "zenity"},
+		subject{name: "Chromium form.html", browser: sandbox.Chromium, bus: sandbox.Chromium.AppName(), walkTitle: browserPage},
+		subject{name: "Firefox form.html", browser: sandbox.Firefox, bus: sandbox.Firefox.AppName(), walkTitle: browserPage},
 	)
 }
 
@@ -67,14 +82,32 @@ type running struct {
 
 const startTimeout = 30 * time.Second
 
-// start runs the subject's app on the desktop and waits until it is on the
-// accessibility bus (the synthetic fixture also says "ready" once shown).
-func (b *bench) start(s subject) (*running, error) {
+// pageTimeout bounds a browser's start until the fixture page's tree is on
+// the bus (the window comes first; a cold Chromium takes several seconds).
+const pageTimeout = 45 * time.Second
+
+// command is the subject's prepared process.
+func (b *bench) command(s subject) (*exec.Cmd, error) {
+	if s.browser != 0 {
+		return b.desk.BrowserCommand(s.browser, "file://"+filepath.Join(b.testdata, "web", "form.html"))
+	}
 	argv := s.argv
 	if argv[0] == "synthetic.py" {
 		argv = append([]string{"/usr/bin/python3", filepath.Join(b.testdata, "synthetic.py")}, argv[1:]...)
 	}
-	cmd := b.desk.Command(argv[0], argv[1:]...)
+	return b.desk.Command(argv[0], argv[1:]...), nil
+}
+
+// start runs the subject's app on the desktop and waits until it is on the
+// accessibility bus (the synthetic fixture also says "ready" once shown; a
+// browser, once the fixture page's last button is in its tree). A
+// browser's pid on the bus is the started process's: both browsers
+// register from their main process.
+func (b *bench) start(s subject) (*running, error) {
+	cmd, err := b.command(s)
+	if err != nil {
+		return nil, fmt.Errorf("no command: %v", err)
+	}
 	var ready chan struct{}
 	if s.rows > 0 {
 		out, err := cmd.StdoutPipe()
@@ -111,7 +144,33 @@ func (b *bench) start(s subject) (*running, error) {
 		return nil, err
 	}
 	r.pid = pid
+	if s.browser != 0 {
+		if err := b.waitPage(r.pid); err != nil {
+			b.stop(r)
+			return nil, err
+		}
+	}
 	return r, nil
+}
+
+// waitPage waits until the fixture page's last element (the button below
+// the fold) is in the browser's accessible tree: the page's tree is built
+// after the window appears.
+func (b *bench) waitPage(pid int) error {
+	ctx := context.Background()
+	apps, err := b.desk.AccessibleApps(ctx)
+	if err != nil {
+		return err
+	}
+	for _, a := range apps {
+		if a.Pid == pid {
+			if err := b.desk.WaitForElement(ctx, a, sandbox.RolePushButton, "Far button", pageTimeout); err != nil {
+				return errors.New("the fixture page did not show in the browser's tree in time")
+			}
+			return nil
+		}
+	}
+	return errors.New("the browser left the accessibility bus")
 }
 
 // waitOnBus waits until the app is registered on the accessibility bus and
