@@ -99,9 +99,21 @@ func checkJunkSurvives(t *testing.T, c *rawClient, maxFrame int) {
 	}
 	for i, tc := range junkCorpus(maxFrame) {
 		c.send(tc.line)
+		// Errors the transport writes itself (id null) come before it
+		// reads the next line; the SDK answers calls concurrently, so an
+		// error of its own (an unknown method) may come after the reply
+		// to a later call: wait for each such id before going on.
+		var before []reply
+		for _, w := range tc.want {
+			if w.id != "null" {
+				r, earlier := c.await(w.id)
+				before = append(append(before, earlier...), r)
+			}
+		}
 		id := fmt.Sprintf(`"after-%d"`, i)
 		c.send([]byte(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"get_session_state","arguments":{}}}`))
-		after, before := c.await(id)
+		after, rest := c.await(id)
+		before = append(before, rest...)
 		var got []wantErr
 		for _, r := range before {
 			if r.Error == nil {
