@@ -79,9 +79,17 @@ func clickSpec(actions []string, button, count int) actSpec {
 					}
 				}
 				x.path, x.action = PathAction, name
-				return x.s.d.callElement(ctx, func(cctx context.Context) error {
-					return x.s.d.backend.DoAction(cctx, ElementRef{Window: x.win.ID, ID: x.node.ID}, name)
-				})
+				err := x.doAction(ctx, name)
+				if err != nil && err.Code == CodeNotActionable && x.readActionsAgain(ctx) {
+					// The element renamed its actions since the read (a
+					// browser's check box says "uncheck" once checked):
+					// act by what it offers now, once.
+					if again := firstAction(x.node, actions); again != "" && again != name {
+						x.action = again
+						err = x.doAction(ctx, again)
+					}
+				}
+				return err
 			}
 			p, err := x.point(pt, hasPt)
 			if err != nil {
@@ -420,4 +428,11 @@ func (x *act) readActionsAgain(ctx context.Context) bool {
 	}
 	x.node = &n
 	return true
+}
+
+// doAction runs one accessibility action on the act's element.
+func (x *act) doAction(ctx context.Context, name string) *Error {
+	return x.s.d.callElement(ctx, func(cctx context.Context) error {
+		return x.s.d.backend.DoAction(cctx, ElementRef{Window: x.win.ID, ID: x.node.ID}, name)
+	})
 }

@@ -326,6 +326,16 @@ func TestBrowserActs(t *testing.T) {
 			if res["effect"] != "confirmed" || !strings.Contains(asJSON(t, res["diff"]), "checked") {
 				t.Fatalf("ticking Subscribe: %v", res)
 			}
+			// Clicked again, it unticks, though Chromium has renamed its
+			// action from "check" to "uncheck" since the read.
+			for _, want := range []bool{false, true} {
+				box, _ = rowWith(t, full(), "Subscribe", "check_box")
+				res = h.ok("click", map[string]any{"element_token": box})
+				_, row := rowWith(t, full(), "Subscribe", "check_box")
+				if res["effect"] != "confirmed" || hasState(row, "checked") != want {
+					t.Fatalf("clicking Subscribe again (checked %v wanted): %v", want, res)
+				}
+			}
 			b.alive(t)
 
 			// A range input takes a number through its Value, read back.

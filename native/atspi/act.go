@@ -121,6 +121,9 @@ func (c *Client) DoAction(ctx context.Context, ref engine.ElementRef, name strin
 		}
 	}
 	if idx < 0 {
+		// The element's actions are not what a read saw: read them
+		// anew next time.
+		c.forgetActions(ref.ID)
 		return engine.Errf(engine.CodeNotActionable, "the element has no action of that name")
 	}
 	r, err := l.call(ctx, targetAct, "org.a11y.atspi.Action", "DoAction", int32(idx))

@@ -365,6 +365,17 @@ func (c *Client) knownActions(id engine.ElementID) ([]string, bool) {
 	return m.names, true
 }
 
+// forgetActions drops an element's remembered action names, so the next
+// read asks for them: an element renamed its actions (Chromium's check
+// box says "check", then "uncheck").
+func (c *Client) forgetActions(id engine.ElementID) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m := c.memo[id]; m != nil {
+		m.localized, m.names = nil, nil
+	}
+}
+
 // rememberActions keeps an element's action names.
 func (c *Client) rememberActions(id engine.ElementID, localized, names []string) {
 	c.mu.Lock()
