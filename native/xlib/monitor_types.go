@@ -116,3 +116,9 @@ func pickMonitor(mons []Monitor, target Rect) int {
 	}
 	return 0
 }
+
+// centreOn is where a w x h window goes to be centred on monitor m; one
+// larger than m starts at m's top left corner rather than off it.
+func centreOn(m Rect, w, h int) (x, y int) {
+	return m.X + max((m.W-w)/2, 0), m.Y + max((m.H-h)/2, 0)
+}

@@ -166,3 +166,22 @@ func TestMonitorDPIAndScaleFromItsSize(t *testing.T) {
 		})
 	}
 }
+
+func TestCentreOnKeepsAWindowOnItsMonitor(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		m            Rect
+		w, h         int
+		wantX, wantY int
+	}{
+		{"fits", Rect{X: 1920, W: 960, H: 720}, 400, 300, 2200, 210},
+		{"wider than the monitor", Rect{X: 1920, Y: 100, W: 300, H: 720}, 400, 300, 1920, 310},
+		{"taller than the monitor", Rect{W: 960, H: 200}, 400, 300, 280, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if x, y := centreOn(c.m, c.w, c.h); x != c.wantX || y != c.wantY {
+				t.Fatalf("centreOn = %d,%d, want %d,%d", x, y, c.wantX, c.wantY)
+			}
+		})
+	}
+}

@@ -39,7 +39,7 @@ func (d *Display) monitors() ([]Monitor, error) {
 	mons := make([]Monitor, 0, max(n, 0))
 	for _, m := range buf[:max(n, 0)] {
 		mons = append(mons, Monitor{
-			Name:     C.GoString(&m.name[0]),
+			Name:     cut(plainText(C.GoString(&m.name[0])), 32), // any client may name one
 			Frame:    Rect{X: int(m.x), Y: int(m.y), W: int(m.width), H: int(m.height)},
 			Primary:  m.primary != 0,
 			WidthMM:  int(m.mwidth),
