@@ -150,13 +150,25 @@ func (s *Session) placeIndicatorOnApps(ctx context.Context, ind Indicator) {
 
 // placeIndicatorAt moves the label to the monitor of the point the driver
 // is about to press at: the target of the act, so the person sees the
-// label (and Continue, once paused) where the driver works.
-func (s *Session) placeIndicatorAt(at Point) {
+// label (and Continue, once paused) where the driver works. Like a send,
+// it returns when ctx ends even if the indicator's display has not
+// answered.
+func (s *Session) placeIndicatorAt(ctx context.Context, at Point) {
 	s.mu.Lock()
 	ind := s.tk.indicator
 	s.mu.Unlock()
-	if p, ok := ind.(IndicatorPlacer); ok {
+	p, ok := ind.(IndicatorPlacer)
+	if !ok {
+		return
+	}
+	done := make(chan struct{})
+	go func() {
 		_ = p.Place(Rect{X: at.X, Y: at.Y, W: 1, H: 1})
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
 	}
 }
 
@@ -404,7 +416,7 @@ func (s *Session) synth(ctx context.Context, ev InputEvent) *Error {
 	at := s.tk.ref
 	s.mu.Unlock()
 	if ev.Kind == InputButtonPress {
-		s.placeIndicatorAt(at)
+		s.placeIndicatorAt(ctx, at)
 	}
 	if n, ok := s.d.backend.(OwnInputNoter); ok {
 		n.NoteOwnInput(ev)

@@ -10,6 +10,7 @@ import (
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/doctor"
 	"github.com/nish-driver/nish-driver/native/xlib"
+	"github.com/nish-driver/nish-driver/schema"
 )
 
 // Two monitors on the shared test screen (1920x1080), made with
@@ -54,8 +55,12 @@ func TestTakeoverOnTheSecondMonitor(t *testing.T) {
 	pid := a.cmd.Process.Pid
 	w := newTakeover(t)
 
-	// The doctor lists both monitors.
-	text := doctor.Text(doctor.Build(w.b.Registry(context.Background())))
+	// The doctor lists both monitors, and its report stays valid.
+	rep := doctor.Build(w.b.Registry(context.Background()))
+	if err := schema.ValidateDoctor(rep); err != nil {
+		t.Fatal(err)
+	}
+	text := doctor.Text(rep)
 	if !strings.Contains(text, "LEFT 960x1080+0+0") || !strings.Contains(text, "RIGHT 960x720+960+0 254x190 mm 96 dpi") {
 		t.Fatalf("the doctor's monitors line:\n%s", text)
 	}
