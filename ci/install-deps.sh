@@ -40,6 +40,7 @@ DEBIAN_PACKAGES=(
   libxext-dev
   libxres-dev
   libxcomposite-dev
+  libxrandr-dev
   libatspi2.0-dev
   # Fixtures and the pyatspi baseline: GTK3 from Python, real apps.
   python3-gi
@@ -61,6 +62,9 @@ DEBIAN_PACKAGES=(
   fonts-dejavu-core
   # A second clipboard client for the clipboard tests (native/xlib).
   xclip
+  # xrandr splits the test screen into monitors (--setmonitor) for the
+  # tests of several monitors (native/xlib, native).
+  x11-xserver-utils
   # The Debian package and its clean-install test (make deb,
   # ci/deb-install-test.sh): dpkg-shlibdeps computes Depends, lintian
   # checks the package, man finds the page, systemd-analyze checks the
@@ -72,7 +76,7 @@ DEBIAN_PACKAGES=(
 )
 
 # Commands that must be on PATH once the packages above are installed.
-REQUIRED_COMMANDS=(gcc git make Xvfb dbus-daemon gdbus chromium firefox-esr pkg-config dpkg-shlibdeps lintian man systemd-analyze unshare)
+REQUIRED_COMMANDS=(gcc git make Xvfb xrandr dbus-daemon gdbus chromium firefox-esr pkg-config dpkg-shlibdeps lintian man systemd-analyze unshare)
 
 # Minimum tool versions (major only for Node; Go's own toolchain switch
 # handles go.mod's exact version when the installed Go is older).

@@ -335,6 +335,17 @@ type Indicator interface {
 	Remove()
 }
 
+// IndicatorPlacer is an Indicator that can say where its label and
+// Continue button sit. On a desktop of several monitors the frame goes
+// round every monitor, and the controls go on the monitor of the window
+// the driver works in, where the person is looking; a monitor that
+// cannot be told stays with the primary.
+type IndicatorPlacer interface {
+	// Place puts the label and Continue on the monitor holding most of
+	// target (root coordinates).
+	Place(target Rect) error
+}
+
 // IndicatorEvent is something that happened to the indicator.
 type IndicatorEvent struct {
 	Kind IndicatorEventKind

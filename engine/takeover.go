@@ -117,8 +117,59 @@ func (s *Session) startTakeover(ctx context.Context) *Error {
 	s.input = InputTakeover
 	s.mu.Unlock()
 	go s.watchIndicator(ind)
+	s.placeIndicatorOnApps(ctx, ind)
 	s.d.audit(audit.Record{Event: "takeover.started", Session: s.id})
 	return nil
+}
+
+// placeIndicatorOnApps puts the indicator's label on the monitor of the
+// topmost window of the session's apps. It is best effort: without that
+// window the label stays on the primary monitor.
+func (s *Session) placeIndicatorOnApps(ctx context.Context, ind Indicator) {
+	p, ok := ind.(IndicatorPlacer)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	pids := map[int]bool{}
+	for _, a := range s.apps {
+		pids[a.identity.Pid] = true
+	}
+	s.mu.Unlock()
+	wins, err := s.d.windowsFor(ctx, targetArgs{hasPid: true})
+	if err != nil {
+		return
+	}
+	for _, w := range wins { // topmost first
+		if pids[w.Pid] && w.OnScreen && w.Frame.W > 0 && w.Frame.H > 0 {
+			_ = p.Place(w.Frame)
+			return
+		}
+	}
+}
+
+// placeIndicatorAt moves the label to the monitor of the point the driver
+// is about to press at: the target of the act, so the person sees the
+// label (and Continue, once paused) where the driver works. Like a send,
+// it returns when ctx ends even if the indicator's display has not
+// answered.
+func (s *Session) placeIndicatorAt(ctx context.Context, at Point) {
+	s.mu.Lock()
+	ind := s.tk.indicator
+	s.mu.Unlock()
+	p, ok := ind.(IndicatorPlacer)
+	if !ok {
+		return
+	}
+	done := make(chan struct{})
+	go func() {
+		_ = p.Place(Rect{X: at.X, Y: at.Y, W: 1, H: 1})
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
 }
 
 // watchIndicator turns the indicator's events into resumes and ends.
@@ -362,7 +413,11 @@ func (s *Session) synth(ctx context.Context, ev InputEvent) *Error {
 			s.tk.lastPress = now
 		}
 	}
+	at := s.tk.ref
 	s.mu.Unlock()
+	if ev.Kind == InputButtonPress {
+		s.placeIndicatorAt(ctx, at)
+	}
 	if n, ok := s.d.backend.(OwnInputNoter); ok {
 		n.NoteOwnInput(ev)
 	}

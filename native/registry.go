@@ -3,6 +3,7 @@ package native
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
@@ -39,8 +40,9 @@ func (b *Backend) Registry(ctx context.Context) engine.Registry {
 		x11.Status, x11.ReasonCode, x11.Action = "unavailable", doctor.ReasonXResMissing, doctor.Action(doctor.ReasonXResMissing)
 	}
 	reg.Probes = append(reg.Probes, engine.Probe{Label: "X extensions", Status: statusOf(len(missing) == 0),
-		Message: fmt.Sprintf("XTEST %v, XInput %d.%d, Composite %v, X-Resource %v, SHAPE %v",
-			ext.XTest, ext.XInputMajor, ext.XInputMinor, ext.Composite, ext.XRes, ext.Shape)})
+		Message: fmt.Sprintf("XTEST %v, XInput %d.%d, Composite %v, X-Resource %v, SHAPE %v, RandR %d.%d",
+			ext.XTest, ext.XInputMajor, ext.XInputMinor, ext.Composite, ext.XRes, ext.Shape, ext.RandRMajor, ext.RandRMinor)})
+	reg.Probes = append(reg.Probes, b.monitorsProbe())
 	reg.Probes = append(reg.Probes, b.killSwitchProbe())
 
 	pctx, cancel := context.WithTimeout(ctx, probeBound)
@@ -115,4 +117,26 @@ func statusOf(ok bool) string {
 		return "ok"
 	}
 	return "fail"
+}
+
+// monitorsProbe lists the monitors (RandR 1.5), each with its geometry in
+// root coordinates, whether it is the primary, and its density when the
+// server knows its physical size. A server that cannot list monitors is
+// not a failure: the indicator then frames the whole screen.
+func (b *Backend) monitorsProbe() engine.Probe {
+	p := engine.Probe{Label: "monitors", Status: "ok"}
+	mons, err := b.x.Monitors()
+	if err != nil {
+		p.Status, p.Message = "fail", "the monitors could not be read"
+		return p
+	}
+	parts := make([]string, 0, len(mons))
+	for _, m := range mons {
+		parts = append(parts, m.String())
+	}
+	p.Message = fmt.Sprintf("%d: %s", len(mons), strings.Join(parts, "; "))
+	if len(mons) > 0 && !mons[0].Listed {
+		p.Message = "RandR 1.5 is missing; the whole screen counts as one monitor: " + parts[0]
+	}
+	return p
 }

@@ -16,7 +16,8 @@ import (
 // the engine's terms (takeover_echo.go).
 
 var (
-	_ engine.OwnInputNoter = (*Backend)(nil)
+	_ engine.OwnInputNoter   = (*Backend)(nil)
+	_ engine.IndicatorPlacer = (*indicator)(nil)
 )
 
 // takeoverParts is a backend's takeover state.
@@ -130,6 +131,11 @@ func (ind *indicator) SetPaused(paused bool) error {
 }
 
 func (ind *indicator) Events() <-chan engine.IndicatorEvent { return ind.events }
+
+// Place puts the label and Continue on the monitor holding most of target.
+func (ind *indicator) Place(target engine.Rect) error {
+	return xErr(ind.x.Place(xlib.Rect{X: target.X, Y: target.Y, W: target.W, H: target.H}))
+}
 
 // Remove takes the indicator off screen (its windows are gone when it
 // returns) and closes Events.

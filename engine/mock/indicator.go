@@ -29,6 +29,7 @@ type indicator struct {
 	lost    bool // destroyed by someone else (DestroyIndicator)
 	removed bool // Remove called
 	events  chan engine.IndicatorEvent
+	placed  []engine.Rect // every Place target, in order
 }
 
 // ShowIndicator puts a takeover indicator on screen, active or already
@@ -63,6 +64,29 @@ func (i *indicator) SetPaused(paused bool) error {
 		return engine.Errf(engine.CodeWindowGone, "the takeover indicator is gone")
 	}
 	i.paused = paused
+	return nil
+}
+
+// Place records where the engine asked the label and Continue to go (the
+// mock has one monitor, so nothing moves). On a removed or lost indicator
+// it does nothing.
+func (i *indicator) Place(target engine.Rect) error {
+	i.d.mu.Lock()
+	defer i.d.mu.Unlock()
+	if i.onScreen() {
+		i.placed = append(i.placed, target)
+	}
+	return nil
+}
+
+// IndicatorPlacements lists the Place targets of the newest indicator on
+// screen, oldest first.
+func (d *Desktop) IndicatorPlacements() []engine.Rect {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if i := d.current(); i != nil {
+		return append([]engine.Rect(nil), i.placed...)
+	}
 	return nil
 }
 

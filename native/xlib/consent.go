@@ -132,7 +132,8 @@ type consentWindow struct {
 
 var errNoFont = errors.New("xlib: no core X font could be loaded for the consent dialog (Debian: xfonts-base)")
 
-// create loads fonts, lays the form out, and maps the window centred.
+// create loads fonts, lays the form out, and maps the window centred on
+// the primary monitor.
 func (cw *consentWindow) create(d *Display) error {
 	var i int
 	if cw.font, i = loadFont(d, regularFonts); cw.font.font == nil {
@@ -147,8 +148,13 @@ func (cw *consentWindow) create(d *Display) error {
 	cw.form = layoutConsent(cw.dlg, m)
 	cw.colors = map[uint32]C.ulong{}
 	w, h := cw.form.w, cw.form.h
-	x := (int(C.nx_screen_width(d.dpy)) - w) / 2
-	y := (int(C.nx_screen_height(d.dpy)) - h) / 2
+	// Centred on the primary monitor: the screen's centre can fall between
+	// two monitors, or on no monitor at all when they differ in size.
+	mons, err := d.monitors()
+	if err != nil {
+		mons = monitorsOnScreen(nil, Rect{W: int(C.nx_screen_width(d.dpy)), H: int(C.nx_screen_height(d.dpy))})
+	}
+	x, y := centreOn(mons[pickMonitor(mons, Rect{})].Frame, w, h)
 	mask := C.long(C.ExposureMask | C.ButtonPressMask | C.ButtonReleaseMask |
 		C.VisibilityChangeMask | C.StructureNotifyMask)
 	cw.win = C.nx_create_window(d.dpy, C.int(x), C.int(y), C.int(w), C.int(h), cw.pixel(d, colBackground), 0, mask)

@@ -3,7 +3,7 @@
 package xlib
 
 /*
-#cgo pkg-config: x11 xtst xi xext xres xcomposite
+#cgo pkg-config: x11 xtst xi xext xres xcomposite xrandr
 #include <stdlib.h>
 #include "nx.h"
 */

@@ -1,7 +1,7 @@
 // Package xlib is the driver's cgo layer over libX11 and its extensions:
 // listing top-level windows and the process behind each (X-Resource),
 // capturing a window's own pixels (Composite), synthetic pointer and
-// keyboard input (XTEST), the CLIPBOARD selection (reading it, and owning
+// keyboard input (XTEST), the monitors (RandR 1.5), the CLIPBOARD selection (reading it, and owning
 // it to answer other clients), the consent dialog and the takeover indicator
 // (click-through override-redirect windows, XShape input shapes), drawn with
 // core Xlib and core fonts, no toolkit. It speaks Go types only; the C it needs lives in

@@ -53,4 +53,8 @@ func (d *Display) queryExtensions() {
 	}
 
 	d.ext.Shape = C.XShapeQueryExtension(d.dpy, &ev, &er) != 0
+
+	if C.nx_randr_version(d.dpy, &major, &minor) != 0 {
+		d.ext.RandRMajor, d.ext.RandRMinor = int(major), int(minor)
+	}
 }

@@ -13,13 +13,15 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"slices"
 	"sync"
 	"time"
 	"unsafe"
 )
 
-// The takeover indicator is a red frame round the screen and a label, all
-// override-redirect windows on a connection of their own. Every window has
+// The takeover indicator is a red frame round each monitor and a label on
+// the monitor holding the target window, all override-redirect windows on
+// a connection of their own. Every window has
 // an empty input shape, so the person's clicks reach the apps beneath;
 // only the Continue button, shown while paused, takes input. The windows
 // keep themselves above the others, and report when another client unmaps
@@ -34,8 +36,12 @@ const (
 	colIndicatorButton   = 0x2e7d32
 )
 
-// evUnmapNotify is UnmapNotify (X.h), which the consent dialog does not need.
-const evUnmapNotify = 18
+// UnmapNotify and ConfigureNotify (X.h), which the consent dialog does not
+// need.
+const (
+	evUnmapNotify     = 18
+	evConfigureNotify = 22
+)
 
 // Indicator is a shown takeover indicator. Its methods are safe from any
 // goroutine.
@@ -71,7 +77,7 @@ func ShowIndicator(display string, opts IndicatorOptions) (*Indicator, error) {
 		return nil, err
 	}
 	ind.conn = conn
-	if err := conn.do(func() error { return iw.create(conn, opts.Paused) }); err != nil {
+	if err := conn.do(func() error { return iw.create(conn, opts.Paused, opts.Target) }); err != nil {
 		_ = conn.do(func() error { iw.destroy(conn); return nil })
 		conn.Close()
 		return nil, err
@@ -94,6 +100,13 @@ func (ind *Indicator) Events() <-chan IndicatorEvent { return ind.events }
 // SetPaused switches between the active and the paused look.
 func (ind *Indicator) SetPaused(paused bool) error {
 	return ind.conn.do(func() error { return ind.w.setPaused(ind.conn, paused) })
+}
+
+// Place puts the label (and Continue, while paused) on the monitor holding
+// most of target, a window's frame in root coordinates; an empty target
+// means the primary monitor. The frame stays round every monitor.
+func (ind *Indicator) Place(target Rect) error {
+	return ind.conn.do(func() error { return ind.w.place(ind.conn, target) })
 }
 
 // Remove takes the indicator down, closes its connection and Events. It is
@@ -143,7 +156,7 @@ type indicatorWindows struct {
 	ind  *Indicator
 	gate clickGate
 
-	frame       [4]C.Window
+	frame       []C.Window
 	label       C.Window
 	button      C.Window          // 0 while active
 	wins        map[C.Window]bool // windows whose loss is reported
@@ -158,8 +171,8 @@ type indicatorWindows struct {
 	raiseQueued bool
 	colors      map[uint32]C.ulong
 	layout      indicatorLayout
-	screenW     int
-	screenH     int
+	mons        []Monitor
+	target      Rect
 	stateAtom   C.Atom
 	utf8Atom    C.Atom
 	labelText   string
@@ -196,7 +209,7 @@ func (iw *indicatorWindows) newWindow(d *Display, r Rect, rgb uint32, input bool
 }
 
 // create makes and maps the frame and the label.
-func (iw *indicatorWindows) create(d *Display, paused bool) error {
+func (iw *indicatorWindows) create(d *Display, paused bool, target Rect) error {
 	if !d.ext.Shape {
 		return errNoShape
 	}
@@ -211,12 +224,19 @@ func (iw *indicatorWindows) create(d *Display, paused bool) error {
 	}
 	iw.colors = map[uint32]C.ulong{}
 	iw.stateAtom, iw.utf8Atom = d.atom(IndicatorStateProperty), d.atom("UTF8_STRING")
-	iw.screenW, iw.screenH = int(C.nx_screen_width(d.dpy)), int(C.nx_screen_height(d.dpy))
+	mons, err := d.monitors()
+	if err != nil {
+		return err
+	}
+	iw.mons, iw.target = mons, target
 	iw.paused = paused
 	iw.relayout()
-	C.XSelectInput(d.dpy, d.root, C.SubstructureNotifyMask)
-	for k, r := range iw.layout.frame {
-		iw.frame[k] = iw.newWindow(d, r, iw.frameColour(), false)
+	// The root's own ConfigureNotify says the screen or its monitors
+	// changed (RandR sends one for either); its children's say a window
+	// moved.
+	C.XSelectInput(d.dpy, d.root, C.SubstructureNotifyMask|C.StructureNotifyMask)
+	for _, r := range iw.layout.frame {
+		iw.frame = append(iw.frame, iw.newWindow(d, r, iw.frameColour(), false))
 	}
 	iw.label = iw.newWindow(d, iw.layout.label, iw.labelBg(), false)
 	iw.gc = C.XCreateGC(d.dpy, C.Drawable(iw.label), 0, nil)
@@ -255,8 +275,71 @@ func (iw *indicatorWindows) relayout() {
 		iw.labelText = indicatorPausedLabel
 	}
 	h := int(iw.font.ascent+iw.font.descent) + 10
-	iw.layout = layoutIndicator(iw.screenW, iw.screenH,
+	rects := make([]Rect, len(iw.mons))
+	for i, m := range iw.mons {
+		rects[i] = m.Frame
+	}
+	iw.layout = layoutIndicator(rects, pickMonitor(iw.mons, iw.target),
 		iw.textWidth(iw.labelText)+24, h, iw.textWidth(indicatorButtonLabel)+32, h+4)
+}
+
+// place moves the label and button to the monitor holding target.
+func (iw *indicatorWindows) place(d *Display, target Rect) error {
+	if !iw.created {
+		return ErrClosed
+	}
+	iw.target = target
+	if pickMonitor(iw.mons, target) == iw.layout.monitor {
+		return nil
+	}
+	iw.relayout()
+	iw.apply(d)
+	return d.xerr(true)
+}
+
+// remonitor reads the monitors again after the root changed and lays the
+// indicator out anew when they differ.
+func (iw *indicatorWindows) remonitor(d *Display) {
+	mons, err := d.monitors()
+	if err != nil || slices.Equal(mons, iw.mons) {
+		return
+	}
+	iw.mons = mons
+	iw.relayout()
+	iw.apply(d)
+	C.XFlush(d.dpy)
+}
+
+// apply moves the windows to the current layout: the frame strips (made
+// anew when the number of monitors changed), the label and the button,
+// and rewrites the state.
+func (iw *indicatorWindows) apply(d *Display) {
+	if len(iw.frame) != len(iw.layout.frame) {
+		for _, w := range iw.frame {
+			iw.drop(d, w)
+		}
+		iw.frame = iw.frame[:0]
+		for _, r := range iw.layout.frame {
+			w := iw.newWindow(d, r, iw.frameColour(), false)
+			iw.frame = append(iw.frame, w)
+			C.XMapRaised(d.dpy, w)
+		}
+	} else {
+		for k, r := range iw.layout.frame {
+			C.XMoveResizeWindow(d.dpy, iw.frame[k], C.int(r.X), C.int(r.Y), C.uint(r.W), C.uint(r.H))
+		}
+	}
+	r := iw.layout.label
+	C.XMoveResizeWindow(d.dpy, iw.label, C.int(r.X), C.int(r.Y), C.uint(r.W), C.uint(r.H))
+	C.XClearArea(d.dpy, iw.label, 0, 0, 0, 0, C.True)
+	if iw.button != 0 {
+		b := iw.layout.button
+		C.XMoveResizeWindow(d.dpy, iw.button, C.int(b.X), C.int(b.Y), C.uint(b.W), C.uint(b.H))
+		C.nx_shape_input_rect(d.dpy, iw.button, 0, 0, C.int(b.W), C.int(b.H))
+		C.XClearArea(d.dpy, iw.button, 0, 0, 0, 0, C.True)
+	}
+	iw.raiseNow(d)
+	iw.writeState(d)
 }
 
 // showButton creates and maps the Continue button.
@@ -317,6 +400,7 @@ func (iw *indicatorWindows) writeState(d *Display) {
 		b := iw.layout.button
 		st = IndicatorState{State: IndicatorPaused, Continue: []int{b.X, b.Y, b.W, b.H}}
 	}
+	st.Monitor = iw.mons[iw.layout.monitor].Name
 	js, _ := json.Marshal(st)
 	d.setBytes(iw.label, iw.stateAtom, iw.utf8Atom, js)
 }
@@ -363,6 +447,10 @@ func (iw *indicatorWindows) handle(d *Display, ev *C.nx_event) {
 		if !iw.wins[w] && !iw.going[w] {
 			iw.raise(d)
 		}
+	case evConfigureNotify:
+		if w == d.root {
+			iw.remonitor(d)
+		}
 	case evVisibilityNotify:
 		if iw.wins[w] && int(ev.visibility) != visUnobscured {
 			iw.raise(d)
@@ -395,14 +483,7 @@ func (iw *indicatorWindows) hit(ev *C.nx_event) string {
 func (iw *indicatorWindows) raise(d *Display) {
 	wait := minRaiseGap - time.Since(iw.lastRaise)
 	if wait <= 0 {
-		iw.lastRaise = time.Now()
-		for _, w := range iw.frame {
-			C.XRaiseWindow(d.dpy, w)
-		}
-		C.XRaiseWindow(d.dpy, iw.label)
-		if iw.button != 0 {
-			C.XRaiseWindow(d.dpy, iw.button)
-		}
+		iw.raiseNow(d)
 		C.XFlush(d.dpy)
 		return
 	}
@@ -419,6 +500,19 @@ func (iw *indicatorWindows) raise(d *Display) {
 			return nil
 		})
 	})
+}
+
+// raiseNow puts every window of the indicator on top, the label and the
+// button above the frame.
+func (iw *indicatorWindows) raiseNow(d *Display) {
+	iw.lastRaise = time.Now()
+	for _, w := range iw.frame {
+		C.XRaiseWindow(d.dpy, w)
+	}
+	C.XRaiseWindow(d.dpy, iw.label)
+	if iw.button != 0 {
+		C.XRaiseWindow(d.dpy, iw.button)
+	}
 }
 
 // draw paints the label or the button's text.

@@ -311,37 +311,6 @@ func TestIndicatorRaisesItselfAboveANewWindow(t *testing.T) {
 	}
 }
 
-func TestIndicatorLayoutKeepsTheFrameOnTheEdgesAndTheButtonUnderTheLabel(t *testing.T) {
-	for _, c := range []struct {
-		name           string
-		screenW, hgt   int
-		labelW, labelH int
-		btnW, btnH     int
-	}{
-		{"full HD", 1920, 1080, 300, 25, 100, 29},
-		{"small", 640, 480, 280, 20, 80, 24},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			l := layoutIndicator(c.screenW, c.hgt, c.labelW, c.labelH, c.btnW, c.btnH)
-			want := [4]Rect{
-				{X: 0, Y: 0, W: c.screenW, H: frameThickness},
-				{X: 0, Y: c.hgt - frameThickness, W: c.screenW, H: frameThickness},
-				{X: 0, Y: frameThickness, W: frameThickness, H: c.hgt - 2*frameThickness},
-				{X: c.screenW - frameThickness, Y: frameThickness, W: frameThickness, H: c.hgt - 2*frameThickness},
-			}
-			if l.frame != want {
-				t.Errorf("frame %+v, want %+v", l.frame, want)
-			}
-			if l.label.W != c.labelW || l.label.H != c.labelH || l.label.X+l.label.W/2 != c.screenW/2 {
-				t.Errorf("label %+v is not %dx%d centred", l.label, c.labelW, c.labelH)
-			}
-			if l.button.Y <= l.label.Y+l.label.H || l.button.W != c.btnW || l.button.H != c.btnH {
-				t.Errorf("button %+v is not under the label %+v", l.button, l.label)
-			}
-		})
-	}
-}
-
 func TestIndicatorLostWhenItsConnectionIsKilled(t *testing.T) {
 	s := showIndicator(t, false)
 	if err := s.d.killClient(s.label); err != nil {

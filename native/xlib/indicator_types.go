@@ -37,6 +37,10 @@ type IndicatorOptions struct {
 	// itself (zero: never). A press on Continue within 1.5 s of it does
 	// not count, so the driver cannot click its own Continue.
 	LastDriverPress func() time.Time
+	// Target is the target window's frame in root coordinates: the label
+	// and Continue go on the monitor holding most of it. Empty: the
+	// primary monitor (or the first, when none is primary).
+	Target Rect
 }
 
 // IndicatorEvent is something that happened to the indicator.
@@ -50,6 +54,8 @@ type IndicatorState struct {
 	// Continue is the Continue button's rectangle [x, y, w, h] in root
 	// coordinates while paused; nil while active.
 	Continue []int `json:"continue"`
+	// Monitor names the monitor holding the label and Continue.
+	Monitor string `json:"monitor,omitempty"`
 }
 
 // ParseIndicatorState decodes the state property's value.
@@ -59,28 +65,51 @@ func ParseIndicatorState(s string) (IndicatorState, error) {
 	return st, err
 }
 
-// indicatorLayout places the indicator's windows on a screen of w x h
-// pixels: four frame strips, the label, and the Continue button below it.
-// labelW/labelH and buttonW/buttonH are the sizes the text needs.
+// indicatorLayout is where the indicator's windows go: four frame strips
+// round each monitor, and the label with the Continue button below it on
+// one monitor.
 type indicatorLayout struct {
-	frame  [4]Rect
-	label  Rect
-	button Rect
+	frame   []Rect
+	label   Rect
+	button  Rect
+	monitor int // the index of the monitor holding the label and button
 }
 
 // frameThickness is the red frame's width in pixels.
 const frameThickness = 4
 
-func layoutIndicator(screenW, screenH, labelW, labelH, buttonW, buttonH int) indicatorLayout {
+// labelGap is the space between the label and the Continue button.
+const labelGap = 6
+
+// layoutIndicator frames each monitor (root coordinates) and puts the
+// label, centred at the top, and the button below it on monitor at.
+// labelW/labelH and buttonW/buttonH are the sizes their text needs; on a
+// monitor too small for them they shrink to what lies inside its frame,
+// so nothing is ever off-screen or on another monitor.
+func layoutIndicator(mons []Rect, at, labelW, labelH, buttonW, buttonH int) indicatorLayout {
 	t := frameThickness
-	var l indicatorLayout
-	l.frame = [4]Rect{
-		{X: 0, Y: 0, W: screenW, H: t},
-		{X: 0, Y: screenH - t, W: screenW, H: t},
-		{X: 0, Y: t, W: t, H: screenH - 2*t},
-		{X: screenW - t, Y: t, W: t, H: screenH - 2*t},
+	l := indicatorLayout{monitor: at}
+	for _, m := range mons {
+		if m.W <= 2*t || m.H <= 2*t {
+			l.frame = append(l.frame, m) // too small to frame: cover it
+			continue
+		}
+		l.frame = append(l.frame,
+			Rect{X: m.X, Y: m.Y, W: m.W, H: t},
+			Rect{X: m.X, Y: m.Y + m.H - t, W: m.W, H: t},
+			Rect{X: m.X, Y: m.Y + t, W: t, H: m.H - 2*t},
+			Rect{X: m.X + m.W - t, Y: m.Y + t, W: t, H: m.H - 2*t},
+		)
 	}
-	l.label = Rect{X: (screenW - labelW) / 2, Y: t, W: labelW, H: labelH}
-	l.button = Rect{X: (screenW - buttonW) / 2, Y: t + labelH + 6, W: buttonW, H: buttonH}
+	m := mons[at]
+	inner := Rect{X: m.X + t, Y: m.Y + t, W: max(m.W-2*t, 1), H: max(m.H-2*t, 1)}
+	if m.W <= 2*t || m.H <= 2*t {
+		inner = m
+	}
+	lw, lh := min(labelW, inner.W), min(labelH, inner.H)
+	l.label = Rect{X: m.X + (m.W-lw)/2, Y: inner.Y, W: lw, H: lh}
+	bw, bh := min(buttonW, inner.W), min(buttonH, inner.H)
+	by := min(l.label.Y+lh+labelGap, inner.Y+inner.H-bh)
+	l.button = Rect{X: m.X + (m.W-bw)/2, Y: by, W: bw, H: bh}
 	return l
 }

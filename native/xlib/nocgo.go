@@ -52,6 +52,7 @@ func ShowIndicator(display string, opts IndicatorOptions) (*Indicator, error) {
 
 func (ind *Indicator) Events() <-chan IndicatorEvent { return nil }
 func (ind *Indicator) SetPaused(paused bool) error   { return ErrNotBuilt }
+func (ind *Indicator) Place(target Rect) error       { return ErrNotBuilt }
 func (ind *Indicator) Remove()                       {}
 
 // InputWatcher is the hand-back input watcher; without cgo it cannot run.
@@ -68,3 +69,6 @@ func (w *InputWatcher) Close()                {}
 
 // closedCh is the stub's Done: a watcher that never ran has already ended.
 var closedCh = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// Monitors reports that the X11 backend was not built.
+func (d *Display) Monitors() ([]Monitor, error) { return nil, ErrNotBuilt }

@@ -167,4 +167,25 @@ void nx_shape_input_rect(Display *dpy, Window w, int x, int y, int width, int he
 // nx_shape_input_count returns how many rectangles make w's input shape.
 int nx_shape_input_count(Display *dpy, Window w);
 
+// ---- nx_randr.c: monitors ----
+
+// nx_randr_version asks for RandR (up to the version libXrandr knows) and
+// returns 1 with the server's version, or 0 when the server lacks it.
+int nx_randr_version(Display *dpy, int *major, int *minor);
+
+// nx_monitor is one RandR monitor: its rectangle in root coordinates, its
+// physical size in millimetres (0 when unknown) and its name, cut to fit.
+typedef struct {
+	char name[64];
+	int x, y, width, height;
+	int mwidth, mheight;
+	int primary;
+	int automatic;
+} nx_monitor;
+
+// nx_monitors fills out with up to max active monitors (RandR 1.5
+// GetMonitors; call it only when the server has 1.5) and returns how many,
+// or -1 when the request failed. It frees what libXrandr returned.
+int nx_monitors(Display *dpy, Window root, nx_monitor *out, int max);
+
 #endif

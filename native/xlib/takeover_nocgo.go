@@ -29,3 +29,4 @@ func (d *Display) KeyEcho(name string, r rune) (KeyEcho, error) { return KeyEcho
 func (d *Display) HeldInput() ([]string, []int, error)          { return nil, nil, ErrNotBuilt }
 func (d *Display) InputShapeRects(id uint64) (int, error)       { return 0, ErrNotBuilt }
 func (d *Display) DestroyWindow(id uint64) error                { return ErrNotBuilt }
+func (d *Display) MoveWindow(id uint64, x, y int) error         { return ErrNotBuilt }

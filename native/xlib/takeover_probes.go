@@ -57,3 +57,12 @@ func (d *Display) InputShapeRects(id uint64) (int, error) {
 func (d *Display) DestroyWindow(id uint64) error {
 	return d.destroyWindow(id)
 }
+
+// MoveWindow moves a top-level window, as any X client may when no window
+// manager redirects the request: the tests put an app on a second monitor.
+func (d *Display) MoveWindow(id uint64, x, y int) error {
+	return d.do(func() error {
+		C.XMoveWindow(d.dpy, C.Window(id), C.int(x), C.int(y))
+		return d.xerr(true)
+	})
+}

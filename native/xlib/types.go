@@ -46,6 +46,12 @@ type Extensions struct {
 	Composite                bool
 	XRes                     bool
 	Shape                    bool
+	RandRMajor, RandRMinor   int // 0 when RandR is absent
+}
+
+// hasMonitors reports RandR 1.5, whose GetMonitors lists the monitors.
+func (e Extensions) hasMonitors() bool {
+	return e.RandRMajor > 1 || (e.RandRMajor == 1 && e.RandRMinor >= 5)
 }
 
 // ConsentApp is one app line of the consent dialog.
