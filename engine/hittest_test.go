@@ -303,3 +303,51 @@ func TestFramesInTheWrongSpace(t *testing.T) {
 		}
 	})
 }
+
+// TestLandingOfATakeoverClick: where the settled read says a takeover
+// click by token landed, by what the click left on which element.
+func TestLandingOfATakeoverClick(t *testing.T) {
+	frame := engine.Rect{X: 50, Y: 50, W: 700, H: 500}
+	cases := []struct {
+		name string
+		// arrange builds on the window and returns the element to click.
+		arrange     func(w *buttonsWorld) *mock.Element
+		effect      string
+		landedCount int
+	}{
+		{"a button whose handler only changes a label", func(w *buttonsWorld) *mock.Element { return w.buttons[2] }, "changed", 0},
+		{"a toolbar button that takes no focus and focuses an entry", func(w *buttonsWorld) *mock.Element {
+			entry := w.win.Root().Add("entry", "Search")
+			b := w.win.Root().Add("push_button", "Find").RemoveStates("focusable")
+			b.OnAction("click", func(*mock.ActionContext) { entry.Focus() })
+			return b
+		}, "changed", 0},
+		{"a focusable button left without the focus another element took", func(w *buttonsWorld) *mock.Element {
+			other := w.buttons[5]
+			b := w.buttons[2]
+			b.OnAction("click", func(*mock.ActionContext) { other.Focus() })
+			return b
+		}, "no_change", 1},
+		{"a check box that flips", func(w *buttonsWorld) *mock.Element {
+			return w.win.Root().Add("check_box", "Remember me")
+		}, "confirmed", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := newButtons(t, frame, 1.5, nil)
+			target := c.arrange(w)
+			read := w.read()
+			var tok any
+			for _, e := range read["elements"].([]any) {
+				if row := e.(map[string]any); row["label"] == target.Name() && row["role"] == target.Role() {
+					tok = row["element_token"]
+				}
+			}
+			res := w.ok("click", map[string]any{"element_token": tok, "delivery_mode": "foreground"})
+			landed, _ := res["landed_elsewhere"].([]any)
+			if res["effect"] != c.effect || len(landed) != c.landedCount || res["verified"] != (c.effect == "confirmed") {
+				t.Fatalf("%v", res)
+			}
+		})
+	}
+}

@@ -11,6 +11,11 @@ which element a click reached however the driver read the window. The
 window asks to be placed at X,Y (logical pixels; default 40,40). The
 script prints "ready" once the window is shown.
 
+SIGUSR1 swaps the places of button 4 and button 9 in the grid: their
+frames move, and nothing else of the tree changes (the same children, in
+the same order, under the same parent), as a layout that moved after a
+read.
+
 The scale comes from the environment as GTK 3 reads it: GDK_SCALE (an
 integer: GTK 3 draws every logical pixel as GDK_SCALE device pixels and
 reports its accessibility extents in logical pixels) and GDK_DPI_SCALE
@@ -18,6 +23,7 @@ reports its accessibility extents in logical pixels) and GDK_DPI_SCALE
 still one device pixel).
 """
 
+import signal
 import sys
 
 import gi
@@ -44,11 +50,25 @@ def build(title, x, y):
         status.set_text("clicked button %d" % n)
         print("clicked button %d" % n, flush=True)
 
+    buttons = []
     for i in range(12):
         b = Gtk.Button(label="button %d" % (i + 1))
         b.set_size_request(90, 32)
         b.connect("clicked", on_click, i + 1)
         grid.attach(b, i % 4, i // 4, 1, 1)
+        buttons.append(b)
+
+    def swap():
+        a, b = buttons[3], buttons[8]
+        pa = [grid.child_get_property(a, k) for k in ("left-attach", "top-attach")]
+        pb = [grid.child_get_property(b, k) for k in ("left-attach", "top-attach")]
+        for w, (x, y) in ((a, pb), (b, pa)):
+            grid.child_set_property(w, "left-attach", x)
+            grid.child_set_property(w, "top-attach", y)
+        print("swapped", flush=True)
+        return True
+
+    GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR1, swap)
     win.show_all()
     return win
 
