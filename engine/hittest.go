@@ -26,9 +26,15 @@ func (x *act) hitTest(ctx context.Context, p Point, pos, idx int) *Error {
 	}
 	cctx, cancel := context.WithTimeout(ctx, x.s.d.opts.CallTimeout)
 	defer cancel()
-	chain, err := ht.ElementsAt(cctx, x.win.ID, p)
-	if err != nil {
-		return backendErr(cctx, err)
+	// An app that names nothing at a point inside its window may not have
+	// answered yet: Firefox answers its first question at a point with
+	// nothing and the next one right. It is asked up to three times.
+	var chain []ElementID
+	for ask := 0; ask < 3 && len(chain) == 0; ask++ {
+		var err error
+		if chain, err = ht.ElementsAt(cctx, x.win.ID, p); err != nil {
+			return backendErr(cctx, err)
+		}
 	}
 	if holdsElement(x.pre.tree, pos, chain) {
 		return nil
