@@ -67,8 +67,11 @@ type act struct {
 	path       string
 	action     string
 	tookCursor bool
-	scrolled   bool // the element was scrolled into view before the act
-	readback   string
+	// aimed: synthetic pointer input went to an element's frame (by
+	// token); the settled read is checked for where it landed.
+	aimed    bool
+	scrolled bool // the element was scrolled into view before the act
+	readback string
 	// readBackAfter, when set, reads the written value back once the app
 	// has settled (set_value): an app that applies a write on its own
 	// turn (the browsers) would read back the old value at once.
@@ -296,6 +299,14 @@ func (x *act) finish(ctx context.Context) Result {
 	default:
 		res.Effect = EffectNoChange
 	}
+	if serr == nil && x.aimed && res.Effect != EffectConfirmed {
+		// The diff must be about the target: marks of the click on
+		// other elements and none on the target mean it landed there.
+		if others := landedElsewhere(x.pre, post, x.pos); len(others) > 0 {
+			res.Effect = EffectNoChange
+			res.LandedElsewhere = others
+		}
+	}
 	res.Verified = res.Effect == EffectConfirmed
 	if x.observe != nil && (x.observe.Tree || x.observe.Screenshot) {
 		res.Observe = x.s.observe(ctx, x.win, post, serr, *x.observe)
@@ -324,6 +335,9 @@ func actText(r *ActResult) string {
 	}
 	if r.ScrolledIntoView {
 		t += " scrolled_into_view"
+	}
+	if len(r.LandedElsewhere) > 0 {
+		t += " landed_elsewhere=" + joinInts(r.LandedElsewhere)
 	}
 	if r.Readback != "" {
 		t += " readback=" + r.Readback
@@ -376,4 +390,16 @@ func beforeRows(sn *snapshot) []int {
 		}
 	}
 	return rows
+}
+
+// joinInts writes element indexes as "3,7".
+func joinInts(v []int) string {
+	out := ""
+	for i, n := range v {
+		if i > 0 {
+			out += ","
+		}
+		out += fmt.Sprint(n)
+	}
+	return out
 }

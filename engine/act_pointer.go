@@ -98,6 +98,22 @@ func clickSpec(actions []string, button, count int) actSpec {
 			if err := x.checkPoint(ctx, p); err != nil {
 				return err
 			}
+			if !hasPt {
+				if err := x.hitTest(ctx, p, x.pos, x.token.Index); err != nil {
+					return err
+				}
+				// Aimed at an element: the settled read must show the
+				// click there, not on another element (finish).
+				x.aimed = true
+				if isToggle(x.node) && x.tool == "click" {
+					was := x.node.HasState("checked")
+					idx := x.token.Index
+					x.confirm = func(post *snapshot) bool {
+						p, ok := post.pos[idx]
+						return ok && post.tree.Nodes[p].HasState("checked") != was
+					}
+				}
+			}
 			x.path, x.tookCursor = PathXTest, true
 			if err := x.s.synth(ctx, InputEvent{Kind: InputMotion, At: p}); err != nil {
 				return err
@@ -163,6 +179,8 @@ func notActionable(x *act, reason string) *Error {
 }
 
 // point turns a token's element or window coordinates into a root point.
+// Both are device pixels: the window's x,y are the pixels of its capture,
+// and an element's frame is in root device pixels (Node.Frame).
 func (x *act) point(p Point, has bool) (Point, *Error) {
 	if has {
 		return Point{X: x.win.Frame.X + p.X, Y: x.win.Frame.Y + p.Y}, nil
@@ -240,6 +258,11 @@ func scrollSpec() actSpec {
 			if err := x.checkPoint(ctx, p); err != nil {
 				return err
 			}
+			if !hasPt && x.node != nil {
+				if err := x.hitTest(ctx, p, x.pos, x.token.Index); err != nil {
+					return err
+				}
+			}
 			button := map[string]int{"up": 4, "down": 5, "left": 6, "right": 7}[dir]
 			x.path, x.tookCursor = PathXTest, true
 			if err := x.s.synth(ctx, InputEvent{Kind: InputMotion, At: p}); err != nil {
@@ -282,6 +305,7 @@ func dragSpec() actSpec {
 		}
 		return func(ctx context.Context) *Error {
 			ends := [2]Point{}
+			aims := [2]struct{ pos, idx int }{{-1, 0}, {-1, 0}}
 			for i, e := range []struct {
 				p   Point
 				has bool
@@ -298,13 +322,22 @@ func dragSpec() actSpec {
 				if err := x.pre.fill(ctx, x.s.d, []int{pos}); err != nil {
 					return err
 				}
+				if x.pre.tree.Nodes[pos].Frame.Empty() {
+					return Errf(CodeElementDisabled, "element %d has no area on screen", e.tok.Index)
+				}
 				ends[i] = x.pre.tree.Nodes[pos].Frame.Center()
+				aims[i].pos, aims[i].idx = pos, e.tok.Index
 			}
-			for _, p := range ends {
+			for i, p := range ends {
 				if !x.win.Frame.Contains(p) {
 					return Errf(CodeInvalidArguments, "a drag must start and end inside window %d", x.win.ID)
 				}
 				if err := x.checkPoint(ctx, p); err != nil {
+					return err
+				}
+				// Both ends are checked before the press: the drop
+				// target must be where the read saw it too.
+				if err := x.hitTest(ctx, p, aims[i].pos, aims[i].idx); err != nil {
 					return err
 				}
 			}
@@ -423,7 +456,7 @@ func (x *act) readActionsAgain(ctx context.Context) bool {
 	n.Actions = nil
 	cctx, cancel := context.WithTimeout(ctx, x.s.d.opts.CallTimeout)
 	defer cancel()
-	if dr.ReadDetails(cctx, []*Node{&n}) != nil || !n.Detailed {
+	if dr.ReadDetails(cctx, x.win.ID, []*Node{&n}) != nil || !n.Detailed {
 		return false
 	}
 	x.node = &n

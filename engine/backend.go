@@ -91,9 +91,27 @@ type DetailReader interface {
 	// ReadStructure is ReadTree without details: Detailed is false and
 	// Value, HasValue, Numeric, Actions and Frame are left empty.
 	ReadStructure(ctx context.Context, window WindowID, budget Budget) (*Tree, error)
-	// ReadDetails fills the details of nodes of an earlier read, in place,
-	// and sets their Detailed. A secure node's value is never read.
-	ReadDetails(ctx context.Context, nodes []*Node) error
+	// ReadDetails fills the details of nodes of an earlier read of window
+	// w, in place, and sets their Detailed. A secure node's value is never
+	// read. The window says whose scale turns the app's extents into the
+	// device pixels Frame is in.
+	ReadDetails(ctx context.Context, w WindowID, nodes []*Node) error
+}
+
+// HitTester is an optional part of a backend that can say which elements
+// of a window lie under a point, as the app itself answers it (AT-SPI
+// Component.GetAccessibleAtPoint). Before synthetic input aimed at an
+// element by token, the engine checks that the element is what the point
+// holds now: a read can be out of date (the layout moved, a popup covers
+// the element), and frames can be in the wrong space (an app that scales
+// its pixels), and then a click would land on another element.
+type HitTester interface {
+	// ElementsAt lists the elements of window w under p (root
+	// coordinates, device pixels), outermost first, each one the child
+	// of the one before that holds the point, down to the deepest one the
+	// app names. The window's frame itself is not listed; an empty list
+	// means the app names no element there.
+	ElementsAt(ctx context.Context, w WindowID, p Point) ([]ElementID, error)
 }
 
 // ChangeWaiter is an optional part of a backend that hears an app report
@@ -269,7 +287,9 @@ type ScrollHint struct {
 	Position float64
 	// Delta, when not zero, asks instead to move the scroll bar by this
 	// many pixels from where it is (positive: further down the content),
-	// for an element whose showing ancestor the engine pages through.
+	// for an element whose showing ancestor the engine pages through. The
+	// pixels are device pixels, as frames are; a backend whose app scales
+	// its pixels converts them to the app's own.
 	Delta int
 }
 
@@ -391,7 +411,7 @@ type Window struct {
 	Pid      int
 	App      string // the app's name (WM_CLASS or the AT-SPI application name)
 	Title    string
-	Frame    Rect // root coordinates
+	Frame    Rect // root coordinates, device pixels
 	Focused  bool
 	OnScreen bool
 	Stacking int // 0 is the topmost
@@ -457,10 +477,14 @@ type Node struct {
 	States     []string // AT-SPI state names in snake_case
 	Actions    []string
 	ChildCount int
-	Frame      Rect // root coordinates
-	Secure     bool
-	Editable   bool // implements EditableText
-	Text       bool // implements Text (ReadText works)
+	// Frame is in root coordinates and device pixels (the pixels of the
+	// screen, of a capture and of synthetic input), whatever space the
+	// app reports its extents in: a backend converts an app that draws
+	// each of its logical pixels as several device pixels (docs/decisions.md).
+	Frame    Rect
+	Secure   bool
+	Editable bool // implements EditableText
+	Text     bool // implements Text (ReadText works)
 	// Detailed: Value, HasValue, Numeric, Actions and Frame were read (see
 	// DetailReader); a plain ReadTree's nodes are all detailed.
 	Detailed bool

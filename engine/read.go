@@ -72,7 +72,7 @@ func (d *Driver) fillDetails(ctx context.Context, t *Tree, positions []int) *Err
 	}
 	cctx, cancel := context.WithTimeout(ctx, d.opts.CallTimeout)
 	defer cancel()
-	if err := dr.ReadDetails(cctx, nodes); err != nil {
+	if err := dr.ReadDetails(cctx, t.Window, nodes); err != nil {
 		return backendErr(cctx, err)
 	}
 	return nil

@@ -209,8 +209,12 @@ type ActResult struct {
 	Action          string      `json:"action,omitempty"` // the accessibility action used
 	// ScrolledIntoView: the element was below the fold (clipped by a
 	// scrolled view) and was scrolled into view before the act.
-	ScrolledIntoView bool         `json:"scrolled_into_view,omitempty"`
-	Observe          *Observation `json:"observe,omitempty"`
+	ScrolledIntoView bool `json:"scrolled_into_view,omitempty"`
+	// LandedElsewhere: a synthetic click aimed at an element by token
+	// left its marks (focus, checked, selected, ...) on these other
+	// elements and none on the target; effect is then no_change.
+	LandedElsewhere []int        `json:"landed_elsewhere,omitempty"`
+	Observe         *Observation `json:"observe,omitempty"`
 }
 
 // ClipboardReadResult is clipboard_read's result.

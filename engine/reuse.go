@@ -216,7 +216,7 @@ func (s *Session) refreshNodes(ctx context.Context, cl ChangeLister, pre, t *Tre
 	defer cancel()
 	detailsDone := make(chan error, 1)
 	if dr, ok := s.d.backend.(DetailReader); ok && len(copies) > 0 {
-		go func() { detailsDone <- dr.ReadDetails(cctx, copies) }()
+		go func() { detailsDone <- dr.ReadDetails(cctx, t.Window, copies) }()
 	} else {
 		detailsDone <- nil
 	}

@@ -28,6 +28,7 @@ type Backend struct {
 	mu       sync.Mutex
 	frames   map[engine.WindowID]engine.ElementID // X window -> its AT-SPI frame, as last matched
 	frameBus map[engine.WindowID]string           // X window -> its app's bus name
+	scales   map[engine.WindowID]windowScale      // X window -> how its app's extents become device pixels (scale.go)
 	names    map[engine.ProcessIdentity]string    // an app's AT-SPI name, kept while it is busy or stopped
 	watchers map[string]*appWatcher               // app bus name -> its change watcher
 	watchSeq uint64                               // serial of the newest watcher
@@ -63,6 +64,7 @@ func Open(opts Options) (*Backend, error) {
 		opts:     opts,
 		frames:   map[engine.WindowID]engine.ElementID{},
 		frameBus: map[engine.WindowID]string{},
+		scales:   map[engine.WindowID]windowScale{},
 		names:    map[engine.ProcessIdentity]string{},
 		watchers: map[string]*appWatcher{},
 		tk:       &takeoverParts{indicators: map[*indicator]bool{}},
@@ -181,7 +183,9 @@ func (b *Backend) Process(ctx context.Context, pid int) (engine.ProcessIdentity,
 }
 
 // frameOf finds the AT-SPI frame of an X window: the match remembered from
-// the last read when it still stands, else a fresh match.
+// the last read when it still stands, else a fresh match. It keeps the
+// window's scale up to date: measured at the match, and again (one
+// GetExtents of the frame) whenever the window's X geometry changed.
 func (b *Backend) frameOf(ctx context.Context, w engine.WindowID) (xlib.Window, engine.ElementID, bool, error) {
 	win, err := b.x.Describe(uint64(w))
 	if err != nil {
@@ -189,8 +193,16 @@ func (b *Backend) frameOf(ctx context.Context, w engine.WindowID) (xlib.Window, 
 	}
 	b.mu.Lock()
 	id, ok := b.frames[w]
+	sc, measured := b.scales[w]
 	b.mu.Unlock()
 	if ok {
+		if !measured || sc.Device != rectOf(win.Frame) {
+			if ext, err := b.a.Extents(ctx, id); err == nil {
+				b.mu.Lock()
+				b.scales[w] = measureScale(win.Frame, ext)
+				b.mu.Unlock()
+			}
+		}
 		return win, id, true, nil
 	}
 	frames, _, err := b.a.AllFrames(ctx)
@@ -204,6 +216,7 @@ func (b *Backend) frameOf(ctx context.Context, w engine.WindowID) (xlib.Window, 
 	b.mu.Lock()
 	b.frames[w] = f.ID
 	b.frameBus[w] = f.Bus
+	b.scales[w] = measureScale(win.Frame, f.Extents)
 	b.mu.Unlock()
 	return win, f.ID, true, nil
 }
@@ -212,8 +225,21 @@ func (b *Backend) forget(w engine.WindowID) {
 	b.mu.Lock()
 	delete(b.frames, w)
 	delete(b.frameBus, w)
+	delete(b.scales, w)
 	b.mu.Unlock()
 }
+
+// scaleOf is window w's scale as last measured (1 when never).
+func (b *Backend) scaleOf(w engine.WindowID) windowScale {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if sc, ok := b.scales[w]; ok {
+		return sc
+	}
+	return windowScale{Scale: 1}
+}
+
+func rectOf(r xlib.Rect) engine.Rect { return engine.Rect{X: r.X, Y: r.Y, W: r.W, H: r.H} }
 
 // ReadTree reads a window's whole accessible tree with every detail.
 func (b *Backend) ReadTree(ctx context.Context, w engine.WindowID, budget engine.Budget) (*engine.Tree, error) {
@@ -227,8 +253,9 @@ func (b *Backend) ReadStructure(ctx context.Context, w engine.WindowID, budget e
 	return b.read(ctx, w, budget, atspi.DetailsNone)
 }
 
-// ReadDetails reads values, actions and frames of nodes of an earlier read.
-func (b *Backend) ReadDetails(ctx context.Context, nodes []*engine.Node) error {
+// ReadDetails reads values, actions and frames of nodes of an earlier read
+// of window w; frames come in device pixels (scale.go).
+func (b *Backend) ReadDetails(ctx context.Context, w engine.WindowID, nodes []*engine.Node) error {
 	var real []*engine.Node
 	for _, n := range nodes {
 		if n.ID == bareWindowID {
@@ -243,9 +270,10 @@ func (b *Backend) ReadDetails(ctx context.Context, nodes []*engine.Node) error {
 	if err := b.a.Details(ctx, real, atspi.DetailsAll); err != nil {
 		return err
 	}
+	sc := b.scaleOf(w)
 	for _, n := range real {
 		n.Detailed = true
-		n.Frame = saneFrame(n.Frame)
+		n.Frame = sc.toDevice(saneFrame(n.Frame))
 	}
 	return nil
 }
@@ -288,8 +316,9 @@ func (b *Backend) read(ctx context.Context, w engine.WindowID, budget engine.Bud
 			return nil, err
 		}
 	}
+	sc := b.scaleOf(w)
 	for i := range t.Nodes {
-		t.Nodes[i].Frame = saneFrame(t.Nodes[i].Frame)
+		t.Nodes[i].Frame = sc.toDevice(saneFrame(t.Nodes[i].Frame))
 	}
 	return t, nil
 }
@@ -339,7 +368,22 @@ func (b *Backend) SetNumber(ctx context.Context, ref engine.ElementRef, v float6
 // ScrollIntoView scrolls an element a view clips into view, by
 // accessibility calls alone (engine.ScrollIntoViewer).
 func (b *Backend) ScrollIntoView(ctx context.Context, ref engine.ElementRef, hint engine.ScrollHint) error {
+	hint.Delta = b.scaleOf(ref.Window).lengthToApp(hint.Delta)
 	return b.a.ScrollIntoView(ctx, ref, hint)
+}
+
+var _ engine.HitTester = (*Backend)(nil)
+
+// ElementsAt asks window w's app what lies under a root device point (the
+// point in the app's own pixels, scale.go), one level at a time. A window
+// without an accessible frame names no element.
+func (b *Backend) ElementsAt(ctx context.Context, w engine.WindowID, p engine.Point) ([]engine.ElementID, error) {
+	_, frame, ok, err := b.frameOf(ctx, w)
+	if err != nil || !ok {
+		return nil, err
+	}
+	at := b.scaleOf(w).toApp(p)
+	return b.a.ElementsAt(ctx, frame, at.X, at.Y)
 }
 
 // Send sends one synthetic event through XTEST.

@@ -1,6 +1,9 @@
 package native
 
 import (
+	"math"
+
+	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/native/atspi"
 	"github.com/nish-driver/nish-driver/native/xlib"
 )
@@ -16,7 +19,10 @@ import (
 //  2. among those, the frame scoring highest wins: +4 for the same title,
 //     +3 when the geometry overlaps by at least 80% (intersection over
 //     union; client-side decorations and shadows make exact equality rare),
-//     +1 for any overlap, +1 for a frame that is showing;
+//     +1 for any overlap, +1 for a frame that is showing; a frame whose
+//     extents are the window's geometry divided by one scale (an app that
+//     draws each logical pixel as several device pixels, scale.go), its
+//     origin included, counts as overlapping fully;
 //  3. a frame must score at least 1 unless it is its process's only frame,
 //     and a tie between two frames is no match (two same-titled windows on
 //     top of each other would otherwise be confused).
@@ -41,6 +47,9 @@ func matchFrame(w xlib.Window, frames []atspi.Frame) (atspi.Frame, bool) {
 			s += 4
 		}
 		iou := overlap(w.Frame, f.Extents.X, f.Extents.Y, f.Extents.W, f.Extents.H)
+		if scaledAlike(w.Frame, f.Extents) {
+			iou = 1
+		}
 		switch {
 		case iou >= 0.8:
 			s += 3
@@ -82,4 +91,19 @@ func overlap(a xlib.Rect, x, y, w, h int) float64 {
 		return 0
 	}
 	return inter / union
+}
+
+// scaledAlike reports whether a frame's extents are the window's X
+// geometry in an app's logical pixels: the same shape at a scale other
+// than 1, with the origin divided by that scale too (GTK 3 and Qt on the
+// first monitor place their logical screen so).
+func scaledAlike(w xlib.Rect, ext engine.Rect) bool {
+	sc := measureScale(w, ext)
+	if sc.identity() {
+		return false
+	}
+	near := func(logical, device int) bool {
+		return math.Abs(float64(logical)*sc.Scale-float64(device)) <= sc.Scale+1
+	}
+	return near(ext.X, w.X) && near(ext.Y, w.Y)
 }

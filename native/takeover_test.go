@@ -125,14 +125,23 @@ type tk struct {
 	person *xlib.Display
 }
 
-func newTakeover(t testing.TB) *tk {
+func newTakeover(t testing.TB) *tk { return newTakeoverOn(t, nil) }
+
+// newTakeoverOn is newTakeover with the engine's backend wrapped by wrap
+// (nil: the spy itself), for a test that gives the engine a backend with a
+// fault of its own.
+func newTakeoverOn(t testing.TB, wrap func(*sendSpy) engine.Backend) *tk {
 	t.Helper()
 	b, err := native.Open(native.Options{Display: desk.Display, Getenv: getenv})
 	if err != nil {
 		t.Fatal(err)
 	}
 	spy := &sendSpy{Backend: b}
-	d := engine.New(engine.Options{Backend: spy, ConsentTimeout: 20 * time.Second})
+	var be engine.Backend = spy
+	if wrap != nil {
+		be = wrap(spy)
+	}
+	d := engine.New(engine.Options{Backend: be, ConsentTimeout: 20 * time.Second})
 	h := &harness{t: t, b: b, d: d, c: d.Connect(engine.ClientInfo{Name: "takeover", Pid: os.Getpid()})}
 
 	hostIn, driverOut := io.Pipe()

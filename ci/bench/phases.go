@@ -55,9 +55,9 @@ func (t *timedBackend) ReadStructure(ctx context.Context, w engine.WindowID, bud
 	return t.Backend.ReadStructure(ctx, w, budget)
 }
 
-func (t *timedBackend) ReadDetails(ctx context.Context, nodes []*engine.Node) error {
+func (t *timedBackend) ReadDetails(ctx context.Context, w engine.WindowID, nodes []*engine.Node) error {
 	defer t.add(func(p *phases, d time.Duration) { p.details += d }, time.Now())
-	return t.Backend.ReadDetails(ctx, nodes)
+	return t.Backend.ReadDetails(ctx, w, nodes)
 }
 
 // medianPhases is the part-by-part median of a series of calls (each part

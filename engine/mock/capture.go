@@ -27,7 +27,8 @@ func RoleColor(role string) color.RGBA {
 	return color.RGBA{R: 64 + uint8(v%160), G: 64 + uint8((v>>8)%160), B: 64 + uint8((v>>16)%160), A: 255}
 }
 
-// Capture renders a window's own contents at its own size: the background,
+// Capture renders a window's own contents at its own size in device
+// pixels: the background,
 // then every element but the root in tree order, filled with its role's
 // colour and outlined darker, then every secure element's frame filled with
 // CanaryColor. Other windows and the indicator never appear. SetCaptureFails
@@ -59,7 +60,7 @@ func (w *Window) render() *image.RGBA {
 		if e == w.root {
 			return
 		}
-		r := lay[e]
+		r := w.toDevice(lay[e])
 		rect := image.Rect(r.X, r.Y, r.X+r.W, r.Y+r.H).Intersect(bounds)
 		if e.secure {
 			secure = append(secure, rect)

@@ -31,6 +31,8 @@ type Desktop struct {
 	pointer engine.Point
 	held    map[string]bool // keys held down, by keysym name
 	pressed *Element        // the element under the last button-1 press
+	// beforeHit runs once before the next hit-test (hittest.go).
+	beforeHit func()
 
 	unavailable bool
 	a11yOn      bool                             // the accessibility switch (accessibility.go)

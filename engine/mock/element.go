@@ -33,7 +33,7 @@ type Element struct {
 	secure           bool
 	editable         bool
 	text             bool
-	frame            *engine.Rect // window coordinates; nil: laid out automatically
+	frame            *engine.Rect // window coordinates, logical pixels; nil: laid out automatically
 	handlers         map[string]func(*ActionContext)
 	scroll           *scrollView // a scrolled view's state (scroll.go)
 }
@@ -256,12 +256,13 @@ func (e *Element) SetEditable(on bool) *Element { return e.set(func() { e.editab
 // SetHasText says whether the element implements Text (ReadText works).
 func (e *Element) SetHasText(on bool) *Element { return e.set(func() { e.text = on }) }
 
-// SetFrame places the element at a rectangle in root coordinates. It is
-// kept relative to the window, so it moves when the window does.
+// SetFrame places the element at a rectangle in root coordinates (device
+// pixels). It is kept relative to the window, so it moves when the window
+// does.
 func (e *Element) SetFrame(r engine.Rect) *Element {
 	return e.set(func() {
 		wf := e.win.frame
-		rel := engine.Rect{X: r.X - wf.X, Y: r.Y - wf.Y, W: r.W, H: r.H}
+		rel := e.win.toLogical(engine.Rect{X: r.X - wf.X, Y: r.Y - wf.Y, W: r.W, H: r.H})
 		e.frame = &rel
 	})
 }

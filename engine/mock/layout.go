@@ -1,6 +1,10 @@
 package mock
 
-import "github.com/nish-driver/nish-driver/engine"
+import (
+	"math"
+
+	"github.com/nish-driver/nish-driver/engine"
+)
 
 // The automatic layout: elements without an explicit frame get rows of a
 // grid inside the window, in tree order, indented a little by depth and
@@ -13,10 +17,12 @@ const (
 	layoutIndent = 6
 )
 
-// layout returns every element's rectangle in window coordinates. mu held.
+// layout returns every element's rectangle in window coordinates, in the
+// app's logical pixels (device pixels over the window's scale). mu held.
 func (w *Window) layout() map[*Element]engine.Rect {
 	out := make(map[*Element]engine.Rect, len(w.byID))
-	out[w.root] = engine.Rect{W: w.frame.W, H: w.frame.H}
+	logical := w.logicalSize()
+	out[w.root] = logical
 	type placed struct {
 		e     *Element
 		depth int
@@ -35,8 +41,8 @@ func (w *Window) layout() map[*Element]engine.Rect {
 	}
 	visit(w.root, 0)
 
-	innerW := max(1, w.frame.W-2*layoutPad)
-	innerH := max(1, w.frame.H-2*layoutPad)
+	innerW := max(1, logical.W-2*layoutPad)
+	innerH := max(1, logical.H-2*layoutPad)
 	rows := max(1, innerH/layoutRowH)
 	cols := max(1, (len(auto)+rows-1)/rows)
 	colW := max(1, innerW/cols)
@@ -59,9 +65,39 @@ func (w *Window) layout() map[*Element]engine.Rect {
 	return out
 }
 
-// toRoot turns a window rectangle into root coordinates. mu held.
+// toRoot turns a window rectangle in logical pixels into root coordinates
+// in device pixels: what a backend reports after converting the app's
+// extents (engine.Node.Frame). mu held.
 func (w *Window) toRoot(r engine.Rect) engine.Rect {
+	r = w.toDevice(r)
 	r.X += w.frame.X
 	r.Y += w.frame.Y
 	return r
 }
+
+// toDevice scales a window rectangle from logical to device pixels; its
+// edges are rounded, so rectangles that touch still touch. mu held.
+func (w *Window) toDevice(r engine.Rect) engine.Rect {
+	if w.scale == 0 || w.scale == 1 {
+		return r
+	}
+	x0, y0 := scaled(r.X, w.scale), scaled(r.Y, w.scale)
+	return engine.Rect{X: x0, Y: y0, W: scaled(r.X+r.W, w.scale) - x0, H: scaled(r.Y+r.H, w.scale) - y0}
+}
+
+// toLogical turns a window rectangle in device pixels into logical ones.
+// mu held.
+func (w *Window) toLogical(r engine.Rect) engine.Rect {
+	if w.scale == 0 || w.scale == 1 {
+		return r
+	}
+	x0, y0 := scaled(r.X, 1/w.scale), scaled(r.Y, 1/w.scale)
+	return engine.Rect{X: x0, Y: y0, W: scaled(r.X+r.W, 1/w.scale) - x0, H: scaled(r.Y+r.H, 1/w.scale) - y0}
+}
+
+// logicalSize is the window's size in the app's logical pixels. mu held.
+func (w *Window) logicalSize() engine.Rect {
+	return w.toLogical(engine.Rect{W: w.frame.W, H: w.frame.H})
+}
+
+func scaled(v int, s float64) int { return int(math.Round(float64(v) * s)) }

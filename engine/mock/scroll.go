@@ -161,7 +161,13 @@ func (d *Desktop) ScrollIntoView(ctx context.Context, ref engine.ElementRef, hin
 			return engine.Errf(engine.CodeNotActionable, "the view declined to scroll to the element")
 		}
 		if hint.Delta != 0 {
-			v.first += int(math.Round(float64(hint.Delta) / layoutRowH))
+			// The engine's delta is in device pixels, the rows in the
+			// app's logical ones.
+			delta := float64(hint.Delta)
+			if view.win.scale > 0 {
+				delta /= view.win.scale
+			}
+			v.first += int(math.Round(delta / layoutRowH))
 		} else {
 			p := math.Max(0, math.Min(1, hint.Position))
 			v.first = int(math.Round(p * float64(len(view.rows())-v.shown)))

@@ -208,17 +208,13 @@ func (d *Desktop) ReadStructure(ctx context.Context, window engine.WindowID, bud
 	return t, err
 }
 
-// ReadDetails fills nodes of an earlier read with their current values,
-// actions and frames. A secure element's value is never filled (unless the
-// LeakSecureValues fault is on). An element that is gone is
-// stale_element_token.
-func (d *Desktop) ReadDetails(ctx context.Context, nodes []*engine.Node) error {
+// ReadDetails fills nodes of an earlier read of window win with their
+// current values, actions and frames (device pixels). A secure element's
+// value is never filled (unless the LeakSecureValues fault is on). An
+// element that is gone is stale_element_token.
+func (d *Desktop) ReadDetails(ctx context.Context, win engine.WindowID, nodes []*engine.Node) error {
 	if len(nodes) == 0 {
 		return nil
-	}
-	win := d.windowOf(nodes[0].ID)
-	if win == 0 {
-		return engine.Errf(engine.CodeStaleElementToken, "the elements are no longer on screen")
 	}
 	return d.appCall(ctx, Call{Method: "ReadDetails", Window: win}, func(w *Window) error {
 		lay := w.layout()

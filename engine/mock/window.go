@@ -12,7 +12,13 @@ type Window struct {
 	app *App
 	id  engine.WindowID
 
-	frame    engine.Rect // root coordinates
+	frame engine.Rect // root coordinates, device pixels
+	// scale is how many device pixels the app draws for each of its
+	// logical pixels (0 or 1: the same). The app lays its elements out in
+	// logical pixels, as GTK 3 with GDK_SCALE=2 or Qt with
+	// QT_SCALE_FACTOR=1.5 do; the mock reports them in device pixels, as
+	// the native backend does once it has converted them.
+	scale    float64
 	onScreen bool
 	closed   bool
 
@@ -92,6 +98,15 @@ func (w *Window) SetFrame(r engine.Rect) {
 	w.d.mu.Lock()
 	defer w.d.mu.Unlock()
 	w.frame = r
+}
+
+// SetScale makes the app draw each logical pixel as s device pixels
+// (1.25, 1.5, 2, ...). The window's frame stays as it is in device pixels;
+// its elements are laid out again in the smaller logical size.
+func (w *Window) SetScale(s float64) {
+	w.d.mu.Lock()
+	defer w.d.mu.Unlock()
+	w.scale = s
 }
 
 // SetOnScreen maps or unmaps (minimizes) the window. An unmapped window is

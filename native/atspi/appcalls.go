@@ -66,6 +66,8 @@ var appCalls = []appCall{
 	// Where an element is on screen, and bringing it there.
 	{iface: "org.a11y.atspi.Component", member: "GetExtents"},
 	{iface: "org.a11y.atspi.Component", member: "ScrollTo"},
+	// What lies under a point, before synthetic input aimed at an element.
+	{iface: "org.a11y.atspi.Component", member: "GetAccessibleAtPoint"},
 	// Actions.
 	{iface: "org.a11y.atspi.Action", member: "GetActions"},
 	{iface: "org.a11y.atspi.Action", member: "GetName"},

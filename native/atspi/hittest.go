@@ -1,0 +1,76 @@
+package atspi
+
+import (
+	"context"
+
+	"github.com/nish-driver/nish-driver/engine"
+)
+
+// coordScreen is ATSPI_COORD_TYPE_SCREEN: a point or extents relative to
+// the screen's top-left, in the app's own (logical) pixels. GTK 3 answers
+// GetAccessibleAtPoint in screen and window coordinates alike; the driver
+// asks in screen coordinates, the space its extents come in.
+const coordScreen = uint32(0)
+
+// maxHitDepth bounds the walk down a window's elements at a point.
+const maxHitDepth = 64
+
+// ElementsAt lists the elements of a window's frame at a point (screen
+// coordinates in the app's pixels), outermost first: the frame's child
+// holding the point, that child's child holding it, and so on, one
+// Component.GetAccessibleAtPoint per level (GTK 3 answers one level at a
+// time; a toolkit that answers with the deepest element at once ends the
+// walk sooner). The frame is not listed. An element that does not answer
+// (no Component interface) ends the walk where it is.
+func (c *Client) ElementsAt(ctx context.Context, frame engine.ElementID, x, y int) ([]engine.ElementID, error) {
+	bus, path, tag, err := c.parseID(ctx, frame, targetFrame)
+	if err != nil {
+		return nil, err
+	}
+	var chain []engine.ElementID
+	for depth := 0; depth < maxHitDepth; depth++ {
+		conn, err := c.connFor(ctx, bus)
+		if err != nil {
+			return nil, mapErr(err, nil, ctx, targetFrame)
+		}
+		rep, err := conn.call(ctx, bus, path, "org.a11y.atspi.Component", "GetAccessibleAtPoint", int32(x), int32(y), coordScreen)
+		if err != nil {
+			if depth > 0 && !errConnGone(err) && ctx.Err() == nil {
+				break // an element without Component: the walk ends there
+			}
+			return nil, mapErr(err, conn, ctx, targetFrame)
+		}
+		d := rep.decoder()
+		b, p := d.ref()
+		if d.err != nil || b == "" || p == nullPath || (b == bus && p == path) {
+			break
+		}
+		chain = append(chain, c.mintID(tag, b, p))
+		bus, path = b, p
+	}
+	return chain, nil
+}
+
+// Extents reads one element's extents (screen coordinates in the app's
+// pixels): one Component.GetExtents.
+func (c *Client) Extents(ctx context.Context, id engine.ElementID) (engine.Rect, error) {
+	bus, path, _, err := c.parseID(ctx, id, targetFrame)
+	if err != nil {
+		return engine.Rect{}, err
+	}
+	conn, err := c.connFor(ctx, bus)
+	if err != nil {
+		return engine.Rect{}, mapErr(err, nil, ctx, targetFrame)
+	}
+	rep, err := conn.call(ctx, bus, path, "org.a11y.atspi.Component", "GetExtents", coordScreen)
+	if err != nil {
+		return engine.Rect{}, mapErr(err, conn, ctx, targetFrame)
+	}
+	d := rep.decoder()
+	d.align(8)
+	x, y, w, h := d.int32(), d.int32(), d.int32(), d.int32()
+	if d.err != nil {
+		return engine.Rect{}, mapErr(d.err, conn, ctx, targetFrame)
+	}
+	return engine.Rect{X: int(x), Y: int(y), W: int(w), H: int(h)}, nil
+}
