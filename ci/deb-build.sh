@@ -52,7 +52,7 @@ gzip -9n "$root/usr/share/man/man1/nish-driver.1"
 install -m 0644 packaging/nish-driver.service "$root/usr/lib/systemd/user/nish-driver.service"
 install -m 0644 README.md "$doc/README.md"
 install -m 0644 packaging/lintian-overrides "$root/usr/share/lintian/overrides/nish-driver"
-go run ./packaging/gencopyright -head packaging/copyright.head -binary "$root/usr/bin/nish-driver" >"$doc/copyright"
+go run ./ci/gencopyright -head packaging/copyright.head -binary "$root/usr/bin/nish-driver" >"$doc/copyright"
 
 changelog_date=$(date -u -R -d "@$SOURCE_DATE_EPOCH")
 cat >"$work/changelog.Debian" <<CHANGELOG

@@ -5,7 +5,7 @@
 #   - dpkg installs it (so every Depends is a package that is installed),
 #   - `nish-driver version` runs, and `nish-driver doctor --json` without a
 #     display exits 1 with a report that validates against the doctor
-#     schema and names display_unreachable (packaging/checkdoctor),
+#     schema and names display_unreachable (ci/checkdoctor),
 #   - `man nish-driver` finds and renders the page,
 #   - `systemd-analyze --user verify` accepts the unit, with no message, and
 #     the binary knows the command the unit runs,
@@ -110,5 +110,5 @@ cp "$deb" "$work/out/"
 unshare --mount --propagation private -- "$0" --inside "$work" "$deb" ||
   die "the install test failed (in a container it needs CAP_SYS_ADMIN: docker run --privileged)"
 
-go run ./packaging/checkdoctor -ready=false -reason x11=display_unreachable <"$work/out/doctor.json"
+go run ./ci/checkdoctor -ready=false -reason x11=display_unreachable <"$work/out/doctor.json"
 echo "deb-install-test: $deb installs, runs the doctor, has its manual page and unit, and purges cleanly"

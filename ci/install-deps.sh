@@ -23,7 +23,7 @@ DEBIAN_PACKAGES=(
   git
   libc6-dev
   make
-  # The private test desktop (sandbox/, spec §11): Xvfb with its core
+  # The private test desktop (internal/sandbox, spec §11): Xvfb with its core
   # fonts, a session bus, gdbus, and the AT-SPI bus.
   xvfb
   xauth

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
-	"github.com/nish-driver/nish-driver/sandbox"
+	"github.com/nish-driver/nish-driver/internal/sandbox"
 	"github.com/nish-driver/nish-driver/schema"
 )
 

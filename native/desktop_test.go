@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	personpkg "github.com/nish-driver/nish-driver/internal/person"
+	"github.com/nish-driver/nish-driver/internal/sandbox"
 	"github.com/nish-driver/nish-driver/native"
-	personpkg "github.com/nish-driver/nish-driver/native/person"
-	"github.com/nish-driver/nish-driver/sandbox"
 )
 
 // The integration tests run the engine on the native backend inside one

@@ -19,7 +19,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nish-driver/nish-driver/sandbox"
+	"github.com/nish-driver/nish-driver/internal/sandbox"
 )
 
 func main() {

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/person"
 	"github.com/nish-driver/nish-driver/native"
-	"github.com/nish-driver/nish-driver/native/person"
 )
 
 // row is one subject's figures. Durations are of conn.Call alone: the

@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/nish-driver/nish-driver/sandbox"
+	"github.com/nish-driver/nish-driver/internal/sandbox"
 )
 
 // subject is one window the benchmark measures.

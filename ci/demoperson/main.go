@@ -2,7 +2,7 @@
 // the demo's private X display as a client of its own, waits for the
 // driver's consent dialog, and answers it the way a person does: by moving
 // the pointer to the controls the dialog publishes and clicking them with
-// XTEST (package native/person). The driver cannot tell it from a mouse,
+// XTEST (package internal/person). The driver cannot tell it from a mouse,
 // and nothing a model sends reaches it.
 //
 // Usage:
@@ -25,7 +25,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nish-driver/nish-driver/native/person"
+	"github.com/nish-driver/nish-driver/internal/person"
 )
 
 func main() {

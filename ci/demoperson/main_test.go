@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nish-driver/nish-driver/internal/sandbox"
 	"github.com/nish-driver/nish-driver/native/xlib"
-	"github.com/nish-driver/nish-driver/sandbox"
 )
 
 // The tests show the real consent dialog (native/xlib) on a private desktop

@@ -6,7 +6,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/nish-driver/nish-driver/daemon"
+	"github.com/nish-driver/nish-driver/internal/daemon"
 )
 
 // runConnect is `nish-driver mcp --connect`: instead of serving MCP itself,

@@ -13,8 +13,8 @@ import (
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/control"
 	"github.com/nish-driver/nish-driver/engine/doctor"
-	"github.com/nish-driver/nish-driver/mcpserver"
-	"github.com/nish-driver/nish-driver/mcpserver/wire"
+	"github.com/nish-driver/nish-driver/internal/mcpserver"
+	"github.com/nish-driver/nish-driver/internal/mcpserver/wire"
 	"github.com/nish-driver/nish-driver/native"
 )
 

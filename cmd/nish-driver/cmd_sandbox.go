@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/nish-driver/nish-driver/sandbox"
+	"github.com/nish-driver/nish-driver/internal/sandbox"
 )
 
 // sandboxCmd runs a private virtual desktop (Xvfb, a session bus and the

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nish-driver/nish-driver/sandbox"
+	"github.com/nish-driver/nish-driver/internal/sandbox"
 	"github.com/nish-driver/nish-driver/schema"
 )
 

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nish-driver/nish-driver/daemon"
-	"github.com/nish-driver/nish-driver/mcpserver/wire"
+	"github.com/nish-driver/nish-driver/internal/daemon"
+	"github.com/nish-driver/nish-driver/internal/mcpserver/wire"
 )
 
 // echoMarker is put into junk lines; no reply may repeat it.

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nish-driver/nish-driver/sandbox"
+	"github.com/nish-driver/nish-driver/internal/sandbox"
 )
 
 // The package's integration tests share one private desktop (Xvfb, a

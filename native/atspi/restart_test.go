@@ -12,7 +12,7 @@ import (
 	"github.com/godbus/dbus/v5"
 
 	"github.com/nish-driver/nish-driver/engine"
-	"github.com/nish-driver/nish-driver/sandbox"
+	"github.com/nish-driver/nish-driver/internal/sandbox"
 )
 
 // TestBusRestartReconnects restarts the accessibility bus under a client

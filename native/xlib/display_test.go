@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nish-driver/nish-driver/sandbox"
+	"github.com/nish-driver/nish-driver/internal/sandbox"
 )
 
 func TestOpenNamesTheDisplayAndCloseEndsIt(t *testing.T) {

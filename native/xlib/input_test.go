@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nish-driver/nish-driver/sandbox"
+	"github.com/nish-driver/nish-driver/internal/sandbox"
 )
 
 // heard is one event as a test's sink got it, with the time it got it.

@@ -8,7 +8,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/nish-driver/nish-driver/sandbox"
+	"github.com/nish-driver/nish-driver/internal/sandbox"
 )
 
 // desk is the private desktop every test of the package runs on, and dpy

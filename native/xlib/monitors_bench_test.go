@@ -6,7 +6,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/nish-driver/nish-driver/sandbox"
+	"github.com/nish-driver/nish-driver/internal/sandbox"
 )
 
 // BenchmarkMonitors is one RandR GetMonitors round trip on the main

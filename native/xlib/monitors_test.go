@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nish-driver/nish-driver/sandbox"
+	"github.com/nish-driver/nish-driver/internal/sandbox"
 )
 
 // The monitors of a wider test screen: a 2880x1080 Xvfb screen split with

@@ -10,7 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/nish-driver/nish-driver/mcpserver/wire"
+	"github.com/nish-driver/nish-driver/internal/mcpserver/wire"
 )
 
 // isMCPOpening says whether a connection's first frame opens an MCP

@@ -1,7 +1,6 @@
-package packaging
+package ci
 
 import (
-	"os"
 	"os/exec"
 	"regexp"
 	"slices"
@@ -144,19 +143,13 @@ func debianPackages(t *testing.T) []string {
 // that the package's copyright file names it for nish-driver's own code,
 // with no placeholder left.
 func TestLicense(t *testing.T) {
-	license, err := os.ReadFile("../LICENSE")
-	if err != nil {
-		t.Fatal(err)
-	}
+	license := readRepoFile(t, "LICENSE")
 	for _, want := range []string{"Apache License", "Version 2.0, January 2004", "END OF TERMS AND CONDITIONS"} {
 		if !strings.Contains(string(license), want) {
 			t.Fatalf("LICENSE is not the whole Apache License 2.0 (no %q)", want)
 		}
 	}
-	head, err := os.ReadFile("copyright.head")
-	if err != nil {
-		t.Fatal(err)
-	}
+	head := readRepoFile(t, "packaging/copyright.head")
 	own := strings.SplitN(string(head), "\n\n", 3)
 	if len(own) < 2 || !strings.Contains(own[1], "Files: *") || !strings.Contains(own[1], "\nLicense: Apache-2.0\n") {
 		t.Fatalf("the copyright file's first paragraph does not license nish-driver's code as Apache-2.0:\n%s", head)

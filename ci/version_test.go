@@ -1,4 +1,4 @@
-package packaging
+package ci
 
 import (
 	"os/exec"

@@ -16,7 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/nish-driver/nish-driver/engine"
-	"github.com/nish-driver/nish-driver/mcpserver"
+	"github.com/nish-driver/nish-driver/internal/mcpserver"
 )
 
 // Options configures a daemon.

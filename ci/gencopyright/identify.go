@@ -34,7 +34,7 @@ func identify(text string) (string, error) {
 		}
 	}
 	if len(names) == 0 {
-		return "", errors.New("license not recognised (teach packaging/gencopyright/identify.go, after reading it)")
+		return "", errors.New("license not recognised (teach ci/gencopyright/identify.go, after reading it)")
 	}
 	return strings.Join(names, " and "), nil
 }

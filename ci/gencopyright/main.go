@@ -5,7 +5,7 @@
 // The module list comes from the binary's own build information, so the file
 // names exactly what was linked in.
 //
-//	go run ./packaging/gencopyright -head packaging/copyright.head -binary bin/nish-driver
+//	go run ./ci/gencopyright -head packaging/copyright.head -binary bin/nish-driver
 package main
 
 import (
