@@ -1,13 +1,15 @@
 // Package schema holds the driver's JSON Schemas (draft-07) as data: the
 // input schema tools/list advertises for every tool, the structuredContent
 // of every tool's success, the failure envelope and the doctor report. The
-// files are embedded so the binary never reads them from disk, and each one
-// has a golden copy under testdata/golden so that any change to what the
-// driver promises shows up as a reviewed diff.
+// files are embedded so the binary never reads them from disk. Each file is
+// the one copy of its schema: what tools/list sends is pinned by the
+// toolsnaps of internal/mcpserver, and the other schemas by the tests here
+// that hold them to the engine's Go types.
 //
-// Input schemas follow the contract's tools/list rules (§8): an object root
-// with properties, no $ref, no root combinators, under 12,000 bytes. They do
-// not forbid unknown arguments, because the driver ignores them.
+// Input schemas follow the tools/list rules (docs/contract.md#tool-schemas):
+// an object root with properties, no $ref, no root combinators, under 12,000
+// bytes. They do not forbid unknown arguments, because the driver ignores
+// them.
 //
 // Output, error and doctor schemas close every object
 // (additionalProperties: false), so a field added in Go without its schema
