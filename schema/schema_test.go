@@ -88,10 +88,10 @@ func walk(path string, v any, fn func(path string, obj map[string]any)) {
 
 func fmtInt(i int) string { return strconv.Itoa(i) }
 
-// TestInputSchemasFollowToolsListRules checks contract §8 for every tool:
-// root type object with properties, no $ref anywhere, no root combinators,
-// under 12,000 bytes; and the driver's own rule that inputs never refuse
-// unknown arguments.
+// TestInputSchemasFollowToolsListRules checks the tools/list rules
+// (docs/contract.md#tool-schemas) for every tool: root type object with
+// properties, no $ref anywhere, no root combinators, under 12,000 bytes; and
+// the driver's own rule that inputs never refuse unknown arguments.
 func TestInputSchemasFollowToolsListRules(t *testing.T) {
 	rootCombinators := []string{"anyOf", "oneOf", "allOf", "not", "if", "then", "else"}
 	for _, tool := range engine.ToolNames() {

@@ -69,7 +69,7 @@ func TestToolsListHasEveryEngineTool(t *testing.T) {
 	}
 }
 
-// The contract's §8 rules for advertised input schemas.
+// The rules for advertised input schemas (docs/contract.md#tool-schemas).
 func TestInputSchemasFollowTheContractRules(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	_, raw := listTools(t, h)
