@@ -23,8 +23,11 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/nish-driver/nish-driver/engine"
 )
 
 //go:embed input/*.json output/*.json error.json doctor.json
@@ -66,8 +69,42 @@ func mustLoad() map[string][]byte {
 	return out
 }
 
-func inputFile(tool string) string  { return path.Join(inputDir, tool+".json") }
-func outputFile(tool string) string { return path.Join(outputDir, tool+".json") }
+// Output schemas that several tools share, because their results have one
+// Go type: every act returns an engine.ActResult, and start_session and
+// get_session_state both an engine.SessionResult.
+const (
+	actOutputFile     = "output/act.json"
+	sessionOutputFile = "output/session.json"
+)
+
+var sessionTools = []string{"start_session", "get_session_state"}
+
+func inputFile(tool string) string { return path.Join(inputDir, tool+".json") }
+
+// outputFiles maps every tool of the engine to the file of its output
+// schema: the tool's own file when there is one (app_action is an act with
+// a result of its own), else the file its result's shape shares.
+var outputFiles = mapOutputFiles()
+
+func mapOutputFiles() map[string]string {
+	m := map[string]string{}
+	for _, spec := range engine.Tools() {
+		own := path.Join(outputDir, spec.Name+".json")
+		switch {
+		case loaded[own] != nil:
+			m[spec.Name] = own
+		case slices.Contains(sessionTools, spec.Name):
+			m[spec.Name] = sessionOutputFile
+		case spec.Kind == engine.KindAct:
+			m[spec.Name] = actOutputFile
+		}
+	}
+	return m
+}
+
+// outputFile names the file of a tool's output schema, or "" when the tool
+// has none.
+func outputFile(tool string) string { return outputFiles[tool] }
 
 // get returns a copy of a schema, so callers cannot change the shared bytes.
 func get(name string) (json.RawMessage, bool) {
@@ -124,7 +161,14 @@ func Doctor() json.RawMessage {
 func InputTools() []string { return toolsIn(inputDir) }
 
 // OutputTools lists the tools that have an output schema, sorted by name.
-func OutputTools() []string { return toolsIn(outputDir) }
+func OutputTools() []string {
+	names := make([]string, 0, len(outputFiles))
+	for tool := range outputFiles {
+		names = append(names, tool)
+	}
+	sort.Strings(names)
+	return names
+}
 
 func toolsIn(dir string) []string {
 	var names []string
