@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"bufio"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -65,17 +64,10 @@ func TestHeadingAnchorIsGitHubs(t *testing.T) {
 // heading whose anchor repeats an earlier one gets GitHub's "-1" suffix.
 func contractAnchors(t *testing.T, root string) map[string]bool {
 	t.Helper()
-	f, err := os.Open(filepath.Join(root, "docs", "contract.md"))
-	if err != nil {
-		t.Fatalf("docs/contract.md: %v", err)
-	}
-	defer f.Close()
 	anchors := map[string]bool{}
 	seen := map[string]int{}
 	fenced := false
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
+	for _, line := range fileLines(t, filepath.Join(root, "docs", "contract.md")) {
 		if strings.HasPrefix(line, "```") {
 			fenced = !fenced
 			continue
@@ -86,22 +78,31 @@ func contractAnchors(t *testing.T, root string) map[string]bool {
 		}
 		a := headingAnchor(line[level:])
 		if n := seen[a]; n > 0 {
+			seen[a]++
 			a += "-" + strconv.Itoa(n)
+		} else {
+			seen[a] = 1
 		}
-		seen[headingAnchor(line[level:])]++
 		anchors[a] = true
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	return anchors
 }
 
-// citedFiles lists the repository's text files that may cite the contract:
-// sources, scripts, docs and the schema files.
-func citedFiles(t *testing.T, root string) []string {
+// fileLines reads a file as lines.
+func fileLines(t *testing.T, path string) []string {
 	t.Helper()
-	var out []string
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(string(src), "\n")
+}
+
+// eachCitingLine calls fn with every line of the repository's text files
+// that may cite the contract (sources, scripts, docs, schema files), by the
+// file's path relative to root and the line's number.
+func eachCitingLine(t *testing.T, root string, fn func(rel string, n int, line string)) {
+	t.Helper()
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -115,14 +116,16 @@ func citedFiles(t *testing.T, root string) []string {
 		}
 		switch filepath.Ext(path) {
 		case ".go", ".md", ".mjs", ".js", ".sh", ".json", ".py", ".snap":
-			out = append(out, path)
+			rel, _ := filepath.Rel(root, path)
+			for i, line := range fileLines(t, path) {
+				fn(filepath.ToSlash(rel), i+1, line)
+			}
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return out
 }
 
 // TestContractAnchorsExist: every anchor of docs/contract.md cited anywhere in
@@ -133,27 +136,19 @@ func TestContractAnchorsExist(t *testing.T) {
 	if len(anchors) < 20 {
 		t.Fatalf("docs/contract.md has %d headings; the rules are missing", len(anchors))
 	}
-	contractPath := filepath.Join(root, "docs", "contract.md")
 	citations := 0
-	for _, path := range citedFiles(t, root) {
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
+	eachCitingLine(t, root, func(rel string, n int, line string) {
+		found := contractCitation.FindAllStringSubmatch(line, -1)
+		if rel == "docs/contract.md" {
+			found = append(found, localLink.FindAllStringSubmatch(line, -1)...)
 		}
-		rel, _ := filepath.Rel(root, path)
-		for i, line := range strings.Split(string(src), "\n") {
-			found := contractCitation.FindAllStringSubmatch(line, -1)
-			if path == contractPath {
-				found = append(found, localLink.FindAllStringSubmatch(line, -1)...)
-			}
-			for _, m := range found {
-				citations++
-				if !anchors[m[1]] {
-					t.Errorf("%s:%d cites docs/contract.md#%s, which is no heading of docs/contract.md", rel, i+1, m[1])
-				}
+		for _, m := range found {
+			citations++
+			if !anchors[m[1]] {
+				t.Errorf("%s:%d cites docs/contract.md#%s, which is no heading of docs/contract.md", rel, n, m[1])
 			}
 		}
-	}
+	})
 	// The sources cite the contract in dozens of places; finding none means
 	// the scan looked in the wrong place, not that all is well.
 	if citations < 30 {
@@ -165,19 +160,11 @@ func TestContractAnchorsExist(t *testing.T) {
 // docs/contract.md, never by a section number of a document the repository
 // does not hold.
 func TestNoCitationsOfOutsideDocuments(t *testing.T) {
-	root := repoRoot(t)
-	for _, path := range citedFiles(t, root) {
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
+	eachCitingLine(t, repoRoot(t), func(rel string, n int, line string) {
+		if outsideSection.MatchString(line) {
+			t.Errorf("%s:%d cites a section of a document outside the repository; cite docs/contract.md#<anchor> instead", rel, n)
 		}
-		rel, _ := filepath.Rel(root, path)
-		for i, line := range strings.Split(string(src), "\n") {
-			if outsideSection.MatchString(line) {
-				t.Errorf("%s:%d cites a section of a document outside the repository; cite docs/contract.md#<anchor> instead", rel, i+1)
-			}
-		}
-	}
+	})
 }
 
 func TestOutsideSectionPattern(t *testing.T) {
