@@ -23,7 +23,7 @@ DEBIAN_PACKAGES=(
   git
   libc6-dev
   make
-  # The private test desktop (internal/sandbox, spec §11): Xvfb with its core
+  # The private test desktop (internal/sandbox): Xvfb with its core
   # fonts, a session bus, gdbus, and the AT-SPI bus.
   xvfb
   xauth
@@ -52,7 +52,7 @@ DEBIAN_PACKAGES=(
   gnome-calculator
   zenity
   x11-utils
-  # The browsers (issue 10): Chromium stands for Chrome and every Electron
+  # The browsers: Chromium stands for Chrome and every Electron
   # app, Firefox ESR for Gecko; both open the local fixture page
   # native/atspi/testdata/web/form.html on the test desktop
   # (sandbox.BrowserCommand). The page names DejaVu Sans, so text has the

@@ -357,7 +357,7 @@ func actText(r *ActResult) string {
 	return t
 }
 
-// Readback results on the wire (contract §7.2).
+// Readback results on the wire (docs/contract.md#readback).
 const (
 	ReadbackMatch      = "match"
 	ReadbackMismatch   = "mismatch"

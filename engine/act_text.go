@@ -229,8 +229,9 @@ func setValueSpec(x *act) (func(context.Context) *Error, *Error) {
 	}, nil
 }
 
-// readBack reads the value after a write (contract §7.2), re-checking the
-// field's security live first: a secure field is never read back.
+// readBack reads the value after a write (docs/contract.md#readback),
+// re-checking the field's security live first: a secure field is never read
+// back.
 func (x *act) readBack(ctx context.Context, ref ElementRef, str string, num float64, numeric bool) string {
 	var rb Readback
 	err := x.s.d.callElement(ctx, func(c context.Context) error {

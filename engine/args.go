@@ -7,11 +7,12 @@ import (
 	"unicode/utf8"
 )
 
-// Args decodes a tool's arguments by the contract's rules (§1): unknown
-// arguments are ignored; an argument of the wrong type is treated as absent
-// (skeleton:"true" is a normal read), except input, which is
-// invalid_arguments; a value of the right type that the tool cannot take
-// (out of range, not in the enum, a malformed token) is invalid_arguments.
+// Args decodes a tool's arguments by the contract's rules
+// (docs/contract.md#arguments): unknown arguments are ignored; an argument of
+// the wrong type is treated as absent (skeleton:"true" is a normal read),
+// except input, which is invalid_arguments; a value of the right type that
+// the tool cannot take (out of range, not in the enum, a malformed token) is
+// invalid_arguments.
 type Args struct {
 	raw map[string]json.RawMessage
 }

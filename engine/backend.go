@@ -29,7 +29,8 @@ type Backend interface {
 // Describer reports what the backend can do, for the doctor, health_report
 // and the manifest.
 type Describer interface {
-	// Registry reports the backend entries, capabilities and probes (§6).
+	// Registry reports the backend entries, capabilities and probes
+	// (docs/contract.md#registry).
 	Registry(ctx context.Context) Registry
 }
 
@@ -565,7 +566,8 @@ type ConsentAnswer struct {
 	ClipboardRead bool
 }
 
-// Registry is the backend part of the doctor report (§6).
+// Registry is the backend part of the doctor report
+// (docs/contract.md#registry).
 type Registry struct {
 	SessionType  string // x11, wayland, none, mock
 	Backends     []BackendEntry

@@ -7,9 +7,9 @@ import (
 	"github.com/nish-driver/nish-driver/engine/audit"
 )
 
-// The clipboard (contract §5.2). clipboard_read has capability consent
-// "separate": its own dialog line plus the host's approval for every call,
-// so with no control pipe there is no host and it is refused.
+// The clipboard (docs/contract.md#clipboard). clipboard_read has capability
+// consent "separate": its own dialog line plus the host's approval for every
+// call, so with no control pipe there is no host and it is refused.
 // clipboard_write is an act with session consent. Credential-looking text is
 // refused both ways, and the audit log records only lengths.
 

@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// Code is an error code of the contract's §2.2 table. Its value is the wire
-// string, so a code can never drift between Go and JSON.
+// Code is an error code of the table in docs/error-codes.md. Its value is the
+// wire string, so a code can never drift between Go and JSON.
 type Code string
 
 // Retry is an error's disposition: whether and when the same call may be sent again.
@@ -195,7 +195,7 @@ type Disposition struct {
 	Retry Retry `json:"retry"`
 }
 
-// ErrorBody is the contract's error object (§2.1).
+// ErrorBody is the contract's error object (docs/contract.md#error-envelope).
 type ErrorBody struct {
 	Code                Code        `json:"code"`
 	Message             string      `json:"message"`

@@ -9,10 +9,11 @@ import (
 	"github.com/nish-driver/nish-driver/engine/mock"
 )
 
-// The hand-back test: contract §4.3 end to end on the mock desktop. The
-// person's own pointer or key input stops a takeover at the next check,
-// releases everything held, and pauses the session; only the indicator's
-// Continue (a real click) or the host's takeover.resume resumes it.
+// The hand-back test: docs/contract.md#hand-back end to end on the mock
+// desktop. The person's own pointer or key input stops a takeover at the next
+// check, releases everything held, and pauses the session; only the
+// indicator's Continue (a real click) or the host's takeover.resume resumes
+// it.
 
 // heldAfter replays the synthetic events and returns what is still held.
 func heldAfter(evs []engine.InputEvent) map[string]int {

@@ -2,10 +2,11 @@ package engine
 
 import "context"
 
-// HostChannel is the control pipe as the engine sees it (spec §8). The
-// implementation (package engine/control) owns the wire protocol; the engine only emits
-// events and asks for approvals. A nil HostChannel means the driver runs
-// without a host: consent alone rules.
+// HostChannel is the control pipe as the engine sees it
+// (docs/contract.md#control-pipe). The implementation (package
+// engine/control) owns the wire protocol; the engine only emits events and
+// asks for approvals. A nil HostChannel means the driver runs without a host:
+// consent alone rules.
 type HostChannel interface {
 	// Emit sends one driver → host event. It never blocks for long: a host
 	// that does not read loses events rather than stalling the driver.

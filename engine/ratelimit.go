@@ -7,7 +7,7 @@ import (
 
 // Rate limits. Acts: a burst of 20, refilled at 10 a second, so a runaway
 // model cannot flood an app, while a person-paced plan never meets it.
-// Captures: 5 a second (contract §7.1).
+// Captures: 5 a second (docs/contract.md#rate-limits).
 const (
 	actBurst     = 20
 	actRate      = 10.0

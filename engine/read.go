@@ -11,7 +11,7 @@ func init() {
 	setHandler("get_window_state", getWindowState)
 }
 
-// Read limits (spec §3, contract §3).
+// Read limits (docs/contract.md#reads, docs/contract.md#skeleton).
 const (
 	defaultMaxElements   = 250
 	maxMaxElements       = 5000

@@ -182,7 +182,7 @@ func rowsText(rows []ElementRow) string {
 	return b.String()
 }
 
-// Skeleton roles (contract §3).
+// Skeleton roles (docs/contract.md#skeleton).
 var landmarkRoles = map[string]bool{
 	"tool_bar": true, "menu_bar": true, "status_bar": true, "tablist": true, "page_tab_list": true,
 	"list": true, "list_box": true, "tree": true, "table": true, "tree_table": true, "document": true,

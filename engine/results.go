@@ -52,7 +52,7 @@ type ElementRow struct {
 	Frame          Rect     `json:"frame"`
 }
 
-// SkeletonRow is one row of a skeleton read (contract §3).
+// SkeletonRow is one row of a skeleton read (docs/contract.md#skeleton).
 type SkeletonRow struct {
 	ElementIndex    int    `json:"element_index"`
 	ElementToken    string `json:"element_token"`
@@ -180,7 +180,7 @@ type Settle struct {
 	Settled bool  `json:"settled"`
 }
 
-// Observation is an act's observe block (contract §7.1).
+// Observation is an act's observe block (docs/contract.md#observe).
 type Observation struct {
 	SnapshotID      string       `json:"snapshot_id,omitempty"`
 	Truncated       bool         `json:"truncated"`

@@ -12,8 +12,9 @@ func redact(s string) string {
 	return out
 }
 
-// looksSensitive reports text that looks like a credential (contract §5.3):
-// such text is never typed, set or moved through the clipboard.
+// looksSensitive reports text that looks like a credential
+// (docs/contract.md#credential-looking-text): such text is never typed, set
+// or moved through the clipboard.
 func looksSensitive(s string) bool {
 	_, found := credential.Detect(s)
 	return found

@@ -210,8 +210,8 @@ func shownStates(n *Node) []string {
 	return out
 }
 
-// observe makes an act's observation (contract §7.1). It never turns the act
-// into an error: what cannot be observed is reported inside.
+// observe makes an act's observation (docs/contract.md#observe). It never
+// turns the act into an error: what cannot be observed is reported inside.
 func (s *Session) observe(ctx context.Context, w Window, post *snapshot, settleErr *Error, spec ObserveSpec) *Observation {
 	o := &Observation{}
 	if post == nil {

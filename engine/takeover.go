@@ -8,7 +8,8 @@ import (
 	"github.com/nish-driver/nish-driver/engine/audit"
 )
 
-// The takeover state machine (contract §4.2–§4.3).
+// The takeover state machine (docs/contract.md#takeover,
+// docs/contract.md#hand-back).
 //
 //	headless ──grant+indicator──▶ takeover(active) ──person's input──▶ takeover(paused)
 //	     ▲                             │    ▲                              │

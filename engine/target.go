@@ -6,11 +6,12 @@ import (
 	"strings"
 )
 
-// Window targets (contract §2.3). Every window tool takes window_id, pid or
-// app (a name or title fragment). Only approved apps' visible windows are
-// considered: one match is used, several are ambiguous_target, none is
-// window_target_not_found, and no target at all is ambiguous_window_target.
-// Both ambiguous codes carry at most 8 candidates of approved apps.
+// Window targets (docs/contract.md#window-targets). Every window tool takes
+// window_id, pid or app (a name or title fragment). Only approved apps'
+// visible windows are considered: one match is used, several are
+// ambiguous_target, none is window_target_not_found, and no target at all is
+// ambiguous_window_target. Both ambiguous codes carry at most 8 candidates of
+// approved apps.
 
 const maxCandidates = 8
 

@@ -10,10 +10,11 @@ import (
 	"time"
 )
 
-// Element tokens are "<snapshot_id>:<N>". N, the element_index, is stable
-// per element for the life of the driver process: the first time a window's
-// element is seen it gets the window's next unused number, and a removed
-// element's number is never given to another. snapshot_id names one read.
+// Element tokens (docs/contract.md#tokens) are "<snapshot_id>:<N>". N, the
+// element_index, is stable per element for the life of the driver process:
+// the first time a window's element is seen it gets the window's next unused
+// number, and a removed element's number is never given to another.
+// snapshot_id names one read.
 //
 // A token acts while the window's current structure equals the structure its
 // snapshot saw. Structure is the set of (element, parent, index in parent,

@@ -1,4 +1,4 @@
-// Package native will be the Linux/X11 backend: one type that implements
+// Package native is the Linux/X11 backend: one type that implements
 // engine.Backend by assembling the two cgo packages below it. native/xlib
 // owns the X display (windows, process identity through XRes, captures,
 // XTEST input, the XInput2 hand-back watcher, the takeover indicator and the

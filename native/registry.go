@@ -14,9 +14,9 @@ import (
 // probeBound bounds the accessibility bus probe of one doctor run.
 const probeBound = 2 * time.Second
 
-// Registry reports what this desktop offers (contract §6): the X display
-// with its extensions, the accessibility bus, the kill switch's grab, and
-// each capability with the part it rests on.
+// Registry reports what this desktop offers (docs/contract.md#registry): the
+// X display with its extensions, the accessibility bus, the kill switch's
+// grab, and each capability with the part it rests on.
 func (b *Backend) Registry(ctx context.Context) engine.Registry {
 	ext := b.x.Extensions()
 	xiOK := ext.XInputMajor > 2 || (ext.XInputMajor == 2 && ext.XInputMinor >= 1)

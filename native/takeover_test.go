@@ -841,8 +841,9 @@ Gtk.main()
 	startReady(t, "the drop target", desk.Command("/usr/bin/python3", "-c", script))
 }
 
-// TestTakeoverRefusals: the M0 checks on the real desktop refuse with
-// their codes and send nothing past the refusal.
+// TestTakeoverRefusals: the takeover checks (docs/contract.md#takeover-checks)
+// on the real desktop refuse with their codes and send nothing past the
+// refusal.
 func TestTakeoverRefusals(t *testing.T) {
 	a := startSynthetic(t, 3)
 	b := startSynthetic(t, 4) // mapped later, so on top of a

@@ -104,7 +104,8 @@ func healthResult() engine.HealthResult {
 		}}
 }
 
-// doctorReport is the contract's §6.4 example, with the actions filled in.
+// doctorReport is a full doctor report (docs/contract.md#doctor-report) with
+// every part filled in.
 const doctorReport = `{"schema": "nish-driver/doctor", "schema_version": 2,
  "driver_version": "0.1.0", "contract_version": "0.8.0",
  "platform": "linux", "session_type": "x11",

@@ -1,13 +1,15 @@
 // Package schema holds the driver's JSON Schemas (draft-07) as data: the
 // input schema tools/list advertises for every tool, the structuredContent
 // of every tool's success, the failure envelope and the doctor report. The
-// files are embedded so the binary never reads them from disk, and each one
-// has a golden copy under testdata/golden so that any change to what the
-// driver promises shows up as a reviewed diff.
+// files are embedded so the binary never reads them from disk. Each file is
+// the one copy of its schema: what tools/list sends is pinned by the
+// toolsnaps of internal/mcpserver, and the other schemas by the tests here
+// that hold them to the engine's Go types.
 //
-// Input schemas follow the contract's tools/list rules (§8): an object root
-// with properties, no $ref, no root combinators, under 12,000 bytes. They do
-// not forbid unknown arguments, because the driver ignores them.
+// Input schemas follow the tools/list rules (docs/contract.md#tool-schemas):
+// an object root with properties, no $ref, no root combinators, under 12,000
+// bytes. They do not forbid unknown arguments, because the driver ignores
+// them.
 //
 // Output, error and doctor schemas close every object
 // (additionalProperties: false), so a field added in Go without its schema
@@ -21,8 +23,11 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/nish-driver/nish-driver/engine"
 )
 
 //go:embed input/*.json output/*.json error.json doctor.json
@@ -64,8 +69,42 @@ func mustLoad() map[string][]byte {
 	return out
 }
 
-func inputFile(tool string) string  { return path.Join(inputDir, tool+".json") }
-func outputFile(tool string) string { return path.Join(outputDir, tool+".json") }
+// Output schemas that several tools share, because their results have one
+// Go type: every act returns an engine.ActResult, and start_session and
+// get_session_state both an engine.SessionResult.
+const (
+	actOutputFile     = "output/act.json"
+	sessionOutputFile = "output/session.json"
+)
+
+var sessionTools = []string{"start_session", "get_session_state"}
+
+func inputFile(tool string) string { return path.Join(inputDir, tool+".json") }
+
+// outputFiles maps every tool of the engine to the file of its output
+// schema: the tool's own file when there is one (app_action is an act with
+// a result of its own), else the file its result's shape shares.
+var outputFiles = mapOutputFiles()
+
+func mapOutputFiles() map[string]string {
+	m := map[string]string{}
+	for _, spec := range engine.Tools() {
+		own := path.Join(outputDir, spec.Name+".json")
+		switch {
+		case loaded[own] != nil:
+			m[spec.Name] = own
+		case slices.Contains(sessionTools, spec.Name):
+			m[spec.Name] = sessionOutputFile
+		case spec.Kind == engine.KindAct:
+			m[spec.Name] = actOutputFile
+		}
+	}
+	return m
+}
+
+// outputFile names the file of a tool's output schema, or "" when the tool
+// has none.
+func outputFile(tool string) string { return outputFiles[tool] }
 
 // get returns a copy of a schema, so callers cannot change the shared bytes.
 func get(name string) (json.RawMessage, bool) {
@@ -122,7 +161,14 @@ func Doctor() json.RawMessage {
 func InputTools() []string { return toolsIn(inputDir) }
 
 // OutputTools lists the tools that have an output schema, sorted by name.
-func OutputTools() []string { return toolsIn(outputDir) }
+func OutputTools() []string {
+	names := make([]string, 0, len(outputFiles))
+	for tool := range outputFiles {
+		names = append(names, tool)
+	}
+	sort.Strings(names)
+	return names
+}
 
 func toolsIn(dir string) []string {
 	var names []string

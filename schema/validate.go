@@ -23,7 +23,7 @@ func (p Problem) String() string { return p.Field + ": " + p.Description }
 
 // ValidationError reports every problem a document has against one schema.
 type ValidationError struct {
-	Schema   string // the schema's file name, e.g. "output/click.json"
+	Schema   string // the schema's file name, e.g. "output/act.json"
 	Problems []Problem
 }
 

@@ -15,8 +15,8 @@ import (
 	"github.com/nish-driver/nish-driver/native"
 )
 
-// daemonCmd is the display owner several hosts share (spec §9): one driver
-// and one backend behind a private Unix socket. Hosts reach it with
+// daemonCmd is the display owner several hosts share (docs/daemon.md): one
+// driver and one backend behind a private Unix socket. Hosts reach it with
 // `nish-driver mcp --connect`, or speak the socket protocol directly.
 type daemonCmd struct {
 	backendFlags

@@ -9,8 +9,8 @@ import (
 	"github.com/nish-driver/nish-driver/engine/doctor"
 )
 
-// doctorCmd prints the readiness report (contract §6.4). It never touches
-// the network.
+// doctorCmd prints the readiness report (docs/contract.md#doctor-report). It
+// never touches the network.
 type doctorCmd struct {
 	backendFlags
 	JSON bool `name:"json" help:"Print the versioned JSON report instead of text."`

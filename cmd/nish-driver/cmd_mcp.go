@@ -122,7 +122,7 @@ func warnIfNotReady(ctx context.Context, logger *slog.Logger, backend engine.Bac
 }
 
 // openControl opens the inherited control pipe, when both descriptors are
-// given (spec §8). Without it, consent alone rules.
+// given (docs/contract.md#control-pipe). Without it, consent alone rules.
 func (c *mcpCmd) openControl(d *engine.Driver) (*control.Pipe, error) {
 	if c.ControlIn < 0 && c.ControlOut < 0 {
 		return nil, nil

@@ -22,7 +22,7 @@ var rawIDs = []string{
 }
 
 // checkIDsComeBackAsSent calls ping and a tool under each id and checks
-// that each reply carries the id byte for byte (issue 11, case 4).
+// that each reply carries the id byte for byte.
 func checkIDsComeBackAsSent(t *testing.T, c *rawClient) {
 	c.initialize()
 	for _, id := range rawIDs {
@@ -48,8 +48,8 @@ func TestIDsComeBackAsSentOnTheDaemon(t *testing.T) {
 }
 
 // A call the client cancels gets no reply at all (MCP), and nothing the
-// server writes uses code 0 or blames an app (issue 11, case 5). The call
-// is a start_session whose consent dialog nobody answers.
+// server writes uses code 0 or blames an app. The call is a start_session
+// whose consent dialog nobody answers.
 func TestACancelledCallGetsNoReply(t *testing.T) {
 	c, done := startRawMCP(t, "--backend", "mock", "--mock-consent", "ignore")
 	c.initialize()

@@ -38,8 +38,9 @@ func nested(depth int) string {
 	return strings.Repeat("[", depth) + strings.Repeat("]", depth)
 }
 
-// junkCorpus is every kind of junk issue 11 found ending the server, and
-// the SDK-level faults whose replies used code 0 or repeated the input.
+// junkCorpus is every kind of junk line known to end an unguarded server,
+// and the SDK-level faults whose replies would use code 0 or repeat the
+// input.
 // maxFrame is the server's line bound.
 func junkCorpus(maxFrame int) []junkCase {
 	parse := []wantErr{{-32700, "null"}}
@@ -149,7 +150,7 @@ func checkJunkSurvives(t *testing.T, c *rawClient, maxFrame int) {
 }
 
 // A junk line on stdio gets its JSON-RPC error, and the server and the
-// person's session go on (issue 11, case 2).
+// person's session go on.
 func TestJunkLinesOverStdioKeepTheSession(t *testing.T) {
 	c, done := startRawMCP(t, "--backend", "mock")
 	checkJunkSurvives(t, c, wire.DefaultMaxFrame)

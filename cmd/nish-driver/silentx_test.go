@@ -15,8 +15,8 @@ import (
 )
 
 // silentXServer listens where X display :n would and accepts connections
-// without ever answering them: the hang of issue 11, case 3. It returns
-// the display name.
+// without ever answering them, so a client waiting for the X handshake
+// would hang. It returns the display name.
 func silentXServer(t *testing.T) string {
 	t.Helper()
 	dir := "/tmp/.X11-unix"

@@ -11,7 +11,8 @@ import (
 // allowedFields is every field a record may have, with its Go type and what
 // it holds. A string field holds a driver-chosen word or a bounded id, never
 // free text. Adding a field (a "Text", a "Key", a "Value") fails this test on
-// purpose: read spec §10 and the package comment before changing the list.
+// purpose: read docs/contract.md#audit-log and the package comment before
+// changing the list.
 var allowedFields = map[string]string{
 	"TimeMs":   "int64",  // Unix milliseconds
 	"Event":    "string", // a fixed event name

@@ -1,8 +1,8 @@
-// Package control speaks the control pipe (spec §8): newline-delimited JSON
-// between the driver and the host app that started it, over two inherited
-// file descriptors. The host sends a few methods (takeover.resume,
-// session.revoke, approval.answer, approval.policy); the driver sends acks,
-// events and approval requests.
+// Package control speaks the control pipe (docs/contract.md#control-pipe):
+// newline-delimited JSON between the driver and the host app that started it,
+// over two inherited file descriptors. The host sends a few methods
+// (takeover.resume, session.revoke, approval.answer, approval.policy); the
+// driver sends acks, events and approval requests.
 //
 // The pipe is the only way a host can resume a paused takeover, so it
 // answers nothing else: an unknown method is unknown_method, and nothing the

@@ -192,8 +192,9 @@ func NotBuilt(f Facts) engine.Registry {
 	return reg
 }
 
-// capabilityPlan lists the §6.2 capabilities, what part of the desktop each
-// rests on (x11, atspi, or none: no platform API) and how it is consented.
+// capabilityPlan lists the capabilities (docs/contract.md#capabilities), what
+// part of the desktop each rests on (x11, atspi, or none: no platform API)
+// and how it is consented.
 var capabilityPlan = []struct{ name, via, consent string }{
 	{"read_tree", "atspi", "session"},
 	{"act_semantic", "atspi", "session"},

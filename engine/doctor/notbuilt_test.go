@@ -53,7 +53,7 @@ func TestNotBuiltNamesTheFirstObstacle(t *testing.T) {
 				t.Error("a build without the native backend reported ready")
 			}
 			if len(r.Capabilities) != 11 {
-				t.Errorf("%d capabilities, want the 11 of §6.2", len(r.Capabilities))
+				t.Errorf("%d capabilities, want the 11 of docs/contract.md#capabilities", len(r.Capabilities))
 			}
 			for _, c := range r.Capabilities {
 				if c.Status == "available" {

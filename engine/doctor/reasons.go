@@ -1,7 +1,7 @@
 package doctor
 
-// Reason codes of contract §6.3: why a backend, capability or permission is
-// not available. The wire value is the constant's value.
+// Reason codes (docs/contract.md#reason-codes): why a backend, capability or
+// permission is not available. The wire value is the constant's value.
 const (
 	ReasonDisplayUnreachable          = "display_unreachable"
 	ReasonDisplayNotLocal             = "display_not_local"

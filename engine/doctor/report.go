@@ -1,5 +1,5 @@
-// Package doctor builds the readiness report of contract §6.4 from a
-// backend's registry: the JSON a host's first-run wizard reads
+// Package doctor builds the readiness report (docs/contract.md#doctor-report)
+// from a backend's registry: the JSON a host's first-run wizard reads
 // (`nish-driver doctor --json`) and the short text a person reads
 // (`nish-driver doctor`). It only reshapes what the registry says; it never
 // makes a network call and never reads app content.
@@ -15,14 +15,14 @@ const Schema = "nish-driver/doctor"
 // Platform is the only platform this driver is built for.
 const Platform = "linux"
 
-// WaylandPortalID is the registry entry the contract reserves for the
-// planned Wayland backend (§10).
+// WaylandPortalID is the registry entry the contract reserves for the planned
+// Wayland backend (docs/contract.md#wayland).
 const WaylandPortalID = "wayland-portal"
 
-// Report is the doctor report (contract §6.4). In backends, capabilities
-// and permissions every key is always present: reason_code and action are
-// JSON null rather than missing when they do not apply, so a reader can rely
-// on the keys.
+// Report is the doctor report (docs/contract.md#doctor-report). In backends,
+// capabilities and permissions every key is always present: reason_code and
+// action are JSON null rather than missing when they do not apply, so a
+// reader can rely on the keys.
 type Report struct {
 	Schema          string                    `json:"schema"`
 	SchemaVersion   int                       `json:"schema_version"`

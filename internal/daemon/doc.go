@@ -1,5 +1,5 @@
 // Package daemon is `nish-driver daemon`: one driver process that owns the
-// display and serves several hosts over a private Unix socket (spec §9).
+// display and serves several hosts over a private Unix socket (docs/daemon.md).
 //
 // A connection speaks JSON-RPC 2.0, one JSON value a line. Its first request
 // decides what it is: `hello {protocol: 1}` makes it a control connection

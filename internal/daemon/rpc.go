@@ -30,8 +30,8 @@ type request struct {
 
 func (r request) isNotification() bool { return r.id == nil }
 
-// rpcError is a JSON-RPC error object. Data, when present, is the
-// contract's §2 error object.
+// rpcError is a JSON-RPC error object. Data, when present, is the contract's
+// error object (docs/contract.md#error-envelope).
 type rpcError struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`

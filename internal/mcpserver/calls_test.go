@@ -32,8 +32,9 @@ type envelope struct {
 	} `json:"error"`
 }
 
-// checkFailure checks the contract's shape of a failed call (§2.1) and that
-// none of the strings the caller injected comes back in it.
+// checkFailure checks the contract's shape of a failed call
+// (docs/contract.md#error-envelope) and that none of the strings the caller
+// injected comes back in it.
 func checkFailure(t *testing.T, what string, res *mcp.CallToolResult, injected ...string) envelope {
 	t.Helper()
 	var env envelope

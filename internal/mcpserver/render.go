@@ -12,8 +12,8 @@ import (
 //     screenshot) and the tool's result value as structuredContent;
 //   - failure: isError, the contract's failure text
 //     "<code>: <message> [retry: <disposition>] <suggestion>" as the only
-//     text block, and the §2 envelope {ok: false, error} as
-//     structuredContent.
+//     text block, and the envelope {ok: false, error}
+//     (docs/contract.md#error-envelope) as structuredContent.
 func Render(res engine.Result) *mcp.CallToolResult {
 	if res.Err != nil {
 		text := res.Text

@@ -5,9 +5,10 @@
 //
 // It uses the SDK's low-level Server.AddTool on purpose. The typed AddTool
 // validates arguments against the input schema before a handler runs and
-// answers with the SDK's own text, which breaks contract §1 (unknown
-// arguments are ignored, wrong-typed ones are treated as absent, and every
-// failure carries the §2 envelope). The engine is the only judge of
+// answers with the SDK's own text, which breaks two of the contract's rules:
+// unknown arguments are ignored and wrong-typed ones count as absent
+// (docs/contract.md#arguments), and every failure carries the error envelope
+// (docs/contract.md#error-envelope). The engine is the only judge of
 // arguments here.
 //
 // The engine never imports this package; it stays free of the SDK.
@@ -51,8 +52,8 @@ type Server struct {
 
 // New builds the MCP server over a driver: every tool of the engine's table,
 // its input schema from package schema, truthful annotations, no output
-// schema (contract §8), the contract's _meta on initialize and tools/list,
-// and one engine connection per MCP session.
+// schema (docs/contract.md#tool-schemas), the contract's _meta on initialize
+// and tools/list, and one engine connection per MCP session.
 func New(d *engine.Driver, opts Options) (*Server, error) {
 	logger := opts.Logger
 	if logger == nil {

@@ -69,7 +69,7 @@ func TestToolsListHasEveryEngineTool(t *testing.T) {
 	}
 }
 
-// The contract's §8 rules for advertised input schemas.
+// The rules for advertised input schemas (docs/contract.md#tool-schemas).
 func TestInputSchemasFollowTheContractRules(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	_, raw := listTools(t, h)
@@ -223,7 +223,7 @@ func toolsnap(t *testing.T, tool map[string]any) []byte {
 
 // The golden toolsnaps: any change to what a model sees in tools/list shows
 // up as a diff under testdata/toolsnaps. Rewrite them with
-// `go test ./mcpserver -update` after a deliberate change.
+// `go test ./internal/mcpserver -run TestToolsnaps -update` after a deliberate change.
 func TestToolsnaps(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	_, raw := listTools(t, h)
@@ -251,11 +251,11 @@ func TestToolsnaps(t *testing.T) {
 		}
 		want, err := os.ReadFile(path)
 		if err != nil {
-			t.Errorf("%s: no toolsnap (run go test ./mcpserver -update): %v", name, err)
+			t.Errorf("%s: no toolsnap (run go test ./internal/mcpserver -run TestToolsnaps -update): %v", name, err)
 			continue
 		}
 		if !bytes.Equal(got, want) {
-			t.Errorf("%s: tools/list differs from %s (run go test ./mcpserver -update if the change is meant):\n got:\n%s\n want:\n%s", name, path, got, want)
+			t.Errorf("%s: tools/list differs from %s (run go test ./internal/mcpserver -run TestToolsnaps -update if the change is meant):\n got:\n%s\n want:\n%s", name, path, got, want)
 		}
 	}
 	entries, err := os.ReadDir(dir)

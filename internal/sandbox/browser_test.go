@@ -12,12 +12,16 @@ import (
 	"time"
 )
 
-// fixturePage is the browser fixture as a file:// URL.
+// fixturePage is the browser fixture as a file:// URL. A missing page fails
+// here, not as a browser that never shows it.
 func fixturePage(t *testing.T) string {
 	t.Helper()
-	page, err := filepath.Abs("../native/atspi/testdata/web/form.html")
+	page, err := filepath.Abs("../../native/atspi/testdata/web/form.html")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if _, err := os.Stat(page); err != nil {
+		t.Fatalf("the browser fixture page: %v", err)
 	}
 	return "file://" + page
 }

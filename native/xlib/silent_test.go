@@ -12,8 +12,8 @@ import (
 )
 
 // A server that accepts the connection and never answers makes Open give
-// up with ErrNoAnswer after ConnectTimeout instead of hanging (issue 11,
-// case 3). The server here listens on TCP, as display 127.0.0.1:N does.
+// up with ErrNoAnswer after ConnectTimeout instead of hanging. The server
+// here listens on TCP, as display 127.0.0.1:N does.
 func TestOpenGivesUpOnASilentServer(t *testing.T) {
 	var ln net.Listener
 	display := ""
