@@ -440,13 +440,6 @@ type Tree struct {
 	Window    WindowID
 	Nodes     []Node
 	Truncated bool
-
-	// framesStale: the tree was built from an earlier read and the
-	// elements reported changed (engine/reuse.go); an element that moved
-	// without a report of its own (GTK 3's table cells when a column
-	// widens) keeps its old frame, so details are read again before a
-	// row is shown or acted on.
-	framesStale bool
 }
 
 // ElementID is a backend's stable identity of an element (on AT-SPI, the

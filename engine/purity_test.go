@@ -155,12 +155,41 @@ func TestPurityCheckersCatchForbiddenImports(t *testing.T) {
 // closure with the go tool (cgo on, so cgo files are listed as such) and
 // checks it.
 func TestEngineImportsNoNativeSDKOrCgo(t *testing.T) {
+	root := moduleRoot(t)
+	pkgs := listDeps(t, root, "./engine/...")
+	engines := 0
+	for _, p := range pkgs {
+		if p.ImportPath == modulePath+"/engine" || strings.HasPrefix(p.ImportPath, modulePath+"/engine/") {
+			engines++
+		}
+	}
+	if engines == 0 {
+		t.Fatalf("go list found no engine packages under %s", root)
+	}
+	for _, v := range depViolations(pkgs) {
+		t.Error(v)
+	}
+}
+
+// TestEngineSourcesImportNoNativeSDKOrCgo reads every non-test Go file under
+// engine/, including files other platforms or build tags would select.
+func TestEngineSourcesImportNoNativeSDKOrCgo(t *testing.T) {
+	files := goSources(t, filepath.Join(moduleRoot(t), "engine"), false)
+	for _, v := range sourceViolations(files) {
+		t.Error(v)
+	}
+}
+
+// listDeps lists the dependency closure of packages with the go tool (cgo
+// on, so cgo files are listed as such).
+func listDeps(t *testing.T, root string, patterns ...string) []listedPackage {
+	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		t.Fatalf("the go tool is needed to list the engine's imports: %v", err)
+		t.Fatalf("the go tool is needed to list imports: %v", err)
 	}
-	root := moduleRoot(t)
-	cmd := exec.Command(goTool, "list", "-e", "-deps", "-json=ImportPath,Standard,CgoFiles,Imports", "./engine/...")
+	args := append([]string{"list", "-e", "-deps", "-json=ImportPath,Standard,CgoFiles,Imports"}, patterns...)
+	cmd := exec.Command(goTool, args...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
 	var stderr bytes.Buffer
@@ -180,24 +209,13 @@ func TestEngineImportsNoNativeSDKOrCgo(t *testing.T) {
 		}
 		pkgs = append(pkgs, p)
 	}
-	engines := 0
-	for _, p := range pkgs {
-		if p.ImportPath == modulePath+"/engine" || strings.HasPrefix(p.ImportPath, modulePath+"/engine/") {
-			engines++
-		}
-	}
-	if engines == 0 {
-		t.Fatalf("go list found no engine packages under %s", root)
-	}
-	for _, v := range depViolations(pkgs) {
-		t.Error(v)
-	}
+	return pkgs
 }
 
-// TestEngineSourcesImportNoNativeSDKOrCgo reads every non-test Go file under
-// engine/, including files other platforms or build tags would select.
-func TestEngineSourcesImportNoNativeSDKOrCgo(t *testing.T) {
-	dir := filepath.Join(moduleRoot(t), "engine")
+// goSources reads the Go files under dir (test files too when tests is
+// set), whatever their build constraints, keyed by their path under dir.
+func goSources(t *testing.T, dir string, tests bool) map[string]string {
+	t.Helper()
 	files := map[string]string{}
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -209,7 +227,7 @@ func TestEngineSourcesImportNoNativeSDKOrCgo(t *testing.T) {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+		if !strings.HasSuffix(path, ".go") || (!tests && strings.HasSuffix(path, "_test.go")) {
 			return nil
 		}
 		src, err := os.ReadFile(path)
@@ -226,9 +244,7 @@ func TestEngineSourcesImportNoNativeSDKOrCgo(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatalf("no Go files found under %s", dir)
 	}
-	for _, v := range sourceViolations(files) {
-		t.Error(v)
-	}
+	return files
 }
 
 // moduleRoot finds the directory holding this module's go.mod, from the

@@ -103,7 +103,7 @@ func (sn *snapshot) clone() *snapshot {
 	t := *sn.tree
 	t.Nodes = slices.Clone(sn.tree.Nodes)
 	return &snapshot{id: sn.id, session: sn.session, window: sn.window, structure: sn.structure, epoch: sn.epoch, tree: &t,
-		rows: sn.rows, pos: sn.pos, mark: sn.mark, marked: sn.marked, at: sn.at, refetched: maps.Clone(sn.refetched)}
+		rows: sn.rows, pos: sn.pos, mark: sn.mark, marked: sn.marked, at: sn.at, framesStale: sn.framesStale, refetched: maps.Clone(sn.refetched)}
 }
 
 // fill reads the details of the nodes at positions of the snapshot's tree
@@ -112,7 +112,7 @@ func (sn *snapshot) clone() *snapshot {
 func (sn *snapshot) fill(ctx context.Context, d *Driver, positions []int) *Error {
 	sn.fillMu.Lock()
 	defer sn.fillMu.Unlock()
-	if sn.tree.framesStale {
+	if sn.framesStale {
 		if sn.refetched == nil {
 			sn.refetched = map[int]bool{}
 		}
@@ -184,7 +184,6 @@ func (s *Session) patched(ctx context.Context, pre *snapshot, mark ChangeMark) (
 	}
 	t := *pre.tree
 	t.Nodes = slices.Clone(pre.tree.Nodes)
-	t.framesStale = true
 	if !s.refreshNodes(ctx, cl, pre.tree, &t, positions) {
 		return nil, stamp
 	}

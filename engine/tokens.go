@@ -144,11 +144,18 @@ type snapshot struct {
 	marked bool
 	at     time.Time
 
+	// framesStale: the tree was built from an earlier read and the
+	// elements reported changed (reuse.go); an element that moved without
+	// a report of its own (GTK 3's table cells when a column widens) keeps
+	// its old frame, so details are read again before a row is shown or
+	// acted on.
+	framesStale bool
+
 	// fillMu serialises filling in the tree's details (reads render a
 	// snapshot while an act may copy it).
 	fillMu sync.Mutex
 	// refetched: positions whose details were read again since the tree
-	// was built, for a tree whose frames may be stale (Tree.framesStale).
+	// was built, for a snapshot whose frames may be stale (framesStale).
 	refetched map[int]bool
 }
 

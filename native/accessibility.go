@@ -20,7 +20,8 @@ var (
 // EnableAccessibility turns the desktop's accessibility switch
 // (org.a11y.Status IsEnabled) on if it is off.
 func (b *Backend) EnableAccessibility(ctx context.Context) (bool, error) {
-	return b.a.EnableAccessibility(ctx)
+	on, err := b.a.EnableAccessibility(ctx)
+	return on, atspiErr(err)
 }
 
 // WindowAccessibility says whether a window matched an accessible frame

@@ -26,14 +26,14 @@ type Backend struct {
 	lastPress atomic.Int64
 
 	mu       sync.Mutex
-	frames   map[engine.WindowID]engine.ElementID // X window -> its AT-SPI frame, as last matched
-	frameBus map[engine.WindowID]string           // X window -> its app's bus name
-	scales   map[engine.WindowID]windowScale      // X window -> how its app's extents become device pixels (scale.go)
-	names    map[engine.ProcessIdentity]string    // an app's AT-SPI name, kept while it is busy or stopped
-	watchers map[string]*appWatcher               // app bus name -> its change watcher
-	watchSeq uint64                               // serial of the newest watcher
-	tk       *takeoverParts                       // indicators, own-input echoes, kill switch (takeover.go)
-	kits     map[engine.ProcessIdentity]string    // a process's toolkit by its mapped files (accessibility.go)
+	frames   map[engine.WindowID]atspi.ID      // X window -> its AT-SPI frame, as last matched
+	frameBus map[engine.WindowID]string        // X window -> its app's bus name
+	scales   map[engine.WindowID]windowScale   // X window -> how its app's extents become device pixels (scale.go)
+	names    map[engine.ProcessIdentity]string // an app's AT-SPI name, kept while it is busy or stopped
+	watchers map[string]*appWatcher            // app bus name -> its change watcher
+	watchSeq uint64                            // serial of the newest watcher
+	tk       *takeoverParts                    // indicators, own-input echoes, kill switch (takeover.go)
+	kits     map[engine.ProcessIdentity]string // a process's toolkit by its mapped files (accessibility.go)
 }
 
 var (
@@ -62,7 +62,7 @@ func Open(opts Options) (*Backend, error) {
 		x:        x,
 		a:        atspi.New(atspi.Options{Getenv: opts.Getenv}),
 		opts:     opts,
-		frames:   map[engine.WindowID]engine.ElementID{},
+		frames:   map[engine.WindowID]atspi.ID{},
 		frameBus: map[engine.WindowID]string{},
 		scales:   map[engine.WindowID]windowScale{},
 		names:    map[engine.ProcessIdentity]string{},
@@ -186,7 +186,7 @@ func (b *Backend) Process(ctx context.Context, pid int) (engine.ProcessIdentity,
 // the last read when it still stands, else a fresh match. It keeps the
 // window's scale up to date: measured at the match, and again (one
 // GetExtents of the frame) whenever the window's X geometry changed.
-func (b *Backend) frameOf(ctx context.Context, w engine.WindowID) (xlib.Window, engine.ElementID, bool, error) {
+func (b *Backend) frameOf(ctx context.Context, w engine.WindowID) (xlib.Window, atspi.ID, bool, error) {
 	win, err := b.x.Describe(uint64(w))
 	if err != nil {
 		return xlib.Window{}, "", false, xErr(err)
@@ -199,7 +199,7 @@ func (b *Backend) frameOf(ctx context.Context, w engine.WindowID) (xlib.Window, 
 		if !measured || sc.Device != rectOf(win.Frame) {
 			if ext, err := b.a.Extents(ctx, id); err == nil {
 				b.mu.Lock()
-				b.scales[w] = measureScale(win.Frame, ext)
+				b.scales[w] = measureScale(win.Frame, rectFromAtspi(ext))
 				b.mu.Unlock()
 			}
 		}
@@ -207,7 +207,7 @@ func (b *Backend) frameOf(ctx context.Context, w engine.WindowID) (xlib.Window, 
 	}
 	frames, _, err := b.a.AllFrames(ctx)
 	if err != nil {
-		return win, "", false, err
+		return win, "", false, atspiErr(err)
 	}
 	f, ok := matchFrame(win, frames)
 	if !ok {
@@ -216,7 +216,7 @@ func (b *Backend) frameOf(ctx context.Context, w engine.WindowID) (xlib.Window, 
 	b.mu.Lock()
 	b.frames[w] = f.ID
 	b.frameBus[w] = f.Bus
-	b.scales[w] = measureScale(win.Frame, f.Extents)
+	b.scales[w] = measureScale(win.Frame, rectFromAtspi(f.Extents))
 	b.mu.Unlock()
 	return win, f.ID, true, nil
 }
@@ -267,11 +267,18 @@ func (b *Backend) ReadDetails(ctx context.Context, w engine.WindowID, nodes []*e
 	if len(real) == 0 {
 		return nil
 	}
-	if err := b.a.Details(ctx, real, atspi.DetailsAll); err != nil {
-		return err
+	ax := make([]atspi.Node, len(real))
+	ptrs := make([]*atspi.Node, len(real))
+	for i, n := range real {
+		ax[i] = nodeToAtspi(n)
+		ptrs[i] = &ax[i]
+	}
+	if err := b.a.Details(ctx, ptrs, atspi.DetailsAll); err != nil {
+		return atspiErr(err)
 	}
 	sc := b.scaleOf(w)
-	for _, n := range real {
+	for i, n := range real {
+		copyDetails(n, &ax[i])
 		n.Detailed = true
 		n.Frame = sc.toDevice(saneFrame(n.Frame))
 	}
@@ -298,29 +305,24 @@ func (b *Backend) read(ctx context.Context, w engine.WindowID, budget engine.Bud
 	if !ok {
 		return bareWindow(w, win), nil
 	}
-	opts := atspi.ReadOptions{Budget: budget, Details: details, Window: w}
+	opts := atspi.ReadOptions{Budget: atspi.Budget{MaxElements: budget.MaxElements, MaxDepth: budget.MaxDepth}, Details: details}
 	t, err := b.a.ReadTree(ctx, frame, opts)
 	if err != nil {
 		// The remembered frame may belong to a window that was replaced;
 		// match afresh once.
 		b.forget(w)
-		var e *engine.Error
-		if !errors.As(err, &e) || (e.Code != engine.CodeWindowGone && e.Code != engine.CodeStaleElementToken) {
-			return nil, err
+		if k := atspi.KindOf(err); k != atspi.KindGone && k != atspi.KindStale {
+			return nil, atspiErr(err)
 		}
 		_, frame2, ok2, err2 := b.frameOf(ctx, w)
 		if err2 != nil || !ok2 || frame2 == frame {
-			return nil, err
+			return nil, atspiErr(err)
 		}
 		if t, err = b.a.ReadTree(ctx, frame2, opts); err != nil {
-			return nil, err
+			return nil, atspiErr(err)
 		}
 	}
-	sc := b.scaleOf(w)
-	for i := range t.Nodes {
-		t.Nodes[i].Frame = sc.toDevice(saneFrame(t.Nodes[i].Frame))
-	}
-	return t, nil
+	return treeFromAtspi(t, w, b.scaleOf(w), details == atspi.DetailsAll), nil
 }
 
 // bareWindowID names the one row of a window without accessibility.
@@ -336,40 +338,43 @@ func bareWindow(w engine.WindowID, win xlib.Window) *engine.Tree {
 }
 
 func (b *Backend) ReadText(ctx context.Context, ref engine.ElementRef, maxBytes int) (string, bool, error) {
-	return b.a.ReadText(ctx, ref, maxBytes)
+	s, cut, err := b.a.ReadText(ctx, atspiID(ref.ID), maxBytes)
+	return s, cut, atspiErr(err)
 }
 
 func (b *Backend) ReadValue(ctx context.Context, ref engine.ElementRef) (engine.Readback, error) {
-	return b.a.ReadValue(ctx, ref)
+	v, err := b.a.ReadValue(ctx, atspiID(ref.ID))
+	return engine.Readback{Value: v.Value, Secure: v.Secure}, atspiErr(err)
 }
 
 var _ engine.FieldReader = (*Backend)(nil)
 
 func (b *Backend) ReadField(ctx context.Context, ref engine.ElementRef, maxBytes int) (engine.Field, error) {
-	return b.a.ReadField(ctx, ref, maxBytes)
+	f, err := b.a.ReadField(ctx, atspiID(ref.ID), maxBytes)
+	return engine.Field{Text: f.Text, Truncated: f.Truncated, Caret: f.Caret, Secure: f.Secure}, atspiErr(err)
 }
 
 func (b *Backend) DoAction(ctx context.Context, ref engine.ElementRef, action string) error {
-	return b.a.DoAction(ctx, ref, action)
+	return atspiErr(b.a.DoAction(ctx, atspiID(ref.ID), action))
 }
 
 func (b *Backend) InsertText(ctx context.Context, ref engine.ElementRef, text string) error {
-	return b.a.InsertText(ctx, ref, text)
+	return atspiErr(b.a.InsertText(ctx, atspiID(ref.ID), text))
 }
 
 func (b *Backend) SetText(ctx context.Context, ref engine.ElementRef, text string) error {
-	return b.a.SetText(ctx, ref, text)
+	return atspiErr(b.a.SetText(ctx, atspiID(ref.ID), text))
 }
 
 func (b *Backend) SetNumber(ctx context.Context, ref engine.ElementRef, v float64) error {
-	return b.a.SetNumber(ctx, ref, v)
+	return atspiErr(b.a.SetNumber(ctx, atspiID(ref.ID), v))
 }
 
 // ScrollIntoView scrolls an element a view clips into view, by
 // accessibility calls alone (engine.ScrollIntoViewer).
 func (b *Backend) ScrollIntoView(ctx context.Context, ref engine.ElementRef, hint engine.ScrollHint) error {
 	hint.Delta = b.scaleOf(ref.Window).lengthToApp(hint.Delta)
-	return b.a.ScrollIntoView(ctx, ref, hint)
+	return atspiErr(b.a.ScrollIntoView(ctx, atspiID(ref.ID), scrollHintToAtspi(hint)))
 }
 
 var _ engine.HitTester = (*Backend)(nil)
@@ -383,7 +388,8 @@ func (b *Backend) ElementsAt(ctx context.Context, w engine.WindowID, p engine.Po
 		return nil, err
 	}
 	at := b.scaleOf(w).toApp(p)
-	return b.a.ElementsAt(ctx, frame, at.X, at.Y)
+	ids, err := b.a.ElementsAt(ctx, frame, at.X, at.Y)
+	return elementIDs(ids), atspiErr(err)
 }
 
 // Send sends one synthetic event through XTEST.

@@ -65,7 +65,7 @@ func (b *Backend) watcherFor(ctx context.Context, w engine.WindowID) (*appWatche
 	}
 	nw, err := b.a.Watch(ctx, bus)
 	if err != nil {
-		return nil, err
+		return nil, atspiErr(err)
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -116,12 +116,12 @@ func (b *Backend) WaitQuiet(ctx context.Context, w engine.WindowID, mark engine.
 		// The app acts a while after the call (GTK 4's 250 ms button
 		// activation): wait for its first change before the quiet period.
 		if _, err := aw.w.WaitChange(ctx, atspi.Counts{Content: seq}, min(lateActBound, max)); err != nil {
-			return false, false, time.Time{}, err
+			return false, false, time.Time{}, atspiErr(err)
 		}
 	}
 	settled, last, err := aw.w.Quiet(ctx, quiet, max-time.Since(start))
 	if err != nil {
-		return false, false, time.Time{}, err
+		return false, false, time.Time{}, atspiErr(err)
 	}
 	changed := !same || aw.w.Counts().Total() > seq
 	return settled, changed, last, nil
@@ -161,14 +161,31 @@ func (b *Backend) ChangesSince(w engine.WindowID, mark engine.ChangeMark) ([]eng
 		case atspi.ChangeSubtree:
 			kind = engine.ChangeSubtree
 		}
-		out[i] = engine.Change{Kind: kind, Source: c.Source}
+		out[i] = engine.Change{Kind: kind, Source: engine.ElementID(c.Source)}
 	}
 	return out, complete && !aw.w.Broken()
 }
 
-// Refresh reads the structure fields of nodes again.
+// Refresh reads the structure fields of nodes again, in place; their
+// details are left as they were and marked not read (Detailed false).
 func (b *Backend) Refresh(ctx context.Context, nodes []*engine.Node) error {
-	return b.a.Refresh(ctx, nodes)
+	if len(nodes) == 0 {
+		return nil
+	}
+	ax := make([]atspi.Node, len(nodes))
+	ptrs := make([]*atspi.Node, len(nodes))
+	for i, n := range nodes {
+		ax[i] = nodeToAtspi(n)
+		ptrs[i] = &ax[i]
+	}
+	if err := b.a.Refresh(ctx, ptrs); err != nil {
+		return atspiErr(err)
+	}
+	for i, n := range nodes {
+		copyStructure(n, &ax[i])
+		n.Detailed = false
+	}
+	return nil
 }
 
 // closeWatchers ends every watcher (Backend.Close).

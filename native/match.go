@@ -47,7 +47,7 @@ func matchFrame(w xlib.Window, frames []atspi.Frame) (atspi.Frame, bool) {
 			s += 4
 		}
 		iou := overlap(w.Frame, f.Extents.X, f.Extents.Y, f.Extents.W, f.Extents.H)
-		if scaledAlike(w.Frame, f.Extents) {
+		if scaledAlike(w.Frame, rectFromAtspi(f.Extents)) {
 			iou = 1
 		}
 		switch {

@@ -3,13 +3,12 @@ package native
 import (
 	"testing"
 
-	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/native/atspi"
 	"github.com/nish-driver/nish-driver/native/xlib"
 )
 
 func frame(id string, pid int, name string, x, y, w, h int, showing bool) atspi.Frame {
-	f := atspi.Frame{ID: engine.ElementID(id), Pid: pid, Name: name, Extents: engine.Rect{X: x, Y: y, W: w, H: h}}
+	f := atspi.Frame{ID: atspi.ID(id), Pid: pid, Name: name, Extents: atspi.Rect{X: x, Y: y, W: w, H: h}}
 	if showing {
 		f.States = []string{"showing"}
 	}

@@ -84,7 +84,7 @@ func TestMatchFrameAtAScale(t *testing.T) {
 	if f, ok := matchFrame(win, []atspi.Frame{elsewhere, scaled}); !ok || f.ID != scaled.ID {
 		t.Fatalf("matched %v %v", f.ID, ok)
 	}
-	if !scaledAlike(win.Frame, scaled.Extents) || scaledAlike(win.Frame, elsewhere.Extents) {
+	if !scaledAlike(win.Frame, rectFromAtspi(scaled.Extents)) || scaledAlike(win.Frame, rectFromAtspi(elsewhere.Extents)) {
 		t.Fatal("scaledAlike")
 	}
 }

@@ -3,8 +3,6 @@ package atspi
 import (
 	"context"
 	"strings"
-
-	"github.com/nish-driver/nish-driver/engine"
 )
 
 // liveInfo is what a live check learns about one element just before an
@@ -20,9 +18,9 @@ type liveInfo struct {
 
 // inspect reads an element's role, states, interfaces and attributes in one
 // round of calls, and decides whether it is secure (see secure.go). A gone
-// element is stale_element_token; a gone app is window_gone.
-func (c *Client) inspect(ctx context.Context, ref engine.ElementRef) (*liveInfo, error) {
-	bus, path, _, err := c.parseID(ctx, ref.ID, targetElement)
+// element is KindStale; a gone app is KindGone.
+func (c *Client) inspect(ctx context.Context, id ID) (*liveInfo, error) {
+	bus, path, _, err := c.parseID(ctx, id, targetElement)
 	if err != nil {
 		return nil, err
 	}
@@ -33,34 +31,31 @@ func (c *Client) inspect(ctx context.Context, ref engine.ElementRef) (*liveInfo,
 	info := &liveInfo{bus: bus, path: path, conn: conn}
 	p := newPipe(ctx)
 	defer p.close()
-	p.add(conn, 0, bus, path, "org.a11y.atspi.Accessible", "GetRole")
-	p.add(conn, 1, bus, path, "org.a11y.atspi.Accessible", "GetState")
-	p.add(conn, 2, bus, path, "org.a11y.atspi.Accessible", "GetInterfaces")
-	p.add(conn, 3, bus, path, "org.a11y.atspi.Accessible", "GetAttributes")
+	p.add(conn, call{kind: kindRole}, bus, path, "org.a11y.atspi.Accessible", "GetRole")
+	p.add(conn, call{kind: kindState}, bus, path, "org.a11y.atspi.Accessible", "GetState")
+	p.add(conn, call{kind: kindIfaces}, bus, path, "org.a11y.atspi.Accessible", "GetInterfaces")
+	p.add(conn, call{kind: kindAttrs}, bus, path, "org.a11y.atspi.Accessible", "GetAttributes")
 	p.flush()
 	for {
-		r, ok, err := p.next()
+		a, ok, err := p.next()
 		if err != nil {
 			return nil, mapErr(err, conn, ctx, targetElement)
 		}
 		if !ok {
 			break
 		}
-		if r.err != nil {
-			return nil, mapErr(r.err, conn, ctx, targetElement)
+		if a.err != nil {
+			return nil, mapErr(a.err, conn, ctx, targetElement)
 		}
-		d := r.decoder()
-		switch r.tag {
-		case 0:
+		d := a.decoder()
+		switch a.kind {
+		case kindRole:
 			info.role = RoleName(d.uint32())
-		case 1:
+		case kindState:
 			info.states = c.showingFor(bus, decodeStates(d))
-		case 2:
-			end := d.array(4)
-			for d.more(end) {
-				info.ifaces |= ifaceBits[string(d.strBytes())]
-			}
-		case 3:
+		case kindIfaces:
+			info.ifaces |= decodeIfaces(d)
+		case kindAttrs:
 			if secureAttrs(d) {
 				info.secure = true
 			}
@@ -92,14 +87,14 @@ func boolResult(r *reply) bool {
 
 // DoAction invokes the element's accessibility action with this name (the
 // non-localized name a read reports, such as "click"; a case-insensitive
-// match is accepted too). An element without it is not_actionable.
-func (c *Client) DoAction(ctx context.Context, ref engine.ElementRef, name string) error {
-	l, err := c.inspect(ctx, ref)
+// match is accepted too). An element without it is KindRefused.
+func (c *Client) DoAction(ctx context.Context, id ID, name string) error {
+	l, err := c.inspect(ctx, id)
 	if err != nil {
 		return err
 	}
 	if l.ifaces&ifAction == 0 {
-		return engine.Errf(engine.CodeNotActionable, "the element has no accessibility actions")
+		return failure(KindRefused, "the element has no accessibility actions")
 	}
 	names, err := c.actionNames(ctx, l)
 	if err != nil {
@@ -123,15 +118,15 @@ func (c *Client) DoAction(ctx context.Context, ref engine.ElementRef, name strin
 	if idx < 0 {
 		// The element's actions are not what a read saw: read them
 		// anew next time.
-		c.forgetActions(ref.ID)
-		return engine.Errf(engine.CodeNotActionable, "the element has no action of that name")
+		c.forgetActions(id)
+		return failure(KindRefused, "the element has no action of that name")
 	}
 	r, err := l.call(ctx, targetAct, "org.a11y.atspi.Action", "DoAction", int32(idx))
 	if err != nil {
 		return err
 	}
 	if !boolResult(r) {
-		return engine.Errf(engine.CodeNotActionable, "the app declined the action")
+		return failure(KindRefused, "the app declined the action")
 	}
 	return nil
 }
@@ -149,41 +144,41 @@ func (c *Client) actionNames(ctx context.Context, l *liveInfo) ([]string, error)
 	p := newPipe(ctx)
 	defer p.close()
 	for i := range localized {
-		p.add(l.conn, i, l.bus, l.path, "org.a11y.atspi.Action", "GetName", int32(i))
+		p.add(l.conn, call{kind: kindActionName, sub: i}, l.bus, l.path, "org.a11y.atspi.Action", "GetName", int32(i))
 	}
 	p.flush()
 	names := make([]string, len(localized))
 	for {
-		r, ok, err := p.next()
+		a, ok, err := p.next()
 		if err != nil {
 			return nil, mapErr(err, l.conn, ctx, targetAct)
 		}
 		if !ok {
 			break
 		}
-		if r.err != nil {
-			return nil, mapErr(r.err, l.conn, ctx, targetAct)
+		if a.err != nil {
+			return nil, mapErr(a.err, l.conn, ctx, targetAct)
 		}
-		names[r.tag] = r.decoder().str()
+		names[a.sub] = a.decoder().str()
 	}
 	return names, nil
 }
 
 // editable checks an element before typing into it: not secure, with the
 // EditableText interface, and in the editable state.
-func (c *Client) editable(ctx context.Context, ref engine.ElementRef) (*liveInfo, error) {
-	l, err := c.inspect(ctx, ref)
+func (c *Client) editable(ctx context.Context, id ID) (*liveInfo, error) {
+	l, err := c.inspect(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	if l.secure {
-		return nil, engine.Errf(engine.CodeSecureField, "the element is a secure field")
+		return nil, failure(KindSecure, "the element is a secure field")
 	}
 	if !editableText(l.ifaces, l.states) {
-		return nil, engine.Errf(engine.CodeNotActionable, "the element has no editable text")
+		return nil, failure(KindRefused, "the element has no editable text")
 	}
 	if !c.WritesText(ctx, l.bus) {
-		return nil, engine.Errf(engine.CodeNotActionable, "the app ignores text written through accessibility")
+		return nil, failure(KindRefused, "the app ignores text written through accessibility")
 	}
 	return l, nil
 }
@@ -203,10 +198,10 @@ func insertAt(states stateSet, caret int32) int32 {
 
 // InsertText inserts text where a person would expect it (insertAt: at the
 // caret, or at the end of a field nobody clicked into), through
-// EditableText.InsertText. A secure field is refused with secure_field
+// EditableText.InsertText. A secure field is refused with KindSecure
 // before anything is sent.
-func (c *Client) InsertText(ctx context.Context, ref engine.ElementRef, text string) error {
-	l, err := c.editable(ctx, ref)
+func (c *Client) InsertText(ctx context.Context, id ID, text string) error {
+	l, err := c.editable(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -244,14 +239,14 @@ func (c *Client) InsertText(ctx context.Context, ref engine.ElementRef, text str
 		return err
 	}
 	if !boolResult(r) {
-		return engine.Errf(engine.CodeNotActionable, "the app declined the text insertion")
+		return failure(KindRefused, "the app declined the text insertion")
 	}
 	return nil
 }
 
 // SetText replaces the element's whole text (EditableText.SetTextContents).
-func (c *Client) SetText(ctx context.Context, ref engine.ElementRef, text string) error {
-	l, err := c.editable(ctx, ref)
+func (c *Client) SetText(ctx context.Context, id ID, text string) error {
+	l, err := c.editable(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -260,23 +255,23 @@ func (c *Client) SetText(ctx context.Context, ref engine.ElementRef, text string
 		return err
 	}
 	if !boolResult(r) {
-		return engine.Errf(engine.CodeNotActionable, "the app declined the new text")
+		return failure(KindRefused, "the app declined the new text")
 	}
 	return nil
 }
 
 // SetNumber sets the element's value through the Value interface's
 // CurrentValue property.
-func (c *Client) SetNumber(ctx context.Context, ref engine.ElementRef, v float64) error {
-	l, err := c.inspect(ctx, ref)
+func (c *Client) SetNumber(ctx context.Context, id ID, v float64) error {
+	l, err := c.inspect(ctx, id)
 	if err != nil {
 		return err
 	}
 	if l.secure {
-		return engine.Errf(engine.CodeSecureField, "the element is a secure field")
+		return failure(KindSecure, "the element is a secure field")
 	}
 	if l.ifaces&ifValue == 0 {
-		return engine.Errf(engine.CodeNotActionable, "the element has no numeric value")
+		return failure(KindRefused, "the element has no numeric value")
 	}
 	_, err = l.call(ctx, targetAct, "org.freedesktop.DBus.Properties", "Set", "org.a11y.atspi.Value", "CurrentValue", variantDouble(v))
 	return err
@@ -284,18 +279,18 @@ func (c *Client) SetNumber(ctx context.Context, ref engine.ElementRef, v float64
 
 // ReadText returns the element's text, at most maxBytes of it (cut on a
 // character boundary; maxBytes <= 0 means no limit) and whether it was cut.
-// A secure element is secure_field and its text is never requested; an
-// element without the Text interface is not_actionable.
-func (c *Client) ReadText(ctx context.Context, ref engine.ElementRef, maxBytes int) (string, bool, error) {
-	l, err := c.inspect(ctx, ref)
+// A secure element is KindSecure and its text is never requested; an
+// element without the Text interface is KindRefused.
+func (c *Client) ReadText(ctx context.Context, id ID, maxBytes int) (string, bool, error) {
+	l, err := c.inspect(ctx, id)
 	if err != nil {
 		return "", false, err
 	}
 	if l.secure {
-		return "", false, engine.Errf(engine.CodeSecureField, "the element is a secure field")
+		return "", false, failure(KindSecure, "the element is a secure field")
 	}
 	if l.ifaces&ifText == 0 {
-		return "", false, engine.Errf(engine.CodeNotActionable, "the element has no text interface")
+		return "", false, failure(KindRefused, "the element has no text interface")
 	}
 	return l.text(ctx, maxBytes)
 }
@@ -333,26 +328,26 @@ func (l *liveInfo) text(ctx context.Context, maxBytes int) (string, bool, error)
 }
 
 // ReadField reads an element's text (at most maxBytes) and caret offset
-// for the engine's credential check of type_text (engine.FieldReader).
+// for the engine's credential check of type_text (FieldReader).
 // The element's security is re-checked first from its live role and
 // attributes; a secure element's text and caret are never read. An element
 // without the Text interface reads as empty with no caret (-1). Calls:
 // Properties.Get of Text.CaretOffset, then what ReadText sends.
-func (c *Client) ReadField(ctx context.Context, ref engine.ElementRef, maxBytes int) (engine.Field, error) {
-	l, err := c.inspect(ctx, ref)
+func (c *Client) ReadField(ctx context.Context, id ID, maxBytes int) (Field, error) {
+	l, err := c.inspect(ctx, id)
 	if err != nil {
-		return engine.Field{}, err
+		return Field{}, err
 	}
 	if l.secure {
-		return engine.Field{Secure: true, Caret: -1}, nil
+		return Field{Secure: true, Caret: -1}, nil
 	}
-	f := engine.Field{Caret: -1}
+	f := Field{Caret: -1}
 	if l.ifaces&ifText == 0 {
 		return f, nil
 	}
 	r, err := l.call(ctx, targetElement, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Text", "CaretOffset")
 	if err != nil {
-		return engine.Field{}, err
+		return Field{}, err
 	}
 	d := r.decoder()
 	if d.sig() == "i" {
@@ -361,7 +356,7 @@ func (c *Client) ReadField(ctx context.Context, ref engine.ElementRef, maxBytes 
 		}
 	}
 	if f.Text, f.Truncated, err = l.text(ctx, maxBytes); err != nil {
-		return engine.Field{}, err
+		return Field{}, err
 	}
 	return f, nil
 }
@@ -373,33 +368,33 @@ const readValueMax = 64 << 10
 // interface) or its text. The element's security is re-checked first from
 // its live role and attributes; a secure element's value is never read
 // (Secure true, Value empty).
-func (c *Client) ReadValue(ctx context.Context, ref engine.ElementRef) (engine.Readback, error) {
-	l, err := c.inspect(ctx, ref)
+func (c *Client) ReadValue(ctx context.Context, id ID) (Readback, error) {
+	l, err := c.inspect(ctx, id)
 	if err != nil {
-		return engine.Readback{}, err
+		return Readback{}, err
 	}
 	if l.secure {
-		return engine.Readback{Secure: true}, nil
+		return Readback{Secure: true}, nil
 	}
 	if l.ifaces&ifValue != 0 {
 		r, err := l.call(ctx, targetElement, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Value", "CurrentValue")
 		if err != nil {
-			return engine.Readback{}, err
+			return Readback{}, err
 		}
 		d := r.decoder()
 		if d.sig() == "d" {
 			if v := d.float64(); d.err == nil {
-				return engine.Readback{Value: formatNumber(v)}, nil
+				return Readback{Value: formatNumber(v)}, nil
 			}
 		}
-		return engine.Readback{}, engine.Errf(engine.CodeInternal, "the app sent a malformed value")
+		return Readback{}, failure(KindInternal, "the app sent a malformed value")
 	}
 	if l.ifaces&ifText != 0 {
 		s, _, err := l.text(ctx, readValueMax)
 		if err != nil {
-			return engine.Readback{}, err
+			return Readback{}, err
 		}
-		return engine.Readback{Value: s}, nil
+		return Readback{Value: s}, nil
 	}
-	return engine.Readback{}, nil
+	return Readback{}, nil
 }

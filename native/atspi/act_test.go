@@ -4,12 +4,10 @@ import (
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/nish-driver/nish-driver/engine"
 )
 
 // find returns the first node with this role and name.
-func find(t *testing.T, tree *engine.Tree, role, name string) engine.Node {
+func find(t *testing.T, tree *Tree, role, name string) Node {
 	t.Helper()
 	for _, n := range tree.Nodes {
 		if n.Role == role && n.Name == name {
@@ -17,11 +15,11 @@ func find(t *testing.T, tree *engine.Tree, role, name string) engine.Node {
 		}
 	}
 	t.Fatalf("no %s %q in the read", role, name)
-	return engine.Node{}
+	return Node{}
 }
 
 // rowEntry returns the entry of row r of the synthetic window.
-func rowEntry(t *testing.T, tree *engine.Tree, r string) engine.Node {
+func rowEntry(t *testing.T, tree *Tree, r string) Node {
 	t.Helper()
 	for _, n := range tree.Nodes {
 		if n.Role == "text" && n.Value == "value "+r {
@@ -29,36 +27,37 @@ func rowEntry(t *testing.T, tree *engine.Tree, r string) engine.Node {
 		}
 	}
 	t.Fatalf("no entry for row %s", r)
-	return engine.Node{}
+	return Node{}
 }
 
-func ref(n engine.Node) engine.ElementRef { return engine.ElementRef{ID: n.ID} }
+func ref(n Node) ID { return n.ID }
 
-func wantCode(t *testing.T, err error, code engine.Code) {
+// wantKind fails unless err is the package's error of this kind.
+func wantKind(t *testing.T, err error, kind Kind) {
 	t.Helper()
-	var e *engine.Error
-	if !errors.As(err, &e) || e.Code != code {
-		t.Fatalf("got %v, want %s", err, code)
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != kind {
+		t.Fatalf("got %v, want %s", err, kind)
 	}
 }
 
 func TestDoActionClicksTheButton(t *testing.T) {
 	f := synthetic200(t)
-	tree := readUntil(t, f.frame.ID, func(*engine.Tree) bool { return true })
+	tree := readUntil(t, f.frame.ID, func(*Tree) bool { return true })
 	btn := find(t, tree, "push_button", "Click me")
 	before := labelCount(tree)
 	if err := client.DoAction(callCtx(t), ref(btn), "click"); err != nil {
 		t.Fatal(err)
 	}
-	after := readUntil(t, f.frame.ID, func(tr *engine.Tree) bool { return labelCount(tr) > before })
+	after := readUntil(t, f.frame.ID, func(tr *Tree) bool { return labelCount(tr) > before })
 	if labelCount(after) != before+1 {
 		t.Fatalf("the status label did not count the click")
 	}
-	wantCode(t, client.DoAction(callCtx(t), ref(btn), "no-such-action"), engine.CodeNotActionable)
+	wantKind(t, client.DoAction(callCtx(t), ref(btn), "no-such-action"), KindRefused)
 }
 
 // labelCount reads the synthetic window's status label ("clicked N").
-func labelCount(tree *engine.Tree) int {
+func labelCount(tree *Tree) int {
 	for _, n := range tree.Nodes {
 		if n.Role == "label" && (n.Name == "not clicked" || strings.HasPrefix(n.Name, "clicked ")) {
 			var k int
@@ -75,7 +74,7 @@ func labelCount(tree *engine.Tree) int {
 
 func TestTextAndNumberActs(t *testing.T) {
 	f := synthetic200(t)
-	tree := readUntil(t, f.frame.ID, func(*engine.Tree) bool { return true })
+	tree := readUntil(t, f.frame.ID, func(*Tree) bool { return true })
 	entry := rowEntry(t, tree, "7")
 	spin := find(t, tree, "spin_button", "Amount")
 	notes := find(t, tree, "text", "Notes")
@@ -114,13 +113,13 @@ func TestTextAndNumberActs(t *testing.T) {
 	}
 	// Acts that do not fit the element.
 	btn := find(t, tree, "push_button", "Click me")
-	wantCode(t, client.SetText(callCtx(t), ref(btn), "x"), engine.CodeNotActionable)
-	wantCode(t, client.SetNumber(callCtx(t), ref(btn), 1), engine.CodeNotActionable)
+	wantKind(t, client.SetText(callCtx(t), ref(btn), "x"), KindRefused)
+	wantKind(t, client.SetNumber(callCtx(t), ref(btn), 1), KindRefused)
 }
 
 func TestSecureFieldIsNeverRead(t *testing.T) {
 	f := synthetic200(t)
-	tree := readUntil(t, f.frame.ID, func(*engine.Tree) bool { return true })
+	tree := readUntil(t, f.frame.ID, func(*Tree) bool { return true })
 	pw := find(t, tree, "password_text", "Password")
 	rb, err := client.ReadValue(callCtx(t), ref(pw))
 	if err != nil {
@@ -130,9 +129,9 @@ func TestSecureFieldIsNeverRead(t *testing.T) {
 		t.Fatalf("ReadValue of the password entry: secure %v, %d bytes", rb.Secure, len(rb.Value))
 	}
 	_, _, err = client.ReadText(callCtx(t), ref(pw), 0)
-	wantCode(t, err, engine.CodeSecureField)
-	wantCode(t, client.SetText(callCtx(t), ref(pw), "x"), engine.CodeSecureField)
-	wantCode(t, client.InsertText(callCtx(t), ref(pw), "x"), engine.CodeSecureField)
+	wantKind(t, err, KindSecure)
+	wantKind(t, client.SetText(callCtx(t), ref(pw), "x"), KindSecure)
+	wantKind(t, client.InsertText(callCtx(t), ref(pw), "x"), KindSecure)
 	noCanary(t, tree)
 	for _, n := range tree.Nodes {
 		if n.Secure && n.Role != "password_text" {

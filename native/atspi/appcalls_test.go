@@ -91,7 +91,7 @@ func TestRefusedCallsAreNeverWritten(t *testing.T) {
 // A wrapper that takes iface and member from its caller (liveInfo.call)
 // is listed too, so its callers are checked.
 var sendPoints = map[string]int{
-	"add":  4, // pipe.add(conn, tag, dest, path, iface, member, args...)
+	"add":  4, // pipe.add(conn, call, dest, path, iface, member, args...)
 	"call": 3, // wireConn.call(ctx, dest, path, iface, member, args...)
 	"send": 3, // wireConn.send(ctx, dest, path, iface, member, args...)
 }

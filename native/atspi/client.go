@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"github.com/godbus/dbus/v5"
-
-	"github.com/nish-driver/nish-driver/engine"
 )
 
 // Options configure a Client.
@@ -31,7 +29,7 @@ type Options struct {
 // connects lazily, reconnects after the bus restarts (the next call after a
 // failure dials again), and is safe for concurrent use. Calls to one app
 // never wait on another app: each call has its own context, and a stopped
-// app only makes its own calls fail (app_not_responding) when their
+// app only makes its own calls fail (KindNotResponding) when their
 // contexts end.
 type Client struct {
 	opts Options
@@ -40,7 +38,7 @@ type Client struct {
 	bus   *wireConn
 	apps  map[string]*appConn // by bus name
 	gen   int                 // bumps on every new bus connection
-	memo  map[engine.ElementID]*memoEntry
+	memo  map[ID]*memoEntry
 	dialM sync.Mutex // one bus dial at a time
 	// noShowing marks the apps that report showing on their windows only
 	// (showing.go), by bus name.
@@ -154,9 +152,9 @@ func (c *Client) busConn(ctx context.Context) (*wireConn, error) {
 	nb, err := dialWire(ctx, addr, false, c.busSignal(gen))
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, engine.Wrap(engine.CodeBackendUnavailable, err, "the accessibility bus did not answer in time")
+			return nil, wrapFailure(KindUnavailable, err, "the accessibility bus did not answer in time")
 		}
-		return nil, engine.Wrap(engine.CodeBackendUnavailable, err, "cannot connect to the accessibility bus")
+		return nil, wrapFailure(KindUnavailable, err, "cannot connect to the accessibility bus")
 	}
 	c.mu.Lock()
 	old := c.apps
@@ -177,17 +175,17 @@ func (c *Client) busAddress(ctx context.Context) (string, error) {
 	}
 	session := c.opts.Getenv("DBUS_SESSION_BUS_ADDRESS")
 	if session == "" {
-		return "", engine.Errf(engine.CodeBackendUnavailable, "no session bus: DBUS_SESSION_BUS_ADDRESS is not set")
+		return "", failure(KindUnavailable, "no session bus: DBUS_SESSION_BUS_ADDRESS is not set")
 	}
 	conn, err := dbus.Connect(session, dbus.WithContext(ctx))
 	if err != nil {
-		return "", engine.Wrap(engine.CodeBackendUnavailable, err, "cannot connect to the session bus")
+		return "", wrapFailure(KindUnavailable, err, "cannot connect to the session bus")
 	}
 	defer conn.Close()
 	var addr string
 	err = conn.Object("org.a11y.Bus", "/org/a11y/bus").CallWithContext(ctx, "org.a11y.Bus.GetAddress", 0).Store(&addr)
 	if err != nil || addr == "" {
-		return "", engine.Wrap(engine.CodeBackendUnavailable, err, "the session bus has no accessibility bus (org.a11y.Bus)")
+		return "", wrapFailure(KindUnavailable, err, "the session bus has no accessibility bus (org.a11y.Bus)")
 	}
 	return addr, nil
 }
@@ -208,28 +206,28 @@ func tagFor(gen int) string {
 }
 
 // mintID makes the ElementID of an object.
-func (c *Client) mintID(tag, bus, path string) engine.ElementID {
-	return engine.ElementID(bus + tag + path)
+func (c *Client) mintID(tag, bus, path string) ID {
+	return ID(bus + tag + path)
 }
 
 // parseID checks an ElementID against the current bus connection (it
 // connects first if needed) and returns the bus name and path to call.
-// An id from before a bus restart is window_gone.
-func (c *Client) parseID(ctx context.Context, id engine.ElementID, t target) (bus, path, tag string, err error) {
+// An id from before a bus restart is KindGone.
+func (c *Client) parseID(ctx context.Context, id ID, t target) (bus, path, tag string, err error) {
 	if _, err := c.busConn(ctx); err != nil {
 		return "", "", "", err
 	}
 	full, path, ok := splitID(id)
 	if !ok {
 		if t == targetFrame {
-			return "", "", "", engine.Errf(engine.CodeWindowGone, "the window's accessibility id is not valid")
+			return "", "", "", failure(KindGone, "the window's accessibility id is not valid")
 		}
-		return "", "", "", engine.Errf(engine.CodeStaleElementToken, "the element id is not valid")
+		return "", "", "", failure(KindStale, "the element id is not valid")
 	}
 	bus, gen, _ := strings.Cut(full, "@")
 	tag = c.genTag()
 	if gen != strings.TrimPrefix(tag, "@") {
-		return "", "", "", engine.Errf(engine.CodeWindowGone, "the accessibility bus restarted since the element was read")
+		return "", "", "", failure(KindGone, "the accessibility bus restarted since the element was read")
 	}
 	return bus, path, tag, nil
 }
@@ -312,7 +310,7 @@ func (c *Client) remember(tag string, elems []*elem) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.memo == nil || len(c.memo)+len(elems) > maxRemembered {
-		c.memo = make(map[engine.ElementID]*memoEntry, len(elems))
+		c.memo = make(map[ID]*memoEntry, len(elems))
 	}
 	for _, e := range elems {
 		id := c.mintID(tag, e.bus, e.path)
@@ -326,7 +324,7 @@ func (c *Client) remember(tag string, elems []*elem) {
 }
 
 // recallIfaces returns an element's remembered interfaces.
-func (c *Client) recallIfaces(id engine.ElementID) (ifaceSet, bool) {
+func (c *Client) recallIfaces(id ID) (ifaceSet, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if m := c.memo[id]; m != nil {
@@ -337,7 +335,7 @@ func (c *Client) recallIfaces(id engine.ElementID) (ifaceSet, bool) {
 
 // recallActions returns remembered action names if they were read with
 // the same localized names.
-func (c *Client) recallActions(id engine.ElementID, localized []string) ([]string, bool) {
+func (c *Client) recallActions(id ID, localized []string) ([]string, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	m := c.memo[id]
@@ -355,7 +353,7 @@ func (c *Client) recallActions(id engine.ElementID, localized []string) ([]strin
 // knownActions returns the action names an earlier read learnt for an
 // element. A widget's actions do not change while it lives, so a read need
 // not ask again; acts look the action up live anyway.
-func (c *Client) knownActions(id engine.ElementID) ([]string, bool) {
+func (c *Client) knownActions(id ID) ([]string, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	m := c.memo[id]
@@ -368,7 +366,7 @@ func (c *Client) knownActions(id engine.ElementID) ([]string, bool) {
 // forgetActions drops an element's remembered action names, so the next
 // read asks for them: an element renamed its actions (Chromium's check
 // box says "check", then "uncheck").
-func (c *Client) forgetActions(id engine.ElementID) {
+func (c *Client) forgetActions(id ID) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if m := c.memo[id]; m != nil {
@@ -377,11 +375,11 @@ func (c *Client) forgetActions(id engine.ElementID) {
 }
 
 // rememberActions keeps an element's action names.
-func (c *Client) rememberActions(id engine.ElementID, localized, names []string) {
+func (c *Client) rememberActions(id ID, localized, names []string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.memo == nil || len(c.memo) >= maxRemembered {
-		c.memo = map[engine.ElementID]*memoEntry{}
+		c.memo = map[ID]*memoEntry{}
 	}
 	m := c.memo[id]
 	if m == nil {

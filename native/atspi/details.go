@@ -1,13 +1,6 @@
 package atspi
 
-import (
-	"context"
-	"strconv"
-	"strings"
-	"unicode/utf8"
-
-	"github.com/nish-driver/nish-driver/engine"
-)
+import "context"
 
 // maxValueBytes bounds a text value read with a tree (the engine cuts row
 // values much shorter; ReadText reads whole texts).
@@ -16,7 +9,7 @@ const maxValueBytes = 4096
 // detailTarget is one node whose details are read, with what the reader
 // knows about it.
 type detailTarget struct {
-	node   *engine.Node
+	node   *Node
 	bus    string
 	path   string
 	ifaces ifaceSet
@@ -26,33 +19,36 @@ type detailTarget struct {
 	recheck bool
 }
 
-// Kinds of detail calls.
-const (
-	detExtents = iota
-	detActions
-	detValue // the Value interface's current value
-	detValueMin
-	detValueMax
-	detValueStep
-	detAttrs
-	detRole
-	detCount // the text's length, so GetText asks for no more than there is
-	detText
-	detName
-	detKinds
-)
-
 // maxActions bounds the action names read per element.
 const maxActions = 64
 
-// detTag packs a target's position, a call kind and an action index into
-// a reply tag.
-func detTag(i, kind, j int) int { return (i*detKinds+kind)*maxActions + j }
+// detailPlan is what is read of one target.
+type detailPlan struct{ extents, actions, value, text bool }
 
-func detUntag(tag int) (i, kind, j int) {
-	j = tag % maxActions
-	tag /= maxActions
-	return tag / detKinds, tag % detKinds, j
+func (pl detailPlan) any() bool { return pl.extents || pl.actions || pl.value || pl.text }
+
+// detailRead is one pipelined read of details: the targets and their
+// plans, the pipe, and the state of the reads that take more than one
+// reply.
+type detailRead struct {
+	c       *Client
+	ctx     context.Context
+	targets []detailTarget
+	plans   []detailPlan
+	p       *pipe
+	conns   map[string]*wireConn
+	// queued: follow-up calls were added since the last flush.
+	queued bool
+	// checks counts, per text element, the security checks still due
+	// (attributes, the length, a role re-check); its text is asked for
+	// when the last one passes, never after one fails (-1).
+	checks []int8
+	// lengths are the texts' lengths as reported: Gecko answers GetText
+	// with nothing when the end asked for lies past the text's end, so
+	// the end is the length (or the bound, when it is longer).
+	lengths []int32
+	actions map[int]*actionRead
+	values  map[int]*valueRead
 }
 
 // details reads the selected details of the targets with every call in
@@ -64,32 +60,47 @@ func detUntag(tag int) (i, kind, j int) {
 // (and, for a re-check, its role), then its text only if neither marks it
 // as secure; a secure field's text is never requested.
 func (c *Client) details(ctx context.Context, targets []detailTarget, which Details) (int, error) {
-	type plan struct{ extents, actions, value, text bool }
-	plans := make([]plan, len(targets))
+	r := &detailRead{c: c, ctx: ctx, targets: targets}
+	if r.plan(which) == 0 {
+		return 0, nil
+	}
+	r.p = newPipe(ctx)
+	defer r.p.close()
+	if err := r.send(); err != nil {
+		return r.p.sent, err
+	}
+	err := r.dispatch()
+	return r.p.sent, err
+}
+
+// plan decides what to read of each target and counts the calls. Action
+// names an earlier read learnt are filled in at once.
+func (r *detailRead) plan(which Details) int {
+	r.plans = make([]detailPlan, len(r.targets))
 	n := 0
-	for i := range targets {
-		t := &targets[i]
-		p := &plans[i]
+	for i := range r.targets {
+		t := &r.targets[i]
+		pl := &r.plans[i]
 		if which&DetailExtents != 0 && t.ifaces&ifComponent != 0 &&
 			(t.states.has(stateShowing) || which&DetailHiddenExtents != 0) {
-			p.extents = true
+			pl.extents = true
 			n++
 		}
 		if which&DetailActions != 0 && t.ifaces&ifAction != 0 {
-			if names, ok := c.knownActions(t.node.ID); ok {
+			if names, ok := r.c.knownActions(t.node.ID); ok {
 				t.node.Actions = append([]string(nil), names...)
 			} else {
-				p.actions = true
+				pl.actions = true
 				n++
 			}
 		}
 		if which&DetailValues != 0 && !t.node.Secure {
 			switch {
 			case t.ifaces&ifValue != 0:
-				p.value = true
+				pl.value = true
 				n += valueCalls
 			case isTextValue(t.node.Role, t.node.Name, t.ifaces, t.states):
-				p.text = true
+				pl.text = true
 				n += 3 // attributes and length, then text
 				if t.recheck {
 					n++
@@ -97,307 +108,136 @@ func (c *Client) details(ctx context.Context, targets []detailTarget, which Deta
 			}
 		}
 	}
-	if n == 0 {
-		return 0, nil
-	}
-	p := newPipe(ctx)
-	defer p.close()
-	conns := map[string]*wireConn{}
-	connOf := func(bus string) (*wireConn, error) {
-		if w := conns[bus]; w != nil {
-			return w, nil
-		}
-		w, err := c.connFor(ctx, bus)
-		if err != nil {
-			return nil, err
-		}
-		conns[bus] = w
+	return n
+}
+
+// connOf is the connection to a target's app, opened once per read.
+func (r *detailRead) connOf(bus string) (*wireConn, error) {
+	if w := r.conns[bus]; w != nil {
 		return w, nil
 	}
-	for i := range targets {
-		t := &targets[i]
-		pl := plans[i]
-		if !pl.extents && !pl.actions && !pl.value && !pl.text {
+	w, err := r.c.connFor(r.ctx, bus)
+	if err != nil {
+		return nil, err
+	}
+	r.conns[bus] = w
+	return w, nil
+}
+
+// send queues the planned calls and writes them.
+func (r *detailRead) send() error {
+	r.conns = map[string]*wireConn{}
+	r.checks = make([]int8, len(r.targets))
+	r.lengths = make([]int32, len(r.targets))
+	r.actions = map[int]*actionRead{}
+	r.values = map[int]*valueRead{}
+	p := r.p
+	for i := range r.targets {
+		t := &r.targets[i]
+		pl := r.plans[i]
+		if !pl.any() {
 			continue
 		}
-		w, err := connOf(t.bus)
+		w, err := r.connOf(t.bus)
 		if err != nil {
-			return p.sent, mapErr(err, nil, ctx, targetElement)
+			return mapErr(err, nil, r.ctx, targetElement)
 		}
 		if pl.extents {
-			p.add(w, detTag(i, detExtents, 0), t.bus, t.path, "org.a11y.atspi.Component", "GetExtents", uint32(0))
+			p.add(w, call{target: i, kind: kindExtents}, t.bus, t.path, "org.a11y.atspi.Component", "GetExtents", uint32(0))
 		}
 		if pl.actions {
-			p.add(w, detTag(i, detActions, 0), t.bus, t.path, "org.a11y.atspi.Action", "GetActions")
+			p.add(w, call{target: i, kind: kindActions}, t.bus, t.path, "org.a11y.atspi.Action", "GetActions")
 		}
 		if pl.value {
-			p.add(w, detTag(i, detValue, 0), t.bus, t.path, propertiesIface, "Get", "org.a11y.atspi.Value", "CurrentValue")
-			p.add(w, detTag(i, detValueMin, 0), t.bus, t.path, propertiesIface, "Get", "org.a11y.atspi.Value", "MinimumValue")
-			p.add(w, detTag(i, detValueMax, 0), t.bus, t.path, propertiesIface, "Get", "org.a11y.atspi.Value", "MaximumValue")
-			p.add(w, detTag(i, detValueStep, 0), t.bus, t.path, propertiesIface, "Get", "org.a11y.atspi.Value", "MinimumIncrement")
+			p.add(w, call{target: i, kind: kindValue}, t.bus, t.path, propertiesIface, "Get", "org.a11y.atspi.Value", "CurrentValue")
+			p.add(w, call{target: i, kind: kindValueMin}, t.bus, t.path, propertiesIface, "Get", "org.a11y.atspi.Value", "MinimumValue")
+			p.add(w, call{target: i, kind: kindValueMax}, t.bus, t.path, propertiesIface, "Get", "org.a11y.atspi.Value", "MaximumValue")
+			p.add(w, call{target: i, kind: kindValueStep}, t.bus, t.path, propertiesIface, "Get", "org.a11y.atspi.Value", "MinimumIncrement")
 		}
 		if pl.text {
-			p.add(w, detTag(i, detAttrs, 0), t.bus, t.path, "org.a11y.atspi.Accessible", "GetAttributes")
-			p.add(w, detTag(i, detCount, 0), t.bus, t.path, propertiesIface, "Get", "org.a11y.atspi.Text", "CharacterCount")
+			r.checks[i], r.lengths[i] = 2, maxValueBytes
+			p.add(w, call{target: i, kind: kindAttrs}, t.bus, t.path, "org.a11y.atspi.Accessible", "GetAttributes")
+			p.add(w, call{target: i, kind: kindTextLength}, t.bus, t.path, propertiesIface, "Get", "org.a11y.atspi.Text", "CharacterCount")
 			if t.recheck {
-				p.add(w, detTag(i, detRole, 0), t.bus, t.path, "org.a11y.atspi.Accessible", "GetRole")
+				r.checks[i] = 3
+				p.add(w, call{target: i, kind: kindRole}, t.bus, t.path, "org.a11y.atspi.Accessible", "GetRole")
 			}
 		}
 	}
 	p.flush()
-	// checks counts the security checks still due per text element; its
-	// text is asked for when the last one passes.
-	// The text's length is waited for the same way: Gecko answers GetText
-	// with nothing when the end asked for lies past the text's end, so the
-	// end is the length (or the bound, when it is longer).
-	queued := false
-	checks := make([]int8, len(targets))
-	lengths := make([]int32, len(targets))
-	for i := range targets {
-		if plans[i].text {
-			checks[i] = 2
-			if targets[i].recheck {
-				checks[i] = 3
-			}
-			lengths[i] = maxValueBytes
-		}
-	}
-	// passed counts one check of element i done; after the last, its text
-	// is asked for.
-	passed := func(i int) {
-		if checks[i] <= 0 {
-			return
-		}
-		checks[i]--
-		if checks[i] > 0 {
-			return
-		}
-		t := &targets[i]
-		end := min(lengths[i], maxValueBytes)
-		if end <= 0 {
-			t.node.Value, t.node.HasValue = "", true
-			return
-		}
-		p.add(conns[t.bus], detTag(i, detText, 0), t.bus, t.path, "org.a11y.atspi.Text", "GetText", int32(0), end)
-		queued = true
-	}
-	type actionRead struct {
-		localized, names []string
-		left             int
-	}
-	pending := map[int]*actionRead{}
-	values := map[int]*valueRead{}
+	return nil
+}
+
+// dispatch hands each answer to the handler of its kind until none is
+// outstanding; follow-up calls the handlers add are written whenever no
+// answer is waiting. Numeric values are stored last, when all their
+// properties are in.
+func (r *detailRead) dispatch() error {
 	for {
-		rep, ok := p.ready()
+		a, ok := r.p.ready()
 		if !ok {
-			if queued {
-				p.flush()
-				queued = false
+			if r.queued {
+				r.p.flush()
+				r.queued = false
 			}
 			var err error
-			rep, ok, err = p.next()
+			a, ok, err = r.p.next()
 			if err != nil {
-				return p.sent, mapErr(err, nil, ctx, targetFrame)
+				return mapErr(err, nil, r.ctx, targetFrame)
 			}
 			if !ok {
 				break
 			}
 		}
-		i, kind, j := detUntag(rep.tag)
-		t := &targets[i]
-		if rep.err != nil {
-			if errConnGone(rep.err) {
-				return p.sent, mapErr(rep.err, conns[t.bus], ctx, targetFrame)
-			}
-			if kind == detAttrs || kind == detRole {
-				checks[i] = -1 // unchecked: never read its text
-			}
-			if kind == detCount {
-				passed(i) // length unknown: ask up to the bound
-			}
-			if kind == detName {
-				delete(pending, i) // names incomplete: report none
+		if a.err != nil {
+			if err := r.failed(a); err != nil {
+				return err
 			}
 			continue
 		}
-		d := rep.decoder()
-		switch kind {
-		case detExtents:
-			d.align(8)
-			x, y, w, h := d.int32(), d.int32(), d.int32(), d.int32()
-			if d.err == nil {
-				t.node.Frame = engine.Rect{X: int(x), Y: int(y), W: int(w), H: int(h)}
-			}
-		case detActions:
-			// GetActions gives localized names; the names a caller acts
-			// by ("click") come from GetName, one call per action, unless
-			// an earlier read already learnt them for these localized
-			// names.
-			localized := decodeActionNames(d)
-			if len(localized) > maxActions {
-				localized = localized[:maxActions]
-			}
-			if names, ok := c.recallActions(t.node.ID, localized); ok {
-				t.node.Actions = append([]string(nil), names...)
-				continue
-			}
-			if len(localized) == 0 {
-				continue
-			}
-			pending[i] = &actionRead{localized: localized, names: make([]string, len(localized)), left: len(localized)}
-			for k := range localized {
-				p.add(conns[t.bus], detTag(i, detName, k), t.bus, t.path, "org.a11y.atspi.Action", "GetName", int32(k))
-			}
-			queued = true
-		case detName:
-			a := pending[i]
-			if a == nil {
-				continue
-			}
-			a.names[j] = d.str()
-			a.left--
-			if a.left == 0 && d.err == nil {
-				t.node.Actions = a.names
-				c.rememberActions(t.node.ID, a.localized, append([]string(nil), a.names...))
-				delete(pending, i)
-			}
-		case detValue, detValueMin, detValueMax, detValueStep:
-			v := values[i]
-			if v == nil {
-				v = &valueRead{}
-				values[i] = v
-			}
-			v.set(kind, d)
-		case detAttrs, detRole:
-			secure := false
-			if kind == detAttrs {
-				secure = secureAttrs(d)
-			} else {
-				role := RoleName(d.uint32())
-				t.node.Role = role
-				secure = secureRole(role) || d.err != nil
-			}
-			if secure {
-				t.node.Secure = true
-				t.node.Value, t.node.HasValue = "", false
-				checks[i] = -1
-				continue
-			}
-			passed(i)
-		case detCount:
-			if d.sig() == "i" {
-				if n := d.int32(); d.err == nil && n >= 0 {
-					lengths[i] = n
-				}
-			}
-			passed(i)
-		case detText:
-			if t.node.Secure {
-				continue
-			}
-			s := d.str()
-			if d.err == nil {
-				t.node.Value, _ = cutUTF8(dropEmbeds(s), maxValueBytes)
-				t.node.HasValue = true
-			}
+		d := a.decoder()
+		switch a.kind {
+		case kindExtents:
+			r.extents(a.target, d)
+		case kindActions:
+			r.actionList(a.target, d)
+		case kindActionName:
+			r.actionName(a.target, a.sub, d)
+		case kindValue, kindValueMin, kindValueMax, kindValueStep:
+			r.value(a.target, a.kind, d)
+		case kindAttrs:
+			r.checked(a.target, secureAttrs(d))
+		case kindRole:
+			r.roleChecked(a.target, d)
+		case kindTextLength:
+			r.textLength(a.target, d)
+		case kindText:
+			r.text(a.target, d)
 		}
 	}
-	for i, v := range values {
-		v.store(targets[i].node)
+	for i, v := range r.values {
+		v.store(r.targets[i].node)
 	}
-	return p.sent, nil
+	return nil
 }
 
-// errConnGone reports whether a reply failed because its connection
-// closed (rather than the element refusing the call).
-func errConnGone(err error) bool {
-	return err == errConnClosed
-}
-
-// isTextValue reports whether an element's text is its value: it is
-// editable, or its role is one whose text is content (not a label), or it
-// is a block of a page with no name of its own, whose text is what it
-// shows (see unnamedTextRoles).
-func isTextValue(role, name string, ifaces ifaceSet, states stateSet) bool {
-	if ifaces&ifText == 0 {
-		return false
+// failed handles a call the app answered with an error: a closed
+// connection fails the read; otherwise that detail stays empty, and a
+// failed security check means the text is never read.
+func (r *detailRead) failed(a answer) error {
+	i := a.target
+	if errConnGone(a.err) {
+		return mapErr(a.err, r.conns[r.targets[i].bus], r.ctx, targetFrame)
 	}
-	return editableText(ifaces, states) || textValueRoles[role] || (name == "" && unnamedTextRoles[role])
-}
-
-// decodeActionNames reads GetActions' a(sss) (name, localized name, key
-// binding) and keeps the names.
-func decodeActionNames(d *decoder) []string {
-	end := d.array(8)
-	var names []string
-	for d.more(end) {
-		d.align(8)
-		name := d.str()
-		d.strBytes()
-		d.strBytes()
-		names = append(names, name)
+	switch a.kind {
+	case kindAttrs, kindRole:
+		r.checks[i] = -1 // unchecked: never read its text
+	case kindTextLength:
+		r.passed(i) // length unknown: ask up to the bound
+	case kindActionName:
+		delete(r.actions, i) // names incomplete: report none
 	}
-	if d.err != nil {
-		return nil
-	}
-	return names
-}
-
-// valueCalls is how many calls read an element's Value properties: one
-// Properties.Get each for the current value, minimum, maximum and step
-// (appcalls.go says why never GetAll).
-const valueCalls = 4
-
-// valueRead gathers one element's Value properties as their replies come.
-type valueRead struct {
-	cur, lo, hi, step float64
-	have              bool // the current value was read
-}
-
-// set stores one property's reply (a variant holding a double); a reply
-// of another shape leaves it unset.
-func (v *valueRead) set(kind int, d *decoder) {
-	if d.sig() != "d" {
-		return
-	}
-	x := d.float64()
-	if d.err != nil {
-		return
-	}
-	switch kind {
-	case detValue:
-		v.cur, v.have = x, true
-	case detValueMin:
-		v.lo = x
-	case detValueMax:
-		v.hi = x
-	case detValueStep:
-		v.step = x
-	}
-}
-
-// store puts what was read into the node: nothing without a current value.
-func (v *valueRead) store(n *engine.Node) {
-	if !v.have {
-		return
-	}
-	n.Value = formatNumber(v.cur)
-	n.HasValue = true
-	n.Numeric = &engine.NumericRange{Min: v.lo, Max: v.hi, Step: v.step}
-}
-
-// formatNumber writes a value the shortest way that reads back the same.
-func formatNumber(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-
-// cutUTF8 cuts s to at most n bytes without splitting a character.
-func cutUTF8(s string, n int) (string, bool) {
-	if n <= 0 || len(s) <= n {
-		return s, false
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n], true
+	return nil
 }
 
 // Details reads details of nodes from an earlier read, in place: the
@@ -406,7 +246,7 @@ func cutUTF8(s string, n int) (string, bool) {
 // taken as read; the interfaces come from what the client remembers of the
 // read (or are asked for). Text values are read only after a live check of
 // the element's role and attributes.
-func (c *Client) Details(ctx context.Context, nodes []*engine.Node, which Details) error {
+func (c *Client) Details(ctx context.Context, nodes []*Node, which Details) error {
 	targets := make([]detailTarget, 0, len(nodes))
 	var unknown []int
 	for _, n := range nodes {
@@ -434,42 +274,23 @@ func (c *Client) Details(ctx context.Context, nodes []*engine.Node, which Detail
 			if err != nil {
 				return mapErr(err, nil, ctx, targetElement)
 			}
-			p.add(w, i, t.bus, t.path, "org.a11y.atspi.Accessible", "GetInterfaces")
+			p.add(w, call{target: i, kind: kindIfaces}, t.bus, t.path, "org.a11y.atspi.Accessible", "GetInterfaces")
 		}
 		p.flush()
 		for {
-			r, ok, err := p.next()
+			a, ok, err := p.next()
 			if err != nil {
 				return mapErr(err, nil, ctx, targetElement)
 			}
 			if !ok {
 				break
 			}
-			if r.err != nil {
+			if a.err != nil {
 				continue // gone: no details
 			}
-			d := r.decoder()
-			end := d.array(4)
-			for d.more(end) {
-				targets[r.tag].ifaces |= ifaceBits[string(d.strBytes())]
-			}
+			targets[a.target].ifaces |= decodeIfaces(a.decoder())
 		}
 	}
 	_, err := c.details(ctx, targets, which)
 	return err
-}
-
-// embedChar is U+FFFC, OBJECT REPLACEMENT CHARACTER: a hypertext (a web
-// page's blocks, in both browsers) holds one in its text where each child
-// element sits. The children are rows of their own, so the marks are
-// dropped from the text: a document's value would otherwise read as a
-// string of them.
-const embedChar = "\uFFFC"
-
-// dropEmbeds removes the child marks from a text.
-func dropEmbeds(s string) string {
-	if !strings.Contains(s, embedChar) {
-		return s
-	}
-	return strings.ReplaceAll(s, embedChar, "")
 }

@@ -1,6 +1,8 @@
 // Package atspi reads and acts on applications' accessibility trees over
 // AT-SPI, for the Linux backend (package native assembles it with
-// native/xlib into an engine.Backend).
+// native/xlib into the engine's backend). It knows nothing of the engine:
+// it returns its own types (types.go) and errors (errors.go), which
+// package native translates.
 //
 // # How a window is read
 //
@@ -43,12 +45,12 @@
 // # Failures
 //
 // Every call has its own context; a stopped app fails only its own calls,
-// with app_not_responding when the context ends, and never blocks the
-// connection for others. A vanished object is stale_element_token, a
-// vanished app or window window_gone. After the accessibility bus restarts
+// with KindNotResponding when the context ends, and never blocks the
+// connection for others. A vanished object is KindStale, a
+// vanished app or window KindGone. After the accessibility bus restarts
 // the next call reconnects; ids minted before it are refused (see
-// splitID). Errors are *engine.Error values whose messages never quote app
-// text.
+// splitID). Errors are *Error values, a Kind and a fixed message that never
+// quotes app text; package native turns the kinds into error codes.
 //
 // # Secure fields
 //
@@ -56,5 +58,5 @@
 // mark a password input (secure.go). Its value and text are never
 // requested from the app; reads mark it Secure, ReadValue returns
 // Readback{Secure: true}, and ReadText, InsertText and SetText refuse it
-// with secure_field after a live check.
+// with KindSecure after a live check.
 package atspi

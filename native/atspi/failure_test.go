@@ -6,8 +6,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/nish-driver/nish-driver/engine"
 )
 
 func TestStoppedAppTimesOutOthersStayReadable(t *testing.T) {
@@ -26,7 +24,7 @@ func TestStoppedAppTimesOutOthersStayReadable(t *testing.T) {
 	midDone := make(chan error, 1)
 	t0 := time.Now()
 	go func() {
-		_, err := client.ReadTree(midCtx, f.frame.ID, ReadOptions{Details: DetailsAll, Budget: engine.Budget{MaxElements: 5000}})
+		_, err := client.ReadTree(midCtx, f.frame.ID, ReadOptions{Details: DetailsAll, Budget: Budget{MaxElements: 5000}})
 		midDone <- err
 	}()
 	time.Sleep(time.Millisecond)
@@ -35,7 +33,7 @@ func TestStoppedAppTimesOutOthersStayReadable(t *testing.T) {
 	}
 	defer syscall.Kill(f.pid, syscall.SIGCONT)
 	if err := <-midDone; err != nil {
-		wantCode(t, err, engine.CodeAppNotResponding)
+		wantKind(t, err, KindNotResponding)
 	}
 	midCancel()
 	if took := time.Since(t0); took > time.Second {
@@ -73,7 +71,7 @@ func TestStoppedAppTimesOutOthersStayReadable(t *testing.T) {
 		err := tc.call(ctx)
 		took := time.Since(t0)
 		cancel()
-		wantCode(t, err, engine.CodeAppNotResponding)
+		wantKind(t, err, KindNotResponding)
 		if took > time.Second {
 			t.Errorf("%s: the error took %v past a 700ms bound", tc.name, took)
 		}
@@ -93,7 +91,7 @@ func TestStoppedAppTimesOutOthersStayReadable(t *testing.T) {
 	for _, a := range apps {
 		if a.Pid == f.pid {
 			stoppedListed = true
-			wantCode(t, a.Err, engine.CodeAppNotResponding)
+			wantKind(t, a.Err, KindNotResponding)
 		}
 	}
 	if !stoppedListed {
@@ -128,21 +126,21 @@ func TestKilledAppIsWindowGone(t *testing.T) {
 	btn := find(t, tree, "push_button", "Click me")
 	f.stop()
 	_, err = client.ReadTree(callCtx(t), f.frame.ID, ReadOptions{})
-	wantCode(t, err, engine.CodeWindowGone)
-	wantCode(t, client.DoAction(callCtx(t), ref(btn), "click"), engine.CodeWindowGone)
+	wantKind(t, err, KindGone)
+	wantKind(t, client.DoAction(callCtx(t), ref(btn), "click"), KindGone)
 	_, err = client.ReadValue(callCtx(t), ref(btn))
-	wantCode(t, err, engine.CodeWindowGone)
+	wantKind(t, err, KindGone)
 }
 
 func TestVanishedElementIsStale(t *testing.T) {
 	f := synthetic200(t)
 	bus, _, _ := splitID(f.frame.ID)
-	gone := engine.ElementRef{ID: engine.ElementID(bus + "/org/a11y/atspi/accessible/99999999")}
-	_, err := client.ReadValue(callCtx(t), engine.ElementRef{ID: engine.ElementID(bus + "@7/org/a11y/atspi/accessible/1")})
-	wantCode(t, err, engine.CodeWindowGone)
-	wantCode(t, client.DoAction(callCtx(t), gone, "click"), engine.CodeStaleElementToken)
+	gone := ID(bus + "/org/a11y/atspi/accessible/99999999")
+	_, err := client.ReadValue(callCtx(t), ID(bus+"@7/org/a11y/atspi/accessible/1"))
+	wantKind(t, err, KindGone)
+	wantKind(t, client.DoAction(callCtx(t), gone, "click"), KindStale)
 	_, err = client.ReadValue(callCtx(t), gone)
-	wantCode(t, err, engine.CodeStaleElementToken)
-	_, err = client.ReadTree(callCtx(t), engine.ElementID(bus+"/org/a11y/atspi/accessible/99999999"), ReadOptions{})
-	wantCode(t, err, engine.CodeWindowGone)
+	wantKind(t, err, KindStale)
+	_, err = client.ReadTree(callCtx(t), ID(bus+"/org/a11y/atspi/accessible/99999999"), ReadOptions{})
+	wantKind(t, err, KindGone)
 }

@@ -2,8 +2,6 @@ package atspi
 
 import (
 	"context"
-
-	"github.com/nish-driver/nish-driver/engine"
 )
 
 // coordScreen is ATSPI_COORD_TYPE_SCREEN: a point or extents relative to
@@ -22,12 +20,12 @@ const maxHitDepth = 64
 // time; a toolkit that answers with the deepest element at once ends the
 // walk sooner). The frame is not listed. An element that does not answer
 // (no Component interface) ends the walk where it is.
-func (c *Client) ElementsAt(ctx context.Context, frame engine.ElementID, x, y int) ([]engine.ElementID, error) {
+func (c *Client) ElementsAt(ctx context.Context, frame ID, x, y int) ([]ID, error) {
 	bus, path, tag, err := c.parseID(ctx, frame, targetFrame)
 	if err != nil {
 		return nil, err
 	}
-	var chain []engine.ElementID
+	var chain []ID
 	for depth := 0; depth < maxHitDepth; depth++ {
 		conn, err := c.connFor(ctx, bus)
 		if err != nil {
@@ -53,24 +51,24 @@ func (c *Client) ElementsAt(ctx context.Context, frame engine.ElementID, x, y in
 
 // Extents reads one element's extents (screen coordinates in the app's
 // pixels): one Component.GetExtents.
-func (c *Client) Extents(ctx context.Context, id engine.ElementID) (engine.Rect, error) {
+func (c *Client) Extents(ctx context.Context, id ID) (Rect, error) {
 	bus, path, _, err := c.parseID(ctx, id, targetFrame)
 	if err != nil {
-		return engine.Rect{}, err
+		return Rect{}, err
 	}
 	conn, err := c.connFor(ctx, bus)
 	if err != nil {
-		return engine.Rect{}, mapErr(err, nil, ctx, targetFrame)
+		return Rect{}, mapErr(err, nil, ctx, targetFrame)
 	}
 	rep, err := conn.call(ctx, bus, path, "org.a11y.atspi.Component", "GetExtents", coordScreen)
 	if err != nil {
-		return engine.Rect{}, mapErr(err, conn, ctx, targetFrame)
+		return Rect{}, mapErr(err, conn, ctx, targetFrame)
 	}
 	d := rep.decoder()
 	d.align(8)
 	x, y, w, h := d.int32(), d.int32(), d.int32(), d.int32()
 	if d.err != nil {
-		return engine.Rect{}, mapErr(d.err, conn, ctx, targetFrame)
+		return Rect{}, mapErr(d.err, conn, ctx, targetFrame)
 	}
-	return engine.Rect{X: int(x), Y: int(y), W: int(w), H: int(h)}, nil
+	return Rect{X: int(x), Y: int(y), W: int(w), H: int(h)}, nil
 }

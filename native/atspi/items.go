@@ -48,10 +48,7 @@ func decodeItems(r *reply) ([]*elem, error) {
 			e.index = d.int32()
 			e.childCount = d.int32()
 		}
-		ie := d.array(4)
-		for d.more(ie) {
-			e.ifaces |= ifaceBits[string(d.strBytes())]
-		}
+		e.ifaces = decodeIfaces(d)
 		e.name = d.str()
 		e.role = d.uint32()
 		e.desc = d.str()

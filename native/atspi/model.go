@@ -2,8 +2,6 @@ package atspi
 
 import (
 	"strings"
-
-	"github.com/nish-driver/nish-driver/engine"
 )
 
 // stateSet is an AT-SPI state set: bit N is state number N (the wire sends
@@ -64,6 +62,16 @@ var ifaceBits = map[string]ifaceSet{
 	"org.a11y.atspi.Value":        ifValue,
 }
 
+// decodeIfaces reads a list of interface names (as) into a set.
+func decodeIfaces(d *decoder) ifaceSet {
+	var s ifaceSet
+	end := d.array(4)
+	for d.more(end) {
+		s |= ifaceBits[string(d.strBytes())]
+	}
+	return s
+}
+
 // elem is one accessible object as the reader learns it: first from the
 // app's cache reply or from per-object calls, then placed in the tree.
 type elem struct {
@@ -107,7 +115,7 @@ const nullPath = "/org/a11y/atspi/null"
 
 // splitID splits an ElementID into bus name (generation included) and
 // object path.
-func splitID(id engine.ElementID) (bus, path string, ok bool) {
+func splitID(id ID) (bus, path string, ok bool) {
 	s := string(id)
 	i := strings.IndexByte(s, '/')
 	if i <= 0 {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"sort"
 	"time"
-
-	"github.com/nish-driver/nish-driver/engine"
 )
 
 // Details selects what a read fetches beyond the structure (ids, roles,
@@ -39,13 +37,10 @@ const (
 
 // ReadOptions shape one window read.
 type ReadOptions struct {
-	// Budget bounds the read (zero fields: the zoom budget's).
-	Budget engine.Budget
+	// Budget bounds the read (zero fields: DefaultBudget's).
+	Budget Budget
 	// Details selects the per-element details to read.
 	Details Details
-	// Window is copied into the returned tree (the X window the caller
-	// matched to the frame).
-	Window engine.WindowID
 	// DetailLimit, when positive, reads details only for the first
 	// DetailLimit nodes in pre-order (the rows the engine will return);
 	// the rest get structure only. Client.Details can fill more later.
@@ -82,14 +77,14 @@ const maxFillRounds = 256
 //
 // A secure element (role password_text, or attributes marking a password
 // input) never has its value read: Secure is set and Value is empty.
-func (c *Client) ReadTree(ctx context.Context, frame engine.ElementID, opts ReadOptions) (*engine.Tree, error) {
+func (c *Client) ReadTree(ctx context.Context, frame ID, opts ReadOptions) (*Tree, error) {
 	start := time.Now()
 	var stats ReadStats
 	if opts.Budget.MaxElements <= 0 {
-		opts.Budget.MaxElements = engine.ZoomBudget.MaxElements
+		opts.Budget.MaxElements = DefaultBudget.MaxElements
 	}
 	if opts.Budget.MaxDepth <= 0 {
-		opts.Budget.MaxDepth = engine.ZoomBudget.MaxDepth
+		opts.Budget.MaxDepth = DefaultBudget.MaxDepth
 	}
 	bus, path, tag, err := c.parseID(ctx, frame, targetFrame)
 	if err != nil {
@@ -139,7 +134,6 @@ func (c *Client) ReadTree(ctx context.Context, frame engine.ElementID, opts Read
 	}
 	r.writesText = c.WritesText(ctx, bus)
 	tree, elems := r.assemble()
-	tree.Window = opts.Window
 	stats.FillRounds, stats.FillCalls = r.rounds, r.calls
 	stats.FillTime = time.Since(t1)
 
@@ -177,7 +171,7 @@ type reader struct {
 	tag    string // the bus generation's id tag
 	known  map[string]*elem
 	root   *elem
-	budget engine.Budget
+	budget Budget
 	rounds int
 	calls  int
 	walk   int // the current walk's mark
@@ -267,36 +261,18 @@ func (r *reader) plan() (needKids, needProps []*elem) {
 	return needKids, needProps
 }
 
-// Kinds of fill-in calls, packed into a reply's tag with the element's
-// position in its round. The three properties are read one Get each, never
-// with Properties.GetAll (appcalls.go says why).
-const (
-	callChildren = iota
-	callRole
-	callState
-	callIfaces
-	callName
-	callDesc
-	callChildCount
-	callKinds
-)
-
 // fillPropKinds is how many replies make an element's own properties
-// known in a fill-in: role, states, interfaces, name and description. Its
-// child count is not asked for: its children are, in the same round.
+// known in a fill-in: role, states, interfaces, name and description
+// (each property its own Properties.Get, never GetAll: appcalls.go says
+// why). Its child count is not asked for: its children are, in the same
+// round.
 const fillPropKinds = 5
 
 // addNameAndDescription queues the reads of an element's name and
 // description, each its own Properties.Get.
-func addNameAndDescription(p *pipe, conn *wireConn, base int, bus, path string) {
-	p.add(conn, base+callName, bus, path, propertiesIface, "Get", "org.a11y.atspi.Accessible", "Name")
-	p.add(conn, base+callDesc, bus, path, propertiesIface, "Get", "org.a11y.atspi.Accessible", "Description")
-}
-
-// isPropKind reports whether a fill-in kind is one of the property reads,
-// whose failure leaves the property unknown rather than failing the read.
-func isPropKind(kind int) bool {
-	return kind == callName || kind == callDesc || kind == callChildCount
+func addNameAndDescription(p *pipe, conn *wireConn, target int, bus, path string) {
+	p.add(conn, call{target: target, kind: kindName}, bus, path, propertiesIface, "Get", "org.a11y.atspi.Accessible", "Name")
+	p.add(conn, call{target: target, kind: kindDesc}, bus, path, propertiesIface, "Get", "org.a11y.atspi.Accessible", "Description")
 }
 
 // fill reads, round by round, what the cache reply left out, until the
@@ -315,24 +291,24 @@ func (r *reader) fill() error {
 				p.close()
 				return mapErr(err, nil, r.ctx, r.targetOf(e))
 			}
+			// An element whose properties are missing has its children
+			// asked for in the same round: an element the cache did not
+			// name usually heads a subtree it did not name either (GTK 4
+			// names few), and a level per round is slow.
+			p.add(conn, call{target: i, kind: kindChildren}, e.bus, e.path, "org.a11y.atspi.Accessible", "GetChildren")
 			if i < len(needKids) {
-				p.add(conn, i*callKinds+callChildren, e.bus, e.path, "org.a11y.atspi.Accessible", "GetChildren")
 				continue
 			}
-			// Its children are asked for in the same round: an element the
-			// cache did not name usually heads a subtree it did not name
-			// either (GTK 4 names few), and a level per round is slow.
-			p.add(conn, i*callKinds+callChildren, e.bus, e.path, "org.a11y.atspi.Accessible", "GetChildren")
-			p.add(conn, i*callKinds+callRole, e.bus, e.path, "org.a11y.atspi.Accessible", "GetRole")
-			p.add(conn, i*callKinds+callState, e.bus, e.path, "org.a11y.atspi.Accessible", "GetState")
-			p.add(conn, i*callKinds+callIfaces, e.bus, e.path, "org.a11y.atspi.Accessible", "GetInterfaces")
-			addNameAndDescription(p, conn, i*callKinds, e.bus, e.path)
+			p.add(conn, call{target: i, kind: kindRole}, e.bus, e.path, "org.a11y.atspi.Accessible", "GetRole")
+			p.add(conn, call{target: i, kind: kindState}, e.bus, e.path, "org.a11y.atspi.Accessible", "GetState")
+			p.add(conn, call{target: i, kind: kindIfaces}, e.bus, e.path, "org.a11y.atspi.Accessible", "GetInterfaces")
+			addNameAndDescription(p, conn, i, e.bus, e.path)
 		}
 		r.calls += p.sent
 		p.flush()
 		props := make([]int, len(targets))
 		for {
-			rep, ok, err := p.next()
+			a, ok, err := p.next()
 			if err != nil {
 				p.close()
 				return mapErr(err, nil, r.ctx, targetFrame)
@@ -340,28 +316,27 @@ func (r *reader) fill() error {
 			if !ok {
 				break
 			}
-			e := targets[rep.tag/callKinds]
-			kind := rep.tag % callKinds
+			e := targets[a.target]
 			switch {
-			case rep.err == nil:
-				if err := r.apply(e, kind, &rep); err != nil {
+			case a.err == nil:
+				if err := r.apply(e, a.kind, &a.reply); err != nil {
 					p.close()
 					return mapErr(err, nil, r.ctx, r.targetOf(e))
 				}
-			case isGone(rep.err) && e != r.root:
+			case isGone(a.err) && e != r.root:
 				// The element went away during the read.
 				e.gone = true
 				continue
-			case isPropKind(kind) && !errConnGone(rep.err):
+			case a.kind.isProperty() && !errConnGone(a.err):
 				// A property the app cannot give (a getter that failed)
 				// stays empty; the element itself is there.
 			default:
 				p.close()
-				return mapErr(rep.err, r.connOf(e), r.ctx, r.targetOf(e))
+				return mapErr(a.err, r.connOf(e), r.ctx, r.targetOf(e))
 			}
-			if kind != callChildren {
-				props[rep.tag/callKinds]++
-				if props[rep.tag/callKinds] == fillPropKinds {
+			if a.kind != kindChildren {
+				props[a.target]++
+				if props[a.target] == fillPropKinds {
 					e.hasProps = true
 				}
 			}
@@ -390,10 +365,10 @@ func (r *reader) connOf(e *elem) *wireConn {
 }
 
 // apply stores one fill-in reply.
-func (r *reader) apply(e *elem, kind int, rep *reply) error {
+func (r *reader) apply(e *elem, kind callKind, rep *reply) error {
 	d := rep.decoder()
 	switch kind {
-	case callChildren:
+	case kindChildren:
 		end := d.array(8)
 		var kids []*elem
 		for i := 0; d.more(end); i++ {
@@ -410,25 +385,21 @@ func (r *reader) apply(e *elem, kind int, rep *reply) error {
 			kids = append(kids, k)
 		}
 		e.children, e.resolved = kids, true
-	case callIfaces:
-		e.ifaces = 0
-		end := d.array(4)
-		for d.more(end) {
-			e.ifaces |= ifaceBits[string(d.strBytes())]
-		}
-	case callRole, callState, callName, callDesc, callChildCount:
+	case kindIfaces:
+		e.ifaces = decodeIfaces(d)
+	case kindRole, kindState, kindName, kindDesc, kindChildCount:
 		return applyProps(e, kind, rep)
 	}
 	return d.err
 }
 
 // assemble lays the tree out in pre-order within the budget.
-func (r *reader) assemble() (*engine.Tree, []*elem) {
+func (r *reader) assemble() (*Tree, []*elem) {
 	size := len(r.known)
 	if size > r.budget.MaxElements {
 		size = r.budget.MaxElements
 	}
-	t := &engine.Tree{Nodes: make([]engine.Node, 0, size)}
+	t := &Tree{Nodes: make([]Node, 0, size)}
 	elems := make([]*elem, 0, size)
 	r.walk++
 	mark := r.walk
@@ -462,7 +433,7 @@ func (r *reader) assemble() (*engine.Tree, []*elem) {
 			names = names[:len(names):len(names)]
 			states[e.states] = names
 		}
-		t.Nodes = append(t.Nodes, engine.Node{
+		t.Nodes = append(t.Nodes, Node{
 			ID:            r.c.mintID(r.tag, e.bus, e.path),
 			Parent:        parent,
 			IndexInParent: index,

@@ -6,15 +6,13 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/nish-driver/nish-driver/engine"
 )
 
 const canary = "CANARY-pw-7f3a"
 
 // compareWalk checks a read against a live walk: the same elements, in the
 // same pre-order, with the same depths, roles and names.
-func compareWalk(t *testing.T, tree *engine.Tree, walk []NaiveElement) {
+func compareWalk(t *testing.T, tree *Tree, walk []NaiveElement) {
 	t.Helper()
 	if len(tree.Nodes) != len(walk) {
 		t.Errorf("the read has %d elements, the live walk %d", len(tree.Nodes), len(walk))
@@ -29,13 +27,13 @@ func compareWalk(t *testing.T, tree *engine.Tree, walk []NaiveElement) {
 
 // checkShape checks the tree's own invariants: pre-order, parents before
 // children, indexes and child counts that add up.
-func checkShape(t *testing.T, tree *engine.Tree) {
+func checkShape(t *testing.T, tree *Tree) {
 	t.Helper()
 	if len(tree.Nodes) == 0 || tree.Nodes[0].Parent != -1 || tree.Nodes[0].Depth != 0 {
 		t.Fatal("Nodes[0] must be the frame")
 	}
 	kids := make([]int, len(tree.Nodes))
-	seen := map[engine.ElementID]bool{}
+	seen := map[ID]bool{}
 	for i, n := range tree.Nodes {
 		if seen[n.ID] {
 			t.Fatalf("element %d repeats id %s", i, n.ID)
@@ -65,7 +63,7 @@ func checkShape(t *testing.T, tree *engine.Tree) {
 }
 
 // noCanary checks that the secret appears nowhere in a read.
-func noCanary(t *testing.T, tree *engine.Tree) {
+func noCanary(t *testing.T, tree *Tree) {
 	t.Helper()
 	for i, n := range tree.Nodes {
 		text := strings.Join(append([]string{n.Name, n.Description, n.Value}, n.Actions...), "\x00")
@@ -134,7 +132,7 @@ func TestSyntheticDetails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byName := map[string]*engine.Node{}
+	byName := map[string]*Node{}
 	for i := range tree.Nodes {
 		n := &tree.Nodes[i]
 		if n.Name != "" {
@@ -143,7 +141,7 @@ func TestSyntheticDetails(t *testing.T) {
 			}
 		}
 	}
-	get := func(key string) *engine.Node {
+	get := func(key string) *Node {
 		n := byName[key]
 		if n == nil {
 			t.Fatalf("no %s in the read", key)
@@ -203,7 +201,7 @@ func TestReadStructureThenDetails(t *testing.T) {
 			t.Fatalf("element %d has details in a structure-only read", i)
 		}
 	}
-	var some []*engine.Node
+	var some []*Node
 	for i := range tree.Nodes {
 		if tree.Nodes[i].Name == "Click me" || tree.Nodes[i].Name == "Amount" || tree.Nodes[i].Name == "Password" {
 			some = append(some, &tree.Nodes[i])
@@ -249,12 +247,12 @@ func TestReadStructureThenDetails(t *testing.T) {
 func TestBudgetTruncates(t *testing.T) {
 	f := synthetic200(t)
 	cases := []struct {
-		budget engine.Budget
+		budget Budget
 		maxLen int
 		depth  int
 	}{
-		{engine.Budget{MaxElements: 50, MaxDepth: 200}, 50, 200},
-		{engine.Budget{MaxElements: 5000, MaxDepth: 3}, 5000, 3},
+		{Budget{MaxElements: 50, MaxDepth: 200}, 50, 200},
+		{Budget{MaxElements: 5000, MaxDepth: 3}, 5000, 3},
 	}
 	full, err := client.ReadTree(callCtx(t), f.frame.ID, ReadOptions{})
 	if err != nil {
@@ -297,7 +295,7 @@ func hasString(list []string, s string) bool {
 	return false
 }
 
-func indexOf(tree *engine.Tree, n *engine.Node) int {
+func indexOf(tree *Tree, n *Node) int {
 	for i := range tree.Nodes {
 		if &tree.Nodes[i] == n {
 			return i
@@ -307,7 +305,7 @@ func indexOf(tree *engine.Tree, n *engine.Node) int {
 }
 
 // readUntil re-reads the window until cond holds or time runs out.
-func readUntil(t *testing.T, frame engine.ElementID, cond func(*engine.Tree) bool) *engine.Tree {
+func readUntil(t *testing.T, frame ID, cond func(*Tree) bool) *Tree {
 	t.Helper()
 	deadline := time.Now().Add(3 * time.Second)
 	for {

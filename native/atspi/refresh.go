@@ -2,21 +2,19 @@ package atspi
 
 import (
 	"context"
-
-	"github.com/nish-driver/nish-driver/engine"
 )
 
 // Refresh reads again what a structure read holds of each node — role,
 // states, name, description, child count — in one pipelined round (five
-// calls a node), in place. Details are left as they were and Detailed is
-// cleared: the caller reads them again if it needs them. An element that
-// went away is an error (stale_element_token), so the caller reads the
-// whole window instead of keeping a node that is gone. Secure is never
-// cleared: a password field stays one whatever its role says now.
+// calls a node), in place. Details (value, actions, frame) are left as
+// they were: the caller reads them again if it needs them. An element
+// that went away is an error (KindStale), so the caller reads the whole
+// window instead of keeping a node that is gone. Secure is never cleared:
+// a password field stays one whatever its role says now.
 //
-// The engine uses it to build the read after an act from the read before
-// and the elements the app reported changed (engine.ChangeLister).
-func (c *Client) Refresh(ctx context.Context, nodes []*engine.Node) error {
+// The engine uses it, through package native, to build the read after an
+// act from the read before and the elements the app reported changed.
+func (c *Client) Refresh(ctx context.Context, nodes []*Node) error {
 	if len(nodes) == 0 {
 		return nil
 	}
@@ -35,10 +33,10 @@ func (c *Client) Refresh(ctx context.Context, nodes []*engine.Node) error {
 			}
 			conns[bus] = w
 		}
-		p.add(w, i*callKinds+callRole, bus, path, "org.a11y.atspi.Accessible", "GetRole")
-		p.add(w, i*callKinds+callState, bus, path, "org.a11y.atspi.Accessible", "GetState")
-		addNameAndDescription(p, w, i*callKinds, bus, path)
-		p.add(w, i*callKinds+callChildCount, bus, path, propertiesIface, "Get", "org.a11y.atspi.Accessible", "ChildCount")
+		p.add(w, call{target: i, kind: kindRole}, bus, path, "org.a11y.atspi.Accessible", "GetRole")
+		p.add(w, call{target: i, kind: kindState}, bus, path, "org.a11y.atspi.Accessible", "GetState")
+		addNameAndDescription(p, w, i, bus, path)
+		p.add(w, call{target: i, kind: kindChildCount}, bus, path, propertiesIface, "Get", "org.a11y.atspi.Accessible", "ChildCount")
 	}
 	p.flush()
 	fresh := make([]elem, len(nodes))
@@ -46,21 +44,20 @@ func (c *Client) Refresh(ctx context.Context, nodes []*engine.Node) error {
 		fresh[i].childCount = -1
 	}
 	for {
-		rep, ok, err := p.next()
+		a, ok, err := p.next()
 		if err != nil {
 			return mapErr(err, nil, ctx, targetElement)
 		}
 		if !ok {
 			break
 		}
-		i, kind := rep.tag/callKinds, rep.tag%callKinds
-		if rep.err != nil {
-			if isPropKind(kind) && !isGone(rep.err) && !errConnGone(rep.err) {
+		if a.err != nil {
+			if a.kind.isProperty() && !isGone(a.err) && !errConnGone(a.err) {
 				continue // a property the app cannot give stays empty
 			}
-			return mapErr(rep.err, nil, ctx, targetElement)
+			return mapErr(a.err, nil, ctx, targetElement)
 		}
-		if err := applyProps(&fresh[i], kind, &rep); err != nil {
+		if err := applyProps(&fresh[a.target], a.kind, &a.reply); err != nil {
 			return mapErr(err, nil, ctx, targetElement)
 		}
 	}
@@ -75,34 +72,33 @@ func (c *Client) Refresh(ctx context.Context, nodes []*engine.Node) error {
 			n.ChildCount = int(e.childCount)
 		}
 		n.Secure = n.Secure || secureRole(n.Role)
-		n.Detailed = false
 	}
 	return nil
 }
 
 // applyProps stores one role, state or property reply in e (the part of
 // reader.apply that does not touch the tree).
-func applyProps(e *elem, kind int, rep *reply) error {
+func applyProps(e *elem, kind callKind, rep *reply) error {
 	d := rep.decoder()
 	switch kind {
-	case callRole:
+	case kindRole:
 		e.role = d.uint32()
-	case callState:
+	case kindState:
 		e.states = decodeStates(d)
-	case callName:
+	case kindName:
 		if d.sig() == "s" {
 			e.name = d.str()
 		}
-	case callDesc:
+	case kindDesc:
 		if d.sig() == "s" {
 			e.desc = d.str()
 		}
-	case callChildCount:
+	case kindChildCount:
 		if d.sig() == "i" {
 			e.childCount = d.int32()
 		}
 	}
-	if isPropKind(kind) {
+	if kind.isProperty() {
 		// A property reply that does not decode (a getter that wrote
 		// nothing) leaves that property as it was; it is no reason to
 		// give up the read.

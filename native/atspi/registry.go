@@ -4,8 +4,6 @@ import (
 	"context"
 	"sync"
 	"time"
-
-	"github.com/nish-driver/nish-driver/engine"
 )
 
 // App is an application registered on the accessibility bus.
@@ -13,21 +11,21 @@ type App struct {
 	Bus  string // its unique bus name, ":1.42"
 	Name string // the AT-SPI application name (untrusted app text)
 	Pid  int
-	// Err is set (an *engine.Error, app_not_responding) when the app did
+	// Err is set (an *Error of KindNotResponding) when the app did
 	// not answer in time; Name is then empty.
 	Err error
 }
 
 // Frame is one top-level accessible of an app: a window.
 type Frame struct {
-	ID      engine.ElementID
+	ID      ID
 	Bus     string
 	Pid     int
 	AppName string // untrusted
 	Role    string
 	Name    string // the window title as the app tells it (untrusted)
 	States  []string
-	Extents engine.Rect // root (screen) coordinates
+	Extents Rect // root (screen) coordinates
 }
 
 // listBound bounds how long one app may take to answer while apps or
@@ -67,8 +65,8 @@ func (c *Client) Apps(ctx context.Context) ([]App, error) {
 	p := newPipe(lctx)
 	defer p.close()
 	for i, a := range apps {
-		p.add(bus, 2*i, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID", a.Bus)
-		p.add(bus, 2*i+1, a.Bus, rootPath, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Accessible", "Name")
+		p.add(bus, call{target: i, kind: kindPid}, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID", a.Bus)
+		p.add(bus, call{target: i, kind: kindName}, a.Bus, rootPath, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Accessible", "Name")
 	}
 	p.flush()
 	named := make([]bool, len(apps))
@@ -77,30 +75,30 @@ func (c *Client) Apps(ctx context.Context) ([]App, error) {
 		if err != nil || !ok {
 			break
 		}
-		a := &apps[r.tag/2]
+		a := &apps[r.target]
 		if r.err != nil {
-			if r.tag%2 == 1 {
+			if r.kind == kindName {
 				a.Err = mapErr(r.err, bus, lctx, targetApp)
-				named[r.tag/2] = true
+				named[r.target] = true
 			}
 			continue
 		}
 		d := r.decoder()
-		if r.tag%2 == 0 {
+		if r.kind == kindPid {
 			a.Pid = int(d.uint32())
 			continue
 		}
 		if d.sig() == "s" {
 			a.Name = d.str()
 		}
-		named[r.tag/2] = true
+		named[r.target] = true
 	}
 	if ctx.Err() != nil {
 		return nil, mapErr(ctx.Err(), bus, ctx, targetApp)
 	}
 	for i := range apps {
 		if !named[i] {
-			apps[i].Err = engine.Errf(engine.CodeAppNotResponding, "the app did not answer within the call's time bound")
+			apps[i].Err = failure(KindNotResponding, "the app did not answer within the call's time bound")
 		}
 	}
 	return apps, nil
@@ -109,9 +107,9 @@ func (c *Client) Apps(ctx context.Context) ([]App, error) {
 // busErr maps a failure of a call to the bus itself: the bus is unreachable.
 func (c *Client) busErr(err error, bus *wireConn, ctx context.Context) error {
 	if ctx.Err() != nil {
-		return engine.Wrap(engine.CodeBackendUnavailable, err, "the accessibility bus did not answer in time")
+		return wrapFailure(KindUnavailable, err, "the accessibility bus did not answer in time")
 	}
-	return engine.Wrap(engine.CodeBackendUnavailable, err, "the accessibility registry did not answer")
+	return wrapFailure(KindUnavailable, err, "the accessibility registry did not answer")
 }
 
 // Frames lists an app's top-level windows (children of its application
@@ -152,10 +150,10 @@ func (c *Client) Frames(ctx context.Context, app App) ([]Frame, error) {
 			}
 		}
 		path := paths[i]
-		p.add(w, 4*i, f.Bus, path, "org.a11y.atspi.Accessible", "GetRole")
-		p.add(w, 4*i+1, f.Bus, path, "org.a11y.atspi.Accessible", "GetState")
-		p.add(w, 4*i+2, f.Bus, path, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Accessible", "Name")
-		p.add(w, 4*i+3, f.Bus, path, "org.a11y.atspi.Component", "GetExtents", uint32(0))
+		p.add(w, call{target: i, kind: kindRole}, f.Bus, path, "org.a11y.atspi.Accessible", "GetRole")
+		p.add(w, call{target: i, kind: kindState}, f.Bus, path, "org.a11y.atspi.Accessible", "GetState")
+		p.add(w, call{target: i, kind: kindName}, f.Bus, path, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Accessible", "Name")
+		p.add(w, call{target: i, kind: kindExtents}, f.Bus, path, "org.a11y.atspi.Component", "GetExtents", uint32(0))
 	}
 	p.flush()
 	gone := make([]bool, len(frames))
@@ -167,32 +165,32 @@ func (c *Client) Frames(ctx context.Context, app App) ([]Frame, error) {
 		if !ok {
 			break
 		}
-		f := &frames[r.tag/4]
+		f := &frames[r.target]
 		if r.err != nil {
 			if isGone(r.err) {
-				gone[r.tag/4] = true
+				gone[r.target] = true
 				continue
 			}
-			if r.tag%4 != 3 { // a window without extents is still a window
+			if r.kind != kindExtents { // a window without extents is still a window
 				return nil, mapErr(r.err, conn, ctx, targetApp)
 			}
 			continue
 		}
 		d := r.decoder()
-		switch r.tag % 4 {
-		case 0:
+		switch r.kind {
+		case kindRole:
 			f.Role = RoleName(d.uint32())
-		case 1:
+		case kindState:
 			f.States = stateNames(decodeStates(d))
-		case 2:
+		case kindName:
 			if d.sig() == "s" {
 				f.Name = d.str()
 			}
-		case 3:
+		case kindExtents:
 			d.align(8)
 			x, y, w, h := d.int32(), d.int32(), d.int32(), d.int32()
 			if d.err == nil {
-				f.Extents = engine.Rect{X: int(x), Y: int(y), W: int(w), H: int(h)}
+				f.Extents = Rect{X: int(x), Y: int(y), W: int(w), H: int(h)}
 			}
 		}
 	}
@@ -260,7 +258,7 @@ func decodeStates(d *decoder) stateSet {
 // reach: none at all, or only null references (Chromium started without
 // renderer accessibility lists one null child). One
 // Accessible.GetChildren call, which reads no app text.
-func (c *Client) FrameIsBare(ctx context.Context, frame engine.ElementID) (bool, error) {
+func (c *Client) FrameIsBare(ctx context.Context, frame ID) (bool, error) {
 	bus, path, _, err := c.parseID(ctx, frame, targetFrame)
 	if err != nil {
 		return false, err

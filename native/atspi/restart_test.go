@@ -11,7 +11,6 @@ import (
 
 	"github.com/godbus/dbus/v5"
 
-	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/internal/sandbox"
 )
 
@@ -82,7 +81,7 @@ func TestBusRestartReconnects(t *testing.T) {
 	}
 	// A watcher on the old bus says it cannot tell any more.
 	_, _, err = oldWatch.Quiet(callCtx(t), time.Hour, time.Hour)
-	if e := (*engine.Error)(nil); !asEngine(err, &e) || e.Code != engine.CodeWindowGone || !oldWatch.Broken() {
+	if e := (*Error)(nil); !asError(err, &e) || e.Kind != KindGone || !oldWatch.Broken() {
 		t.Fatalf("a watcher's Quiet after the bus went down: %v", err)
 	}
 	// The old window's calls fail while the bus is down.
@@ -116,7 +115,7 @@ func TestBusRestartReconnects(t *testing.T) {
 	mark := w.Counts()
 	for _, n := range tree.Nodes {
 		if n.Role == "push_button" && n.Name == "Add row" {
-			if err := c.DoAction(callCtx(t), engine.ElementRef{ID: n.ID}, "click"); err != nil {
+			if err := c.DoAction(callCtx(t), n.ID, "click"); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -126,14 +125,14 @@ func TestBusRestartReconnects(t *testing.T) {
 	}
 	// The window from before the restart is gone for good.
 	_, err = c.ReadTree(callCtx(t), before.ID, ReadOptions{})
-	var e *engine.Error
-	if err == nil || !asEngine(err, &e) || (e.Code != engine.CodeWindowGone && e.Code != engine.CodeAppNotResponding) {
+	var e *Error
+	if err == nil || !asError(err, &e) || (e.Kind != KindGone && e.Kind != KindNotResponding) {
 		t.Fatalf("the old window after the restart: %v", err)
 	}
 }
 
-func asEngine(err error, e **engine.Error) bool {
-	x, ok := err.(*engine.Error)
+func asError(err error, e **Error) bool {
+	x, ok := err.(*Error)
 	if ok {
 		*e = x
 	}

@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"math"
-
-	"github.com/nish-driver/nish-driver/engine"
 )
 
 // Scrolling an element into view, for an act on an element that a
-// scrolled view clips (engine.ScrollIntoViewer). Two ways, both by
+// scrolled view clips (through package native, for the engine). Two ways, both by
 // accessibility calls alone, never the pointer or keys:
 //
 //  1. The element's own Component.ScrollTo (AT-SPI 2.30 and later), which
@@ -26,12 +24,12 @@ import (
 // the element into view.
 const scrollAnywhere = 6
 
-// ScrollIntoView asks the app to scroll ref into view: its own ScrollTo
+// ScrollIntoView asks the app to scroll element id into view: its own ScrollTo
 // first, else hint's scroll bar to hint's position. It does not wait for
 // the element to show. An app that declines ScrollTo, with no scroll bar
-// to use, is not_actionable.
-func (c *Client) ScrollIntoView(ctx context.Context, ref engine.ElementRef, hint engine.ScrollHint) error {
-	bus, path, _, err := c.parseID(ctx, ref.ID, targetAct)
+// to use, is KindRefused.
+func (c *Client) ScrollIntoView(ctx context.Context, id ID, hint ScrollHint) error {
+	bus, path, _, err := c.parseID(ctx, id, targetAct)
 	if err != nil {
 		return err
 	}
@@ -48,12 +46,12 @@ func (c *Client) ScrollIntoView(ctx context.Context, ref engine.ElementRef, hint
 		// ScrollTo); a gone app or one that does not answer ends here.
 		var de *dbusError
 		m := mapErr(err, conn, ctx, targetAct)
-		if !errors.As(err, &de) || m.Code == engine.CodeWindowGone || m.Code == engine.CodeAppNotResponding {
+		if !errors.As(err, &de) || m.Kind == KindGone || m.Kind == KindNotResponding {
 			return m
 		}
 	}
 	if hint.ScrollBar == "" {
-		return engine.Errf(engine.CodeNotActionable, "the app did not scroll the element into view, and its view has no scroll bar")
+		return failure(KindRefused, "the app did not scroll the element into view, and its view has no scroll bar")
 	}
 	return c.setScrollBar(ctx, hint, bus)
 }
@@ -62,30 +60,25 @@ func (c *Client) ScrollIntoView(ctx context.Context, ref engine.ElementRef, hint
 // to 1) of its range, or by hint's delta from its current value (a GTK
 // scroll bar counts pixels): MinimumValue, MaximumValue and CurrentValue
 // read one property at a time, then CurrentValue set.
-func (c *Client) setScrollBar(ctx context.Context, hint engine.ScrollHint, app string) error {
+func (c *Client) setScrollBar(ctx context.Context, hint ScrollHint, app string) error {
 	bus, path, _, err := c.parseID(ctx, hint.ScrollBar, targetAct)
 	if err != nil {
 		return err
 	}
 	if bus != app {
-		return engine.Errf(engine.CodeNotActionable, "the scroll bar belongs to another app")
+		return failure(KindRefused, "the scroll bar belongs to another app")
 	}
 	conn, err := c.connFor(ctx, bus)
 	if err != nil {
 		return mapErr(err, nil, ctx, targetAct)
 	}
-	const (
-		tagMin = iota
-		tagMax
-		tagCur
-	)
 	p := newPipe(ctx)
 	defer p.close()
-	p.add(conn, tagMin, bus, path, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Value", "MinimumValue")
-	p.add(conn, tagMax, bus, path, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Value", "MaximumValue")
-	p.add(conn, tagCur, bus, path, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Value", "CurrentValue")
+	p.add(conn, call{kind: kindValueMin}, bus, path, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Value", "MinimumValue")
+	p.add(conn, call{kind: kindValueMax}, bus, path, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Value", "MaximumValue")
+	p.add(conn, call{kind: kindValue}, bus, path, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Value", "CurrentValue")
 	p.flush()
-	var bounds [3]float64
+	var lo, hi, cur float64
 	for {
 		r, ok, err := p.next()
 		if err != nil {
@@ -99,16 +92,23 @@ func (c *Client) setScrollBar(ctx context.Context, hint engine.ScrollHint, app s
 		}
 		d := r.decoder()
 		if d.sig() != "d" {
-			return engine.Errf(engine.CodeNotActionable, "the scroll bar has no numeric range")
+			return failure(KindRefused, "the scroll bar has no numeric range")
 		}
-		bounds[r.tag] = d.float64()
+		x := d.float64()
 		if d.err != nil {
 			return mapErr(d.err, conn, ctx, targetAct)
 		}
+		switch r.kind {
+		case kindValueMin:
+			lo = x
+		case kindValueMax:
+			hi = x
+		case kindValue:
+			cur = x
+		}
 	}
-	lo, hi, cur := bounds[tagMin], bounds[tagMax], bounds[tagCur]
 	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsNaN(cur) || hi < lo {
-		return engine.Errf(engine.CodeNotActionable, "the scroll bar's range is not usable")
+		return failure(KindRefused, "the scroll bar's range is not usable")
 	}
 	v := lo + math.Max(0, math.Min(1, hint.Position))*(hi-lo)
 	if hint.Delta != 0 {

@@ -4,8 +4,6 @@ import (
 	"context"
 
 	"github.com/godbus/dbus/v5"
-
-	"github.com/nish-driver/nish-driver/engine"
 )
 
 // The desktop's accessibility switch: property IsEnabled of interface
@@ -48,7 +46,7 @@ func (c *Client) EnableAccessibility(ctx context.Context) (wasOn bool, err error
 	call := conn.Object(a11yBusName, a11yBusPath).CallWithContext(ctx, "org.freedesktop.DBus.Properties.Set", 0,
 		statusIface, isEnabledProp, dbus.MakeVariant(true))
 	if call.Err != nil {
-		return false, engine.Wrap(engine.CodeBackendUnavailable, call.Err, "cannot turn the accessibility switch on")
+		return false, wrapFailure(KindUnavailable, call.Err, "cannot turn the accessibility switch on")
 	}
 	return false, nil
 }
@@ -58,11 +56,11 @@ func readSwitch(ctx context.Context, conn *dbus.Conn) (bool, error) {
 	err := conn.Object(a11yBusName, a11yBusPath).CallWithContext(ctx, "org.freedesktop.DBus.Properties.Get", 0,
 		statusIface, isEnabledProp).Store(&v)
 	if err != nil {
-		return false, engine.Wrap(engine.CodeBackendUnavailable, err, "cannot read the accessibility switch")
+		return false, wrapFailure(KindUnavailable, err, "cannot read the accessibility switch")
 	}
 	on, ok := v.Value().(bool)
 	if !ok {
-		return false, engine.Errf(engine.CodeBackendUnavailable, "the accessibility switch is not a boolean")
+		return false, failure(KindUnavailable, "the accessibility switch is not a boolean")
 	}
 	return on, nil
 }
@@ -72,11 +70,11 @@ func readSwitch(ctx context.Context, conn *dbus.Conn) (bool, error) {
 func (c *Client) sessionBus(ctx context.Context) (*dbus.Conn, error) {
 	session := c.opts.Getenv("DBUS_SESSION_BUS_ADDRESS")
 	if session == "" {
-		return nil, engine.Errf(engine.CodeBackendUnavailable, "no session bus: DBUS_SESSION_BUS_ADDRESS is not set")
+		return nil, failure(KindUnavailable, "no session bus: DBUS_SESSION_BUS_ADDRESS is not set")
 	}
 	conn, err := dbus.Connect(session, dbus.WithContext(ctx))
 	if err != nil {
-		return nil, engine.Wrap(engine.CodeBackendUnavailable, err, "cannot connect to the session bus")
+		return nil, wrapFailure(KindUnavailable, err, "cannot connect to the session bus")
 	}
 	return conn, nil
 }

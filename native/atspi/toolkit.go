@@ -111,8 +111,8 @@ func (c *Client) askToolkit(ctx context.Context, app string) (name, version stri
 	}
 	p := newPipe(ctx)
 	defer p.close()
-	p.add(conn, 0, app, rootPath, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Application", "ToolkitName")
-	p.add(conn, 1, app, rootPath, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Application", "Version")
+	p.add(conn, call{kind: kindToolkit}, app, rootPath, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Application", "ToolkitName")
+	p.add(conn, call{kind: kindVersion}, app, rootPath, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Application", "Version")
 	p.flush()
 	answered := 0
 	for {
@@ -129,7 +129,7 @@ func (c *Client) askToolkit(ctx context.Context, app string) (name, version stri
 			continue
 		}
 		if s := d.str(); d.err == nil {
-			if r.tag == 0 {
+			if r.kind == kindToolkit {
 				name = s
 			} else {
 				version = s

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"testing"
-
-	"github.com/nish-driver/nish-driver/engine"
 )
 
 // splitMessage cuts an encoded message into its header fields and body.
@@ -195,28 +193,28 @@ func TestErrorMapping(t *testing.T) {
 		err  error
 		conn *wireConn
 		t    target
-		code engine.Code
+		kind Kind
 	}{
-		{"deadline", context.DeadlineExceeded, bus, targetFrame, engine.CodeAppNotResponding},
-		{"write timeout", errWriteTimeout, peer, targetAct, engine.CodeAppNotResponding},
-		{"stalled peer closed", errConnClosed, stalled, targetFrame, engine.CodeAppNotResponding},
-		{"peer exited", errConnClosed, peer, targetFrame, engine.CodeWindowGone},
-		{"bus dropped", errConnClosed, bus, targetElement, engine.CodeWindowGone},
-		{"app left the bus", &dbusError{Name: "org.freedesktop.DBus.Error.ServiceUnknown"}, bus, targetAct, engine.CodeWindowGone},
-		{"frame gone", &dbusError{Name: "org.freedesktop.DBus.Error.UnknownObject"}, bus, targetFrame, engine.CodeWindowGone},
-		{"element gone", &dbusError{Name: "org.freedesktop.DBus.Error.UnknownObject"}, bus, targetElement, engine.CodeStaleElementToken},
-		{"element gone (GTK 4)", &dbusError{Name: "org.freedesktop.DBus.Error.UnknownMethod"}, bus, targetAct, engine.CodeStaleElementToken},
-		{"no reply", &dbusError{Name: "org.freedesktop.DBus.Error.NoReply"}, bus, targetAct, engine.CodeAppNotResponding},
-		{"refused act", &dbusError{Name: "org.freedesktop.DBus.Error.Failed"}, bus, targetAct, engine.CodeNotActionable},
-		{"refused read", &dbusError{Name: "org.freedesktop.DBus.Error.Failed"}, bus, targetElement, engine.CodeInternal},
-		{"malformed", errShortBody, bus, targetFrame, engine.CodeInternal},
-		{"coded stays", engine.Errf(engine.CodeSecureField, "x"), bus, targetAct, engine.CodeSecureField},
+		{"deadline", context.DeadlineExceeded, bus, targetFrame, KindNotResponding},
+		{"write timeout", errWriteTimeout, peer, targetAct, KindNotResponding},
+		{"stalled peer closed", errConnClosed, stalled, targetFrame, KindNotResponding},
+		{"peer exited", errConnClosed, peer, targetFrame, KindGone},
+		{"bus dropped", errConnClosed, bus, targetElement, KindGone},
+		{"app left the bus", &dbusError{Name: "org.freedesktop.DBus.Error.ServiceUnknown"}, bus, targetAct, KindGone},
+		{"frame gone", &dbusError{Name: "org.freedesktop.DBus.Error.UnknownObject"}, bus, targetFrame, KindGone},
+		{"element gone", &dbusError{Name: "org.freedesktop.DBus.Error.UnknownObject"}, bus, targetElement, KindStale},
+		{"element gone (GTK 4)", &dbusError{Name: "org.freedesktop.DBus.Error.UnknownMethod"}, bus, targetAct, KindStale},
+		{"no reply", &dbusError{Name: "org.freedesktop.DBus.Error.NoReply"}, bus, targetAct, KindNotResponding},
+		{"refused act", &dbusError{Name: "org.freedesktop.DBus.Error.Failed"}, bus, targetAct, KindRefused},
+		{"refused read", &dbusError{Name: "org.freedesktop.DBus.Error.Failed"}, bus, targetElement, KindInternal},
+		{"malformed", errShortBody, bus, targetFrame, KindInternal},
+		{"coded stays", failure(KindSecure, "x"), bus, targetAct, KindSecure},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			e := mapErr(tc.err, tc.conn, context.Background(), tc.t)
-			if e.Code != tc.code {
-				t.Fatalf("got %s, want %s", e.Code, tc.code)
+			if e.Kind != tc.kind {
+				t.Fatalf("got %s, want %s", e.Kind, tc.kind)
 			}
 			if de, ok := tc.err.(*dbusError); ok && de.Message != "" && e.Message == de.Message {
 				t.Fatal("the app's error text reached the message")

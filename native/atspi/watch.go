@@ -4,8 +4,6 @@ import (
 	"context"
 	"sync"
 	"time"
-
-	"github.com/nish-driver/nish-driver/engine"
 )
 
 // A Watcher counts one app's AT-SPI change events, so that a caller knows
@@ -57,7 +55,7 @@ type Change struct {
 	// Source is the element the event is about (an id as reads mint
 	// them; it may name an element no read has returned yet, or one
 	// already gone).
-	Source engine.ElementID
+	Source ID
 	At     time.Time
 }
 
@@ -103,12 +101,12 @@ const watchBound = time.Second
 // app has learnt that events are wanted: a change the caller causes after
 // Watch returns is reported.
 //
-// A bus without the AT-SPI registry is backend_unavailable; a name that is
-// not on the bus is window_gone; a name on the bus that is not an
-// accessible application is unsupported.
+// A bus without the AT-SPI registry is KindUnavailable; a name that is
+// not on the bus is KindGone; a name on the bus that is not an
+// accessible application is KindUnsupported.
 func (c *Client) Watch(ctx context.Context, app string) (*Watcher, error) {
 	if !validBusName(app) {
-		return nil, engine.Errf(engine.CodeInternal, "the app's bus name is not valid")
+		return nil, failure(KindInternal, "the app's bus name is not valid")
 	}
 	bus, err := c.busConn(ctx)
 	if err != nil {
@@ -140,8 +138,8 @@ func (c *Client) Watch(ctx context.Context, app string) (*Watcher, error) {
 func (w *Watcher) start(ctx context.Context) error {
 	p := newPipe(ctx)
 	defer p.close()
-	p.add(w.bus, 0, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "AddMatch", w.rule)
-	p.add(w.bus, 1, w.app, rootPath, "org.a11y.atspi.Accessible", "GetRole")
+	p.add(w.bus, call{kind: kindMatch}, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "AddMatch", w.rule)
+	p.add(w.bus, call{kind: kindRole}, w.app, rootPath, "org.a11y.atspi.Accessible", "GetRole")
 	p.flush()
 	for {
 		r, ok, err := p.next()
@@ -151,9 +149,9 @@ func (w *Watcher) start(ctx context.Context) error {
 		if !ok {
 			return nil
 		}
-		if r.tag == 0 {
+		if r.kind == kindMatch {
 			if r.err != nil {
-				return engine.Wrap(engine.CodeBackendUnavailable, r.err, "the accessibility bus refused to forward the app's events")
+				return wrapFailure(KindUnavailable, r.err, "the accessibility bus refused to forward the app's events")
 			}
 			continue
 		}
@@ -162,7 +160,7 @@ func (w *Watcher) start(ctx context.Context) error {
 		}
 		d := r.decoder()
 		if role := RoleName(d.uint32()); d.err != nil || role != "application" {
-			return engine.Errf(engine.CodeUnsupported, "the bus name is not an accessible application")
+			return failure(KindUnsupported, "the bus name is not an accessible application")
 		}
 	}
 }
@@ -179,7 +177,7 @@ func (c *Client) holdEvents(ctx context.Context, bus *wireConn) error {
 	p := newPipe(ctx)
 	defer p.close()
 	for i, ev := range watchedEvents {
-		p.add(bus, i, registryName, "/org/a11y/atspi/registry", "org.a11y.atspi.Registry", "RegisterEvent", ev, []string{})
+		p.add(bus, call{target: i, kind: kindRegister}, registryName, "/org/a11y/atspi/registry", "org.a11y.atspi.Registry", "RegisterEvent", ev, []string{})
 	}
 	p.flush()
 	for {
@@ -193,7 +191,7 @@ func (c *Client) holdEvents(ctx context.Context, bus *wireConn) error {
 		}
 		if r.err != nil {
 			c.dropEvents(bus)
-			return engine.Wrap(engine.CodeBackendUnavailable, r.err, "the accessibility registry does not take event listeners")
+			return wrapFailure(KindUnavailable, r.err, "the accessibility registry does not take event listeners")
 		}
 	}
 	c.evConn, c.evRefs = bus, 1
@@ -304,8 +302,8 @@ func (w *Watcher) SinceSeq(from uint64) (changes []Change, complete bool) {
 // compare it with the time of the act.
 //
 // An error means the watcher cannot tell: it was closed
-// (internal), its bus connection dropped (window_gone: the bus restarted,
-// ids are stale), or ctx ended (app_not_responding, as a cancelled
+// (KindInternal), its bus connection dropped (KindGone: the bus restarted,
+// ids are stale), or ctx ended (KindNotResponding, as a cancelled
 // settle).
 func (w *Watcher) Quiet(ctx context.Context, quiet, maxWait time.Duration) (settled bool, lastChange time.Time, err error) {
 	start := time.Now()
@@ -333,7 +331,7 @@ func (w *Watcher) Quiet(ctx context.Context, quiet, maxWait time.Duration) (sett
 		select {
 		case <-timer.C:
 		case <-ctx.Done():
-			return false, last, engine.Wrap(engine.CodeAppNotResponding, ctx.Err(), "the call was cancelled while waiting for the app to settle")
+			return false, last, wrapFailure(KindNotResponding, ctx.Err(), "the call was cancelled while waiting for the app to settle")
 		case <-w.done:
 			return false, last, errWatcherClosed()
 		case <-w.bus.done:
@@ -368,7 +366,7 @@ func (w *Watcher) WaitChange(ctx context.Context, mark Counts, maxWait time.Dura
 		case <-timer.C:
 			return false, nil
 		case <-ctx.Done():
-			return false, engine.Wrap(engine.CodeAppNotResponding, ctx.Err(), "the call was cancelled while waiting for the app to change")
+			return false, wrapFailure(KindNotResponding, ctx.Err(), "the call was cancelled while waiting for the app to change")
 		case <-w.done:
 			return false, errWatcherClosed()
 		case <-w.bus.done:
@@ -379,7 +377,7 @@ func (w *Watcher) WaitChange(ctx context.Context, mark Counts, maxWait time.Dura
 
 // errWatcherClosed is the error of a wait on a closed watcher.
 func errWatcherClosed() error {
-	return engine.Errf(engine.CodeInternal, "the change watcher is closed")
+	return failure(KindInternal, "the change watcher is closed")
 }
 
 // Broken reports whether the watcher can no longer count events: it was

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/nish-driver/nish-driver/engine"
 )
 
 // watch starts a watcher on an app and closes it when the test ends.
@@ -35,7 +33,7 @@ func settle(t *testing.T, w *Watcher) time.Time {
 }
 
 // statusLabel returns the synthetic window's status label.
-func statusLabel(t *testing.T, tree *engine.Tree) engine.Node {
+func statusLabel(t *testing.T, tree *Tree) Node {
 	t.Helper()
 	for _, n := range tree.Nodes {
 		if n.Role == "label" && (n.Name == "not clicked" || strings.HasPrefix(n.Name, "clicked ")) {
@@ -43,12 +41,12 @@ func statusLabel(t *testing.T, tree *engine.Tree) engine.Node {
 		}
 	}
 	t.Fatal("no status label in the read")
-	return engine.Node{}
+	return Node{}
 }
 
 // sources collects the sources of changes of one kind.
-func sources(changes []Change, kind ChangeKind) map[engine.ElementID]bool {
-	m := map[engine.ElementID]bool{}
+func sources(changes []Change, kind ChangeKind) map[ID]bool {
+	m := map[ID]bool{}
 	for _, c := range changes {
 		if c.Kind == kind {
 			m[c.Source] = true
@@ -59,7 +57,7 @@ func sources(changes []Change, kind ChangeKind) map[engine.ElementID]bool {
 
 func TestClickBumpsContentNotStructure(t *testing.T) {
 	f := synthetic200(t)
-	tree := readUntil(t, f.frame.ID, func(*engine.Tree) bool { return true })
+	tree := readUntil(t, f.frame.ID, func(*Tree) bool { return true })
 	btn := find(t, tree, "push_button", "Click me")
 	label := statusLabel(t, tree)
 	w := watch(t, f.frame.Bus)
@@ -95,7 +93,7 @@ func TestClickBumpsContentNotStructure(t *testing.T) {
 func TestAddingAChildBumpsStructure(t *testing.T) {
 	f := startSynthetic(t, 3)
 	keep(f)
-	tree := readUntil(t, f.frame.ID, func(*engine.Tree) bool { return true })
+	tree := readUntil(t, f.frame.ID, func(*Tree) bool { return true })
 	add := find(t, tree, "push_button", "Add row")
 	grid := tree.Nodes[add.Parent]
 	w := watch(t, f.frame.Bus)
@@ -125,7 +123,7 @@ func TestAddingAChildBumpsStructure(t *testing.T) {
 func TestQuietWaitsForTheChangesToStop(t *testing.T) {
 	f := startSynthetic(t, 3)
 	keep(f)
-	tree := readUntil(t, f.frame.ID, func(*engine.Tree) bool { return true })
+	tree := readUntil(t, f.frame.ID, func(*Tree) bool { return true })
 	add := find(t, tree, "push_button", "Add row")
 	w := watch(t, f.frame.Bus)
 
@@ -204,14 +202,14 @@ func TestQuietBounds(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, _, err := w.Quiet(ctx, time.Second, time.Second)
-	wantCode(t, err, engine.CodeAppNotResponding)
+	wantKind(t, err, KindNotResponding)
 }
 
 func TestWatcherSeesOnlyItsApp(t *testing.T) {
 	f := synthetic200(t)
 	other := startSynthetic(t, 3)
 	keep(other)
-	tree := readUntil(t, f.frame.ID, func(*engine.Tree) bool { return true })
+	tree := readUntil(t, f.frame.ID, func(*Tree) bool { return true })
 	btn := find(t, tree, "push_button", "Click me")
 	mine := watch(t, f.frame.Bus)
 	theirs := watch(t, other.frame.Bus)
@@ -240,7 +238,7 @@ func TestWatcherSeesOnlyItsApp(t *testing.T) {
 // bus connection, not on the private socket the client reads it through.
 func TestEventsArriveOnTheBus(t *testing.T) {
 	f := synthetic200(t)
-	tree := readUntil(t, f.frame.ID, func(*engine.Tree) bool { return true })
+	tree := readUntil(t, f.frame.ID, func(*Tree) bool { return true })
 	btn := find(t, tree, "push_button", "Click me")
 	peer, err := client.connFor(callCtx(t), f.frame.Bus)
 	if err != nil || !peer.peer {
@@ -271,7 +269,7 @@ func TestEventsArriveOnTheBus(t *testing.T) {
 func TestWatchGTK4(t *testing.T) {
 	calc := startApp(t, "Calculator", "/usr/bin/gnome-calculator")
 	keep(calc)
-	tree := readUntil(t, calc.frame.ID, func(tr *engine.Tree) bool {
+	tree := readUntil(t, calc.frame.ID, func(tr *Tree) bool {
 		for _, n := range tr.Nodes {
 			if n.Role == "push_button" && n.Name == "7 7" {
 				return true
@@ -303,11 +301,11 @@ func TestWatchRefusals(t *testing.T) {
 	cases := []struct {
 		name string
 		app  string
-		code engine.Code
+		kind Kind
 	}{
-		{"not a bus name", "x',member='y", engine.CodeInternal},
-		{"nobody on the bus", ":1.99999", engine.CodeWindowGone},
-		{"not an application", registryName, engine.CodeUnsupported},
+		{"not a bus name", "x',member='y", KindInternal},
+		{"nobody on the bus", ":1.99999", KindGone},
+		{"not an application", registryName, KindUnsupported},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -315,7 +313,7 @@ func TestWatchRefusals(t *testing.T) {
 			if w != nil {
 				w.Close()
 			}
-			wantCode(t, err, tc.code)
+			wantKind(t, err, tc.kind)
 		})
 	}
 	// A bus without the AT-SPI registry: the desktop's session bus.
@@ -328,7 +326,7 @@ func TestWatchRefusals(t *testing.T) {
 	}})
 	defer plain.Close()
 	_, err := plain.Watch(callCtx(t), f.frame.Bus)
-	wantCode(t, err, engine.CodeBackendUnavailable)
+	wantKind(t, err, KindUnavailable)
 }
 
 // registeredEvents lists the registry's event listeners that are this
@@ -361,7 +359,7 @@ func registeredEvents(t *testing.T) []string {
 
 func TestCloseLeavesNothingBehind(t *testing.T) {
 	f := synthetic200(t)
-	tree := readUntil(t, f.frame.ID, func(*engine.Tree) bool { return true })
+	tree := readUntil(t, f.frame.ID, func(*Tree) bool { return true })
 	btn := find(t, tree, "push_button", "Click me")
 	bus, err := client.busConn(callCtx(t))
 	if err != nil {
@@ -408,7 +406,7 @@ func TestCloseLeavesNothingBehind(t *testing.T) {
 	if err := client.DoAction(callCtx(t), ref(btn), "click"); err != nil {
 		t.Fatal(err)
 	}
-	readUntil(t, f.frame.ID, func(*engine.Tree) bool { return true }) // the click's effects are done
+	readUntil(t, f.frame.ID, func(*Tree) bool { return true }) // the click's effects are done
 	time.Sleep(50 * time.Millisecond)
 	if n := bus.signals.Load() - s0; n != 0 {
 		t.Errorf("%d signals forwarded after every watcher closed", n)

@@ -6,8 +6,6 @@ import (
 	"net"
 	"testing"
 	"time"
-
-	"github.com/nish-driver/nish-driver/engine"
 )
 
 func TestClassify(t *testing.T) {
@@ -230,11 +228,11 @@ func TestQuietExtendsWithEachEvent(t *testing.T) {
 	// A closed watcher and a dropped connection end the wait at once.
 	w.bus.close(errConnClosed)
 	_, _, err = w.Quiet(context.Background(), time.Hour, time.Hour)
-	wantCode(t, err, engine.CodeWindowGone)
+	wantKind(t, err, KindGone)
 	w2 := fakeWatcher(c, ":1.3", 1)
 	close(w2.done)
 	_, _, err = w2.Quiet(context.Background(), time.Hour, time.Hour)
-	wantCode(t, err, engine.CodeInternal)
+	wantKind(t, err, KindInternal)
 }
 
 func TestWaitChange(t *testing.T) {
@@ -267,5 +265,5 @@ func TestWaitChange(t *testing.T) {
 		close(w.done)
 	}()
 	_, err := w.WaitChange(context.Background(), mark, time.Hour)
-	wantCode(t, err, engine.CodeInternal)
+	wantKind(t, err, KindInternal)
 }

@@ -1,0 +1,150 @@
+package engine_test
+
+import (
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The purity rule's other half: the native layers below the engine stand
+// on their own. native/atspi and native/xlib speak their own types and
+// errors and know neither the engine nor each other; package native alone
+// translates between them and the engine. These tests keep it that way,
+// for the layers' production code (through their whole dependency
+// closure) and for every one of their source files, tests included.
+
+// nativeLayers are the packages that must stay apart, relative to the
+// module.
+var nativeLayers = []string{"native/atspi", "native/xlib"}
+
+// layerImportViolation says why package layer (module-relative) may not
+// import path, or "" when it may.
+func layerImportViolation(layer, path string) string {
+	under := func(rel string) bool {
+		return path == modulePath+"/"+rel || strings.HasPrefix(path, modulePath+"/"+rel+"/")
+	}
+	switch {
+	case under("engine"):
+		return "the engine"
+	case path == modulePath+"/native":
+		return "the backend that assembles the layers"
+	case under("native") && !under(layer):
+		return "another native layer"
+	}
+	return ""
+}
+
+// layerDepViolations checks a layer's dependency closure.
+func layerDepViolations(layer string, pkgs []listedPackage) []string {
+	var out []string
+	for _, p := range pkgs {
+		if why := layerImportViolation(layer, p.ImportPath); why != "" {
+			out = append(out, p.ImportPath+" ("+why+") is in "+layer+"'s dependencies")
+		}
+	}
+	return out
+}
+
+// layerSourceViolations checks the import lines of a layer's sources.
+func layerSourceViolations(layer string, files map[string]string) []string {
+	var out []string
+	fset := token.NewFileSet()
+	for name, src := range files {
+		f, err := parser.ParseFile(fset, name, src, parser.ImportsOnly)
+		if err != nil {
+			out = append(out, name+": cannot parse imports: "+err.Error())
+			continue
+		}
+		for _, spec := range f.Imports {
+			path, err := strconv.Unquote(spec.Path.Value)
+			if err != nil {
+				continue
+			}
+			if why := layerImportViolation(layer, path); why != "" {
+				out = append(out, layer+"/"+name+" imports "+path+" ("+why+")")
+			}
+		}
+	}
+	return out
+}
+
+func TestLayerCheckersCatchForbiddenImports(t *testing.T) {
+	depCases := []struct {
+		name  string
+		layer string
+		pkgs  []listedPackage
+		want  int
+	}{
+		{"own packages and the bus library", "native/atspi", []listedPackage{
+			{ImportPath: modulePath + "/native/atspi"},
+			{ImportPath: "github.com/godbus/dbus/v5"},
+		}, 0},
+		{"the engine", "native/atspi", []listedPackage{{ImportPath: modulePath + "/engine"}}, 1},
+		{"an engine package", "native/xlib", []listedPackage{{ImportPath: modulePath + "/engine/doctor"}}, 1},
+		{"the sibling", "native/xlib", []listedPackage{{ImportPath: modulePath + "/native/atspi"}}, 1},
+		{"the parent", "native/atspi", []listedPackage{{ImportPath: modulePath + "/native"}}, 1},
+		{"a name that only starts like the engine", "native/atspi", []listedPackage{{ImportPath: modulePath + "/engineish"}}, 0},
+	}
+	for _, tc := range depCases {
+		t.Run("deps/"+tc.name, func(t *testing.T) {
+			if got := layerDepViolations(tc.layer, tc.pkgs); len(got) != tc.want {
+				t.Errorf("got %d violations %q, want %d", len(got), got, tc.want)
+			}
+		})
+	}
+	srcCases := []struct {
+		name string
+		src  string
+		want int
+	}{
+		{"plain imports", "package atspi\nimport (\n\t\"context\"\n\t\"github.com/godbus/dbus/v5\"\n)\n", 0},
+		{"the engine in a test", "package atspi\nimport \"github.com/nish-driver/nish-driver/engine\"\n", 1},
+		{"the sibling behind a build tag", "//go:build ignore\n\npackage atspi\nimport _ \"github.com/nish-driver/nish-driver/native/xlib\"\n", 1},
+		{"the engine renamed", "package atspi\nimport e \"github.com/nish-driver/nish-driver/engine\"\nvar _ e.Code\n", 1},
+	}
+	for _, tc := range srcCases {
+		t.Run("source/"+tc.name, func(t *testing.T) {
+			if got := layerSourceViolations("native/atspi", map[string]string{"x_test.go": tc.src}); len(got) != tc.want {
+				t.Errorf("got %d violations %q, want %d", len(got), got, tc.want)
+			}
+		})
+	}
+}
+
+// TestNativeLayersImportNoEngineNorEachOther lists each layer's dependency
+// closure with the go tool and checks it.
+func TestNativeLayersImportNoEngineNorEachOther(t *testing.T) {
+	root := moduleRoot(t)
+	for _, layer := range nativeLayers {
+		t.Run(layer, func(t *testing.T) {
+			pkgs := listDeps(t, root, "./"+layer)
+			found := false
+			for _, p := range pkgs {
+				found = found || p.ImportPath == modulePath+"/"+layer
+			}
+			if !found {
+				t.Fatalf("go list did not list %s", layer)
+			}
+			for _, v := range layerDepViolations(layer, pkgs) {
+				t.Error(v)
+			}
+		})
+	}
+}
+
+// TestNativeLayerSourcesImportNoEngineNorEachOther reads every Go file of
+// each layer, tests and other platforms' files included.
+func TestNativeLayerSourcesImportNoEngineNorEachOther(t *testing.T) {
+	root := moduleRoot(t)
+	for _, layer := range nativeLayers {
+		t.Run(layer, func(t *testing.T) {
+			files := goSources(t, filepath.Join(root, filepath.FromSlash(layer)), true)
+			for _, v := range layerSourceViolations(layer, files) {
+				t.Error(v)
+			}
+		})
+	}
+}

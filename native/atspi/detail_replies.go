@@ -1,0 +1,248 @@
+package atspi
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The handlers of a detail read's answers, one per kind of call
+// (detailRead.dispatch), and the decoding and cutting they share.
+
+// actionRead gathers one element's action names, one GetName reply each.
+type actionRead struct {
+	localized, names []string
+	left             int
+}
+
+// extents stores a GetExtents reply as the node's frame.
+func (r *detailRead) extents(i int, d *decoder) {
+	d.align(8)
+	x, y, w, h := d.int32(), d.int32(), d.int32(), d.int32()
+	if d.err == nil {
+		r.targets[i].node.Frame = Rect{X: int(x), Y: int(y), W: int(w), H: int(h)}
+	}
+}
+
+// actionList takes GetActions' localized names. The names a caller acts
+// by ("click") come from GetName, one call per action, unless an earlier
+// read already learnt them for these localized names.
+func (r *detailRead) actionList(i int, d *decoder) {
+	t := &r.targets[i]
+	localized := decodeActionNames(d)
+	if len(localized) > maxActions {
+		localized = localized[:maxActions]
+	}
+	if names, ok := r.c.recallActions(t.node.ID, localized); ok {
+		t.node.Actions = append([]string(nil), names...)
+		return
+	}
+	if len(localized) == 0 {
+		return
+	}
+	r.actions[i] = &actionRead{localized: localized, names: make([]string, len(localized)), left: len(localized)}
+	w := r.conns[t.bus]
+	for k := range localized {
+		r.p.add(w, call{target: i, kind: kindActionName, sub: k}, t.bus, t.path, "org.a11y.atspi.Action", "GetName", int32(k))
+	}
+	r.queued = true
+}
+
+// actionName stores action k's name; with the last one in, the node gets
+// them all and the client remembers them.
+func (r *detailRead) actionName(i, k int, d *decoder) {
+	a := r.actions[i]
+	if a == nil {
+		return
+	}
+	a.names[k] = d.str()
+	a.left--
+	if a.left == 0 && d.err == nil {
+		t := &r.targets[i]
+		t.node.Actions = a.names
+		r.c.rememberActions(t.node.ID, a.localized, append([]string(nil), a.names...))
+		delete(r.actions, i)
+	}
+}
+
+// value stores one of the Value interface's properties.
+func (r *detailRead) value(i int, kind callKind, d *decoder) {
+	v := r.values[i]
+	if v == nil {
+		v = &valueRead{}
+		r.values[i] = v
+	}
+	v.set(kind, d)
+}
+
+// roleChecked is the live role re-check of a text element: the role is
+// stored, and a secure one (or one that does not decode) fails the check.
+func (r *detailRead) roleChecked(i int, d *decoder) {
+	role := RoleName(d.uint32())
+	r.targets[i].node.Role = role
+	r.checked(i, secureRole(role) || d.err != nil)
+}
+
+// checked records one security check of a text element: a secure element
+// is marked so and its text never read; otherwise the check passed.
+func (r *detailRead) checked(i int, secure bool) {
+	if !secure {
+		r.passed(i)
+		return
+	}
+	n := r.targets[i].node
+	n.Secure = true
+	n.Value, n.HasValue = "", false
+	r.checks[i] = -1
+}
+
+// textLength stores the text's length (what GetText will ask up to).
+func (r *detailRead) textLength(i int, d *decoder) {
+	if d.sig() == "i" {
+		if n := d.int32(); d.err == nil && n >= 0 {
+			r.lengths[i] = n
+		}
+	}
+	r.passed(i)
+}
+
+// passed counts one check of element i done; after the last, its text is
+// asked for (an empty text is stored without asking).
+func (r *detailRead) passed(i int) {
+	if r.checks[i] <= 0 {
+		return
+	}
+	r.checks[i]--
+	if r.checks[i] > 0 {
+		return
+	}
+	t := &r.targets[i]
+	end := min(r.lengths[i], maxValueBytes)
+	if end <= 0 {
+		t.node.Value, t.node.HasValue = "", true
+		return
+	}
+	r.p.add(r.conns[t.bus], call{target: i, kind: kindText}, t.bus, t.path, "org.a11y.atspi.Text", "GetText", int32(0), end)
+	r.queued = true
+}
+
+// text stores a GetText reply as the node's value, child marks dropped
+// and cut to the bound.
+func (r *detailRead) text(i int, d *decoder) {
+	n := r.targets[i].node
+	if n.Secure {
+		return
+	}
+	s := d.str()
+	if d.err == nil {
+		n.Value, _ = cutUTF8(dropEmbeds(s), maxValueBytes)
+		n.HasValue = true
+	}
+}
+
+// errConnGone reports whether a reply failed because its connection
+// closed (rather than the element refusing the call).
+func errConnGone(err error) bool {
+	return err == errConnClosed
+}
+
+// isTextValue reports whether an element's text is its value: it is
+// editable, or its role is one whose text is content (not a label), or it
+// is a block of a page with no name of its own, whose text is what it
+// shows (see unnamedTextRoles).
+func isTextValue(role, name string, ifaces ifaceSet, states stateSet) bool {
+	if ifaces&ifText == 0 {
+		return false
+	}
+	return editableText(ifaces, states) || textValueRoles[role] || (name == "" && unnamedTextRoles[role])
+}
+
+// decodeActionNames reads GetActions' a(sss) (name, localized name, key
+// binding) and keeps the names.
+func decodeActionNames(d *decoder) []string {
+	end := d.array(8)
+	var names []string
+	for d.more(end) {
+		d.align(8)
+		name := d.str()
+		d.strBytes()
+		d.strBytes()
+		names = append(names, name)
+	}
+	if d.err != nil {
+		return nil
+	}
+	return names
+}
+
+// valueCalls is how many calls read an element's Value properties: one
+// Properties.Get each for the current value, minimum, maximum and step
+// (appcalls.go says why never GetAll).
+const valueCalls = 4
+
+// valueRead gathers one element's Value properties as their replies come.
+type valueRead struct {
+	cur, lo, hi, step float64
+	have              bool // the current value was read
+}
+
+// set stores one property's reply (a variant holding a double); a reply
+// of another shape leaves it unset.
+func (v *valueRead) set(kind callKind, d *decoder) {
+	if d.sig() != "d" {
+		return
+	}
+	x := d.float64()
+	if d.err != nil {
+		return
+	}
+	switch kind {
+	case kindValue:
+		v.cur, v.have = x, true
+	case kindValueMin:
+		v.lo = x
+	case kindValueMax:
+		v.hi = x
+	case kindValueStep:
+		v.step = x
+	}
+}
+
+// store puts what was read into the node: nothing without a current value.
+func (v *valueRead) store(n *Node) {
+	if !v.have {
+		return
+	}
+	n.Value = formatNumber(v.cur)
+	n.HasValue = true
+	n.Numeric = &Range{Min: v.lo, Max: v.hi, Step: v.step}
+}
+
+// formatNumber writes a value the shortest way that reads back the same.
+func formatNumber(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// cutUTF8 cuts s to at most n bytes without splitting a character.
+func cutUTF8(s string, n int) (string, bool) {
+	if n <= 0 || len(s) <= n {
+		return s, false
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n], true
+}
+
+// embedChar is U+FFFC, OBJECT REPLACEMENT CHARACTER: a hypertext (a web
+// page's blocks, in both browsers) holds one in its text where each child
+// element sits. The children are rows of their own, so the marks are
+// dropped from the text: a document's value would otherwise read as a
+// string of them.
+const embedChar = "\uFFFC"
+
+// dropEmbeds removes the child marks from a text.
+func dropEmbeds(s string) string {
+	if !strings.Contains(s, embedChar) {
+		return s
+	}
+	return strings.ReplaceAll(s, embedChar, "")
+}
