@@ -86,10 +86,13 @@ type elem struct {
 	role                  uint32
 	states                stateSet
 
-	mark     int     // the walk that last visited it (cycle guard)
-	hasProps bool    // role, name, states and interfaces are known
-	gone     bool    // the object vanished during the read
-	resolved bool    // children is the complete, ordered child list
+	mark     int  // the walk that last visited it (cycle guard)
+	hasProps bool // role, name, states and interfaces are known
+	gone     bool // the object vanished during the read
+	resolved bool // children is the complete, ordered child list
+	// counted: the child count was asked for on its own (a cache reply
+	// gives -1 for a container that manages its descendants)
+	counted  bool
 	children []*elem // valid when resolved
 	cached   []*elem // children the cache reply named (unordered)
 }

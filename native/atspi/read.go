@@ -221,7 +221,7 @@ func resolveFromCache(e *elem) bool {
 // plan walks the tree known so far in pre-order within the budget and
 // lists what is missing: elements whose children are not known, and
 // elements whose own properties are not known.
-func (r *reader) plan() (needKids, needProps []*elem) {
+func (r *reader) plan() (needKids, needProps, needCount []*elem) {
 	count := 0
 	r.walk++
 	mark := r.walk
@@ -244,6 +244,15 @@ func (r *reader) plan() (needKids, needProps []*elem) {
 				e.resolved = true
 				return
 			}
+			if e.childCount < 0 && e.states.has(stateManagesDescendants) && !e.counted {
+				// How many it holds decides whether to list them.
+				needCount = append(needCount, e)
+				return
+			}
+			if !mayListChildren(e, r.budget) {
+				// Never asked: the read says it left them out (assemble).
+				return
+			}
 			needKids = append(needKids, e)
 			// Look ahead into the children the cache named: they are
 			// most likely among the real ones, and what they miss can be
@@ -258,15 +267,30 @@ func (r *reader) plan() (needKids, needProps []*elem) {
 		}
 	}
 	visit(r.root, 0)
-	return needKids, needProps
+	return needKids, needProps, needCount
 }
 
 // fillPropKinds is how many replies make an element's own properties
-// known in a fill-in: role, states, interfaces, name and description
-// (each property its own Properties.Get, never GetAll: appcalls.go says
-// why). Its child count is not asked for: its children are, in the same
-// round.
-const fillPropKinds = 5
+// known in a fill-in: role, states, interfaces, name, description and
+// child count (each property its own Properties.Get, never GetAll:
+// appcalls.go says why). Its children are asked for in a later round,
+// once these say it is safe to (mayListChildren).
+const fillPropKinds = 6
+
+// mayListChildren reports whether the reader may ask an element for its
+// children. An app builds an object for every child it lists, and a
+// container that manages its descendants makes them on demand: LibreOffice
+// Calc's sheet says it has 2^31 - 1 cells, and asking for them made Calc
+// grow by gigabytes and stop answering (measured). So an element is asked
+// only when its child count fits the read's budget, and never while that
+// count is unknown for a container that manages its descendants. What is
+// not asked for is left out and the read says truncated.
+func mayListChildren(e *elem, b Budget) bool {
+	if int64(e.childCount) > int64(b.MaxElements) {
+		return false
+	}
+	return e.childCount >= 0 || !e.states.has(stateManagesDescendants)
+}
 
 // addNameAndDescription queues the reads of an element's name and
 // description, each its own Properties.Get.
@@ -279,11 +303,12 @@ func addNameAndDescription(p *pipe, conn *wireConn, target int, bus, path string
 // tree within the budget is complete.
 func (r *reader) fill() error {
 	for r.rounds = 0; r.rounds < maxFillRounds; r.rounds++ {
-		needKids, needProps := r.plan()
-		if len(needKids)+len(needProps) == 0 {
+		needKids, needProps, needCount := r.plan()
+		if len(needKids)+len(needProps)+len(needCount) == 0 {
 			return nil
 		}
-		targets := append(append([]*elem(nil), needKids...), needProps...)
+		targets := append(append(append([]*elem(nil), needKids...), needCount...), needProps...)
+		counting := len(needKids) + len(needCount)
 		p := newPipe(r.ctx)
 		for i, e := range targets {
 			conn, err := r.c.connFor(r.ctx, e.bus)
@@ -291,18 +316,23 @@ func (r *reader) fill() error {
 				p.close()
 				return mapErr(err, nil, r.ctx, r.targetOf(e))
 			}
-			// An element whose properties are missing has its children
-			// asked for in the same round: an element the cache did not
-			// name usually heads a subtree it did not name either (GTK 4
-			// names few), and a level per round is slow.
-			p.add(conn, call{target: i, kind: kindChildren}, e.bus, e.path, "org.a11y.atspi.Accessible", "GetChildren")
 			if i < len(needKids) {
+				p.add(conn, call{target: i, kind: kindChildren}, e.bus, e.path, "org.a11y.atspi.Accessible", "GetChildren")
 				continue
 			}
+			if i < counting {
+				e.counted = true
+				p.add(conn, call{target: i, kind: kindChildCount}, e.bus, e.path, propertiesIface, "Get", "org.a11y.atspi.Accessible", "ChildCount")
+				continue
+			}
+			// An element whose properties are missing is not asked for
+			// its children in the same round: its states and child count
+			// must first say that listing them is safe (mayListChildren).
 			p.add(conn, call{target: i, kind: kindRole}, e.bus, e.path, "org.a11y.atspi.Accessible", "GetRole")
 			p.add(conn, call{target: i, kind: kindState}, e.bus, e.path, "org.a11y.atspi.Accessible", "GetState")
 			p.add(conn, call{target: i, kind: kindIfaces}, e.bus, e.path, "org.a11y.atspi.Accessible", "GetInterfaces")
 			addNameAndDescription(p, conn, i, e.bus, e.path)
+			p.add(conn, call{target: i, kind: kindChildCount}, e.bus, e.path, propertiesIface, "Get", "org.a11y.atspi.Accessible", "ChildCount")
 		}
 		r.calls += p.sent
 		p.flush()
@@ -334,7 +364,7 @@ func (r *reader) fill() error {
 				p.close()
 				return mapErr(a.err, r.connOf(e), r.ctx, r.targetOf(e))
 			}
-			if a.kind != kindChildren {
+			if a.kind != kindChildren && a.target >= counting {
 				props[a.target]++
 				if props[a.target] == fillPropKinds {
 					e.hasProps = true

@@ -318,3 +318,26 @@ func TestInsertAt(t *testing.T) {
 		}
 	}
 }
+
+func TestMayListChildren(t *testing.T) {
+	manages := stateSet(1 << stateManagesDescendants)
+	b := Budget{MaxElements: 5000, MaxDepth: 200}
+	cases := []struct {
+		name   string
+		count  int32
+		states stateSet
+		want   bool
+	}{
+		{"a panel", 12, 0, true},
+		{"a list managing a few rows", 40, manages, true},
+		{"Calc's sheet: 2^31 - 1 cells", 2147483647, manages, false},
+		{"more children than the budget", 5001, 0, false},
+		{"a count not known, not managing", -1, 0, true},
+		{"a count not known, managing", -1, manages, false},
+	}
+	for _, tc := range cases {
+		if got := mayListChildren(&elem{childCount: tc.count, states: tc.states}, b); got != tc.want {
+			t.Errorf("%s: mayListChildren = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
