@@ -15,7 +15,7 @@ import (
 // fixturePage is the browser fixture as a file:// URL.
 func fixturePage(t *testing.T) string {
 	t.Helper()
-	page, err := filepath.Abs("../native/atspi/testdata/web/form.html")
+	page, err := filepath.Abs("../../native/atspi/testdata/web/form.html")
 	if err != nil {
 		t.Fatal(err)
 	}
