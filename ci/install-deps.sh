@@ -60,6 +60,17 @@ DEBIAN_PACKAGES=(
   chromium
   firefox-esr
   fonts-dejavu-core
+  # Everyday apps, part 2 (issue 14): KeePassXC and FeatherPad are the Qt 5
+  # apps (keepassxc-cli makes their .kdbx fixture); LibreOffice Calc and
+  # Writer with the GTK 3 interface, without which LibreOffice exposes no
+  # tree (sandbox.OfficeCommand; fixtures are converted by soffice
+  # --headless). Together about 123 MB to download, 409 MB installed, and
+  # under a minute to install from a Debian mirror.
+  keepassxc
+  featherpad
+  libreoffice-calc
+  libreoffice-writer
+  libreoffice-gtk3
   # A second clipboard client for the clipboard tests (native/xlib).
   xclip
   # xrandr splits the test screen into monitors (--setmonitor) for the
@@ -76,7 +87,7 @@ DEBIAN_PACKAGES=(
 )
 
 # Commands that must be on PATH once the packages above are installed.
-REQUIRED_COMMANDS=(gcc git make Xvfb xrandr dbus-daemon gdbus chromium firefox-esr pkg-config dpkg-shlibdeps lintian man systemd-analyze unshare)
+REQUIRED_COMMANDS=(gcc git make Xvfb xrandr xprop dbus-daemon gdbus chromium firefox-esr keepassxc keepassxc-cli featherpad soffice pkg-config dpkg-shlibdeps lintian man systemd-analyze unshare)
 
 # Minimum tool versions (major only for Node; Go's own toolchain switch
 # handles go.mod's exact version when the installed Go is older).

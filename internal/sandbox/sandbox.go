@@ -100,7 +100,7 @@ func Start(ctx context.Context, opts Options) (*Desktop, error) {
 const busLauncher = "/usr/libexec/at-spi-bus-launcher"
 
 func (d *Desktop) start(ctx context.Context) error {
-	for _, dir := range []string{"runtime", "config", "cache", "data", "state", "home"} {
+	for _, dir := range []string{"runtime", "config", "cache", "data", "state", "home", "tmp"} {
 		if err := os.MkdirAll(filepath.Join(d.Root, dir), 0o700); err != nil {
 			return err
 		}
@@ -116,10 +116,20 @@ func (d *Desktop) start(ctx context.Context) error {
 }
 
 // desktopVars are the variables of a desktop whose private folder is root,
-// before its display and bus addresses are known: private XDG folders and
-// HOME, and accessibility on (an empty value is a variable Env removes).
+// before its display and bus addresses are known: private XDG folders, HOME
+// and TMPDIR, and accessibility on (an empty value is a variable Env
+// removes).
+//
+// TMPDIR is private because single-instance apps keep their lock there:
+// KeePassXC (through Qt's temporary folder) keeps keepassxc.lock and
+// keepassxc.socket in /tmp, so with a shared /tmp a KeePassXC started on
+// this desktop while another runs anywhere else on the machine (another
+// desktop, the person's own session) hands its file to that one, prints
+// "Another instance of KeePassXC is already running." and exits: it never
+// joins this desktop's accessibility bus.
 func desktopVars(root string) map[string]string {
 	vars := map[string]string{
+		"TMPDIR":            filepath.Join(root, "tmp"),
 		"XDG_RUNTIME_DIR":   filepath.Join(root, "runtime"),
 		"XDG_CONFIG_HOME":   filepath.Join(root, "config"),
 		"XDG_CACHE_HOME":    filepath.Join(root, "cache"),

@@ -1,0 +1,232 @@
+package native_test
+
+import (
+	"context"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nish-driver/nish-driver/internal/sandbox"
+)
+
+// Issue 14's apps as the reader finds them today. What these tests check
+// holds now: each app joins the accessibility bus, a pyatspi walk sees its
+// tree, a read leaves it running, and Writer's read is as complete as the
+// walk. What the reader still has to do (Qt trees, the Calc sheet's visible
+// block, documents' text) is written down in docs/everyday-apps-2.md with
+// the figures these tests log.
+
+// TestQtAppsJoinTheBusAndSurviveARead starts KeePassXC (on its unlock
+// view) and FeatherPad, each from a fixture, and checks: the app is on the
+// bus with the pid started, a pyatspi walk of its window finds its tree
+// (KeePassXC's holds the master password field as a password_text),
+// and a read through the engine answers and leaves the app running.
+func TestQtAppsJoinTheBusAndSurviveARead(t *testing.T) {
+	cases := []struct {
+		name     string
+		start    func(testing.TB) *desktopApp
+		minWalk  int      // elements a walk finds at least (measured: 2,012 and 192)
+		walkHas  []string // role names the walk must hold
+		appNamed string
+	}{
+		{"KeePassXC", startKeePassXC, 1500, []string{"password_text", "push_button"}, "KeePassXC"},
+		{"FeatherPad", startFeatherPad, 100, []string{"menu_bar"}, "FeatherPad"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := c.start(t)
+			defer a.alive(t)
+			if a.app.Name != c.appNamed {
+				t.Fatalf("registered as %q", a.app.Name)
+			}
+			roles := walkRoles(t, a.pid)
+			n := 0
+			for _, k := range roles {
+				n += k
+			}
+			if n < c.minWalk {
+				t.Fatalf("a pyatspi walk of %s finds %d elements, want at least %d", c.name, n, c.minWalk)
+			}
+			for _, r := range c.walkHas {
+				if roles[r] == 0 {
+					t.Fatalf("the walk of %s has no %s: %v", c.name, r, roles)
+				}
+			}
+			h := newHarness(t, 20*time.Second)
+			grant(t, h, a.pid)
+			r := readOnce(t, h, a.pid)
+			t.Logf("%s: walk %d elements; read: %s", c.name, n, r.summary())
+			if r.read == nil {
+				t.Fatalf("reading %s: %s", c.name, r.text)
+			}
+			a.alive(t)
+		})
+	}
+}
+
+// TestWriterReadIsAsCompleteAsTheWalk opens the 400-paragraph document in
+// Writer: a read is complete (within 2 % of a pyatspi walk), holds the
+// document and its visible paragraphs as rows, and leaves Writer running.
+func TestWriterReadIsAsCompleteAsTheWalk(t *testing.T) {
+	a := startOffice(t, sandbox.Writer, longDocument)
+	defer a.alive(t)
+	h := newHarness(t, 20*time.Second)
+	grant(t, h, a.pid)
+	// The document's paragraphs are on the bus a moment after the window.
+	var r timedRead
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		r = readOnce(t, h, a.pid)
+		if r.read != nil && rolesOf(r.read)["paragraph"] > 0 {
+			break
+		}
+		a.alive(t)
+		if time.Now().After(deadline) {
+			t.Fatalf("Writer's document never showed paragraphs: %s", r.summary())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	walked, ms, ok := walkWindow(t, a.pid, 60*time.Second)
+	if !ok {
+		t.Fatal("the pyatspi walk of Writer did not finish in a minute")
+	}
+	r = readOnce(t, h, a.pid)
+	t.Logf("Writer, 400 paragraphs: walk %d elements in %.0f ms; read: %s; rows by role %v", walked, ms, r.summary(), rolesOf(r.read))
+	if r.read == nil || r.read["truncated"] != false {
+		t.Fatalf("the read: %s", r.summary())
+	}
+	if diff := r.count() - walked; diff*50 > walked || -diff*50 > walked {
+		t.Fatalf("the read has %d elements, a pyatspi walk %d", r.count(), walked)
+	}
+	roles := rolesOf(r.read)
+	if roles["document_text"] != 1 || roles["paragraph"] < 10 {
+		t.Fatalf("the document and its visible paragraphs are rows: %v", roles)
+	}
+}
+
+// TestCalcSheetAsAScreenReaderSeesIt opens the 200 x 8 and the
+// 100,000-row sheets in Calc and checks, with the reference client
+// (atspi/testdata/containers.py, pyatspi), the facts the reader's table
+// work rests on: the sheet is one table with manages-descendants that
+// claims 2^31 - 1 children and 1,048,576 x 16,384 cells whatever the
+// file; Table.GetAccessibleAt gives cell A1 the fixture's header text,
+// with showing set inside the visible block and not below it; and a
+// client that reads only that block leaves Calc running and answering.
+// (A read by the driver is not part of this test: today it asks the
+// sheet for its children, and Calc then grows by about 100 MB a second
+// and stops answering; see docs/everyday-apps-2.md.)
+func TestCalcSheetAsAScreenReaderSeesIt(t *testing.T) {
+	cases := []struct {
+		name  string
+		sheet officeFixture
+		a1    string
+	}{
+		{"200x8", sheet200, "Item"},
+		{"100000x3", sheet100k, "Row 1"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := startOffice(t, sandbox.Calc, c.sheet)
+			defer a.alive(t)
+			sheet := waitSheet(t, a)
+			t.Logf("Calc %s: %s", c.name, sheet.raw)
+			if sheet.ChildCount != 1<<31-1 || sheet.Rows != 1<<20 || sheet.Columns != 1<<14 {
+				t.Fatalf("the sheet claims %d children, %d x %d cells", sheet.ChildCount, sheet.Rows, sheet.Columns)
+			}
+			if sheet.VisibleRows < 5 || sheet.VisibleColumns < 3 || sheet.VisibleRows >= 500 {
+				t.Fatalf("the visible block is %d x %d cells", sheet.VisibleRows, sheet.VisibleColumns)
+			}
+			if len(sheet.FirstCells) == 0 || sheet.FirstCells[0].Name != "A1" || sheet.FirstCells[0].Text != c.a1 {
+				t.Fatalf("cell A1: %+v", sheet.FirstCells)
+			}
+			if sheet.Below.Showing || sheet.Below.Name == "" {
+				t.Fatalf("a cell five rows below the visible block: %+v", sheet.Below)
+			}
+			// Still answering: a second look gives the same block.
+			again := waitSheet(t, a)
+			if again.VisibleRows != sheet.VisibleRows || again.VisibleColumns != sheet.VisibleColumns {
+				t.Fatalf("the visible block changed from %dx%d to %dx%d", sheet.VisibleRows, sheet.VisibleColumns, again.VisibleRows, again.VisibleColumns)
+			}
+		})
+	}
+}
+
+// sheetFacts is containers.py's account of a sheet.
+type sheetFacts struct {
+	Role           string `json:"role"`
+	ChildCount     int    `json:"child_count"`
+	Rows           int    `json:"rows"`
+	Columns        int    `json:"columns"`
+	VisibleRows    int    `json:"visible_rows"`
+	VisibleColumns int    `json:"visible_columns"`
+	FirstCells     []struct {
+		Name string `json:"name"`
+		Text string `json:"text"`
+	} `json:"first_cells"`
+	Below struct {
+		Name    string `json:"name"`
+		Showing bool   `json:"showing"`
+	} `json:"cell_below_block"`
+	raw string
+}
+
+// waitSheet runs containers.py on Calc until it reports the sheet (the
+// window's contents are on the bus a moment after the window).
+func waitSheet(t *testing.T, a *desktopApp) sheetFacts {
+	t.Helper()
+	script, err := filepath.Abs("atspi/testdata/containers.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(45 * time.Second)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		cmd := exec.CommandContext(ctx, "/usr/bin/python3", script, strconv.Itoa(a.pid))
+		cmd.Env = desk.Env()
+		out, err := cmd.Output()
+		cancel()
+		if err == nil {
+			for _, line := range strings.Split(string(out), "\n") {
+				var f sheetFacts
+				if json.Unmarshal([]byte(line), &f) == nil && f.Role == "table" && f.Rows > 0 {
+					f.raw = line
+					return f
+				}
+			}
+		}
+		a.alive(t)
+		if time.Now().After(deadline) {
+			t.Fatalf("no sheet in Calc's window (err %v):\n%s", err, out)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+}
+
+// walkRoles counts the elements of a pyatspi walk (atspi/testdata/walk.py)
+// of the app's first window by role.
+func walkRoles(t *testing.T, pid int) map[string]int {
+	t.Helper()
+	script, err := filepath.Abs("atspi/testdata/walk.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "/usr/bin/python3", script, strconv.Itoa(pid), "")
+	cmd.Env = desk.Env()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the pyatspi walk failed: %v", err)
+	}
+	roles := map[string]int{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if f := strings.Split(line, "\t"); len(f) >= 2 {
+			roles[f[1]]++
+		}
+	}
+	return roles
+}

@@ -1,0 +1,303 @@
+package native_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nish-driver/nish-driver/internal/sandbox"
+)
+
+// Everyday apps, part 2 (issue 14): Qt apps (KeePassXC, FeatherPad) and
+// LibreOffice (Calc, Writer), started on the test desktop by the sandbox's
+// helpers with fixtures the tests make. This file holds what their tests
+// share: starting each app, knowing it is still alive, and reading its
+// window once with a bound.
+
+// masterPassword locks the KeePassXC fixture. It is typed by nobody in
+// these tests; the canary of the secure-field test is another string.
+const masterPassword = "fixture-master-9c1e"
+
+// desktopApp is an app started for a test: the process the tests watch
+// (for LibreOffice the soffice.bin below the launcher) and the app's
+// registration on the accessibility bus.
+type desktopApp struct {
+	what string
+	cmd  *exec.Cmd
+	pid  int
+	app  sandbox.AccessibleApp
+	out  *lockedBuffer
+}
+
+// lockedBuffer collects an app's output from its own goroutines.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// startDesktopApp starts cmd, kills its process group when the test ends,
+// and shows its output when the test fails.
+func startDesktopApp(t testing.TB, what string, cmd *exec.Cmd) *desktopApp {
+	t.Helper()
+	a := &desktopApp{what: what, cmd: cmd, out: &lockedBuffer{}}
+	cmd.Stdout, cmd.Stderr = a.out, a.out
+	if err := desk.Start(cmd); err != nil {
+		t.Fatalf("starting %s: %v", what, err)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("%s's output:\n%s", what, a.out.String())
+		}
+		_, _ = desk.Stop(cmd, 5*time.Second)
+	})
+	return a
+}
+
+// alive fails the test when the app's process is gone.
+func (a *desktopApp) alive(t testing.TB) {
+	t.Helper()
+	if st := procState(a.pid); st == "" || st == "Z" || st == "X" {
+		t.Fatalf("%s (pid %d) is no longer running (state %q); its output:\n%s", a.what, a.pid, st, a.out.String())
+	}
+}
+
+// startKeePassXC makes the KeePassXC fixture database (two entries, locked
+// with masterPassword) and opens it: the window shows the unlock view with
+// the master password field focused.
+func startKeePassXC(t testing.TB) *desktopApp {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "Vault.kdbx")
+	err := desk.KeePassXCDatabase(db, masterPassword,
+		sandbox.KeePassEntry{Title: "Mail account", Username: "ada", URL: "https://mail.example", Password: "entry-pw-1"},
+		sandbox.KeePassEntry{Title: "Bank", Username: "ada.l", URL: "https://bank.example", Password: "entry-pw-2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd, err := desk.KeePassXCCommand(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := startDesktopApp(t, "KeePassXC", cmd)
+	a.pid = cmd.Process.Pid
+	a.app = waitPid(t, a)
+	return a
+}
+
+// startFeatherPad opens a 60-line text file in FeatherPad.
+func startFeatherPad(t testing.TB) *desktopApp {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "notes.txt")
+	var b strings.Builder
+	for i := 1; i <= 60; i++ {
+		fmt.Fprintf(&b, "Line %d of the notes.\n", i)
+	}
+	if err := os.WriteFile(file, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd, err := desk.FeatherPadCommand(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := startDesktopApp(t, "FeatherPad", cmd)
+	a.pid = cmd.Process.Pid
+	a.app = waitPid(t, a)
+	return a
+}
+
+// waitPid waits until the app's process is on the accessibility bus.
+func waitPid(t testing.TB, a *desktopApp) sandbox.AccessibleApp {
+	t.Helper()
+	app, err := desk.WaitForAppPid(context.Background(), a.pid, 45*time.Second)
+	if err != nil {
+		t.Fatalf("%s: %v; its output:\n%s", a.what, err, a.out.String())
+	}
+	return app
+}
+
+// officeFixture is a file the LibreOffice tests open, made once per test
+// binary: its source is written here and converted by soffice --headless.
+type officeFixture struct {
+	name   string // the source's file name
+	format string // what it is converted to
+	source func() string
+}
+
+var (
+	// sheet200 is a 200 x 8 sheet: a header row and 199 rows.
+	sheet200 = officeFixture{"Sheet200.csv", "ods", func() string {
+		var b strings.Builder
+		b.WriteString("Item,Qty,Price,Region,Code,Day,Note,Total\n")
+		for i := 1; i < 200; i++ {
+			fmt.Fprintf(&b, "Item %d,%d,%d.5,%s,C%04d,%d,note %d,%d\n", i, i, i, [2]string{"North", "South"}[i%2], i, i%28+1, i, i*3)
+		}
+		return b.String()
+	}}
+	// sheet100k is a 100,000-row sheet of three columns.
+	sheet100k = officeFixture{"Sheet100k.csv", "ods", func() string {
+		var b strings.Builder
+		for i := 1; i <= 100000; i++ {
+			fmt.Fprintf(&b, "Row %d,%d,%d\n", i, i, i*2)
+		}
+		return b.String()
+	}}
+	// longDocument is a 400-paragraph text document.
+	longDocument = officeFixture{"Long.txt", "odt", func() string {
+		var b strings.Builder
+		for i := 1; i <= 400; i++ {
+			fmt.Fprintf(&b, "Paragraph %d: the quick brown fox jumps over the lazy dog.\n", i)
+		}
+		return b.String()
+	}}
+)
+
+var (
+	officeFilesMu sync.Mutex
+	officeFiles   = map[string]string{}
+	officeDir     string
+)
+
+// officeFile returns the converted fixture, converting it on first use.
+func officeFile(t testing.TB, f officeFixture) string {
+	t.Helper()
+	officeFilesMu.Lock()
+	defer officeFilesMu.Unlock()
+	if p, ok := officeFiles[f.name]; ok {
+		return p
+	}
+	if officeDir == "" {
+		// Under the desktop's folder: removed with the desktop.
+		officeDir = filepath.Join(desk.Root, "office-fixtures")
+		if err := os.MkdirAll(officeDir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src := filepath.Join(officeDir, f.name)
+	if err := os.WriteFile(src, []byte(f.source()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, err := desk.ConvertDocument(context.Background(), src, f.format, officeDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	officeFiles[f.name] = p
+	return p
+}
+
+// startOffice opens a fixture in a LibreOffice app and waits until the app
+// (the soffice.bin below the launcher) is on the accessibility bus.
+func startOffice(t testing.TB, kind sandbox.Office, f officeFixture) *desktopApp {
+	t.Helper()
+	file := officeFile(t, f)
+	cmd, err := desk.OfficeCommand(kind, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := startDesktopApp(t, kind.String(), cmd)
+	app, err := desk.WaitForOffice(context.Background(), cmd, 60*time.Second)
+	if err != nil {
+		t.Fatalf("%v; its output:\n%s", err, a.out.String())
+	}
+	a.pid, a.app = app.Pid, app
+	return a
+}
+
+// timedRead is one get_window_state of a window, with how long it took.
+type timedRead struct {
+	read    map[string]any // nil when the call failed
+	code    string         // the error's code when it failed
+	text    string
+	elapsed time.Duration
+}
+
+// readOnce reads the app's window once with a 5,000-element budget.
+func readOnce(t testing.TB, h *harness, pid int) timedRead {
+	t.Helper()
+	start := time.Now()
+	r := h.call("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})
+	tr := timedRead{elapsed: time.Since(start), text: r.Text}
+	if r.Err != nil {
+		tr.code = string(r.Err.Code)
+		return tr
+	}
+	tr.read = asMap(t, r.Structured)
+	return tr
+}
+
+// count is a read's element_count (0 for a failed read).
+func (r timedRead) count() int {
+	if r.read == nil {
+		return 0
+	}
+	n, _ := r.read["element_count"].(float64)
+	return int(n)
+}
+
+// summary says what a read returned, for the test log.
+func (r timedRead) summary() string {
+	if r.read == nil {
+		return fmt.Sprintf("failed with %s after %v", r.code, r.elapsed.Round(time.Millisecond))
+	}
+	hint := ""
+	if h, ok := r.read["accessibility_hint"].(map[string]any); ok {
+		hint = fmt.Sprintf(", hint %v", h["code"])
+	}
+	return fmt.Sprintf("%d elements, truncated %v, %v%s", r.count(), r.read["truncated"], r.elapsed.Round(time.Millisecond), hint)
+}
+
+// rolesOf counts a read's rows by role.
+func rolesOf(read map[string]any) map[string]int {
+	out := map[string]int{}
+	if read == nil {
+		return out
+	}
+	rows, _ := read["elements"].([]any)
+	for _, e := range rows {
+		row := e.(map[string]any)
+		out[asString(row["role"])]++
+	}
+	return out
+}
+
+// walkWindow runs the pyatspi walk (atspi/testdata/walk.py) of the app's
+// first window with a bound, and returns how many elements it visited and
+// how long one walk took; ok is false when it did not finish in time (a
+// walk that enumerates a sheet's 2^31 cells never does).
+func walkWindow(t testing.TB, pid int, bound time.Duration) (n int, ms float64, ok bool) {
+	t.Helper()
+	script, err := filepath.Abs("atspi/testdata/walk.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "/usr/bin/python3", script, strconv.Itoa(pid), "", "1")
+	cmd.Env = desk.Env()
+	out, err := cmd.Output()
+	if err != nil {
+		return 0, 0, false
+	}
+	if _, err := fmt.Sscanf(strings.TrimSpace(string(out)), "elements %d ms %f", &n, &ms); err != nil {
+		t.Fatalf("the pyatspi walk printed %q", out)
+	}
+	return n, ms, true
+}
