@@ -20,14 +20,6 @@ import (
 // Synthetic acts pass the hand-back check again before every event they
 // send (takeover.go's synth).
 
-func init() {
-	for _, name := range []string{"click", "double_click", "right_click", "type_text", "set_value",
-		"press_key", "hotkey", "scroll", "drag", "bring_to_front", "move_cursor"} {
-		tool := name
-		setHandler(tool, func(ctx context.Context, c *Conn, a *Args) Result { return runAct(ctx, c, tool, a) })
-	}
-}
-
 // Paths on the wire.
 const (
 	PathAction    = "atspi_action"
@@ -93,8 +85,6 @@ type act struct {
 // lives in the returned closure, one per call.
 type actSpec func(x *act) (perform func(ctx context.Context) *Error, err *Error)
 
-var actSpecs = map[string]actSpec{}
-
 // actSession is the gate every act passes first: a live session, not
 // paused by the person (refused before anything is sent), a valid lease.
 func (c *Conn) actSession() (*Session, *Error) {
@@ -111,7 +101,8 @@ func (c *Conn) actSession() (*Session, *Error) {
 	return s, nil
 }
 
-func runAct(ctx context.Context, c *Conn, tool string, a *Args) Result {
+// runAct runs one act tool (its table row's spec) through the pipeline.
+func runAct(ctx context.Context, c *Conn, tool string, spec actSpec, a *Args) Result {
 	s, err := c.actSession()
 	if err != nil {
 		return Failure(err)
@@ -133,7 +124,7 @@ func runAct(ctx context.Context, c *Conn, tool string, a *Args) Result {
 	if obs, ok := a.Object("observe"); ok {
 		x.observe = &ObserveSpec{Tree: obs.Bool("tree", false), Screenshot: obs.Bool("screenshot", false)}
 	}
-	perform, err := actSpecs[tool](x)
+	perform, err := spec(x)
 	if err != nil {
 		return Failure(err)
 	}

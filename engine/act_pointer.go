@@ -20,12 +20,6 @@ var (
 	menuActions   = []string{"showMenu", "show_menu", "menu", "popup", "show-menu", "showContextMenu"}
 )
 
-func init() {
-	actSpecs["click"] = clickSpec(clickActions, 1, 1)
-	actSpecs["double_click"] = clickSpec(doubleActions, 1, 2)
-	actSpecs["right_click"] = clickSpec(menuActions, 3, 1)
-}
-
 // parsePoint reads an optional x,y pair in window coordinates.
 func parsePoint(a *Args, xName, yName string) (Point, bool, *Error) {
 	x, hasX, err := a.Int(xName, -100000, 100000)
@@ -210,20 +204,17 @@ func (x *act) checkPoint(ctx context.Context, p Point) *Error {
 	return nil
 }
 
-func init() {
-	actSpecs["scroll"] = scrollSpec()
-	actSpecs["drag"] = dragSpec()
-	actSpecs["move_cursor"] = moveSpec()
-	actSpecs["bring_to_front"] = func(x *act) (func(context.Context) *Error, *Error) {
-		x.synth = true
-		return func(ctx context.Context) *Error {
-			if err := x.s.handbackCheck(ctx); err != nil {
-				return err
-			}
-			x.path = PathXTest
-			return x.s.d.callElement(ctx, func(cctx context.Context) error { return x.s.d.backend.Raise(cctx, x.win.ID) })
-		}, nil
-	}
+// bringToFrontSpec raises and focuses the window: synthetic input, so
+// takeover only.
+func bringToFrontSpec(x *act) (func(context.Context) *Error, *Error) {
+	x.synth = true
+	return func(ctx context.Context) *Error {
+		if err := x.s.handbackCheck(ctx); err != nil {
+			return err
+		}
+		x.path = PathXTest
+		return x.s.d.callElement(ctx, func(cctx context.Context) error { return x.s.d.backend.Raise(cctx, x.win.ID) })
+	}, nil
 }
 
 func scrollSpec() actSpec {

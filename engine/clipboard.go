@@ -13,11 +13,6 @@ import (
 // clipboard_write is an act with session consent. Credential-looking text is
 // refused both ways, and the audit log records only lengths.
 
-func init() {
-	setHandler("clipboard_read", clipboardRead)
-	setHandler("clipboard_write", clipboardWrite)
-}
-
 const maxClipboardWrite = 100000
 
 func clipboardRead(ctx context.Context, c *Conn, a *Args) Result {

@@ -9,12 +9,6 @@ import (
 	"github.com/nish-driver/nish-driver/engine/audit"
 )
 
-func init() {
-	setHandler("start_session", startSession)
-	setHandler("get_session_state", getSessionState)
-	setHandler("end_session", endSessionTool)
-}
-
 // startArgs are start_session's decoded arguments.
 type startArgs struct {
 	apps           []json.RawMessage

@@ -199,7 +199,7 @@ func (c *Conn) Call(ctx context.Context, tool string, raw json.RawMessage) (res 
 		}
 	}()
 	spec, ok := LookupTool(tool)
-	if !ok || spec.handler == nil {
+	if !ok {
 		return Failure(Errf(CodeInvalidArguments, "unknown tool"))
 	}
 	if spec.NeedsSession {
@@ -211,5 +211,5 @@ func (c *Conn) Call(ctx context.Context, tool string, raw json.RawMessage) (res 
 	if err != nil {
 		return Failure(err)
 	}
-	return spec.handler(ctx, c, args)
+	return spec.run(ctx, c, args)
 }

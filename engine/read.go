@@ -6,11 +6,6 @@ import (
 	"strings"
 )
 
-func init() {
-	setHandler("list_windows", listWindows)
-	setHandler("get_window_state", getWindowState)
-}
-
 // Read limits (spec §3, contract §3).
 const (
 	defaultMaxElements   = 250
