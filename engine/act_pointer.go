@@ -136,7 +136,7 @@ func (d *Driver) callElement(ctx context.Context, f func(context.Context) error)
 	cctx, cancel := context.WithTimeout(ctx, d.opts.CallTimeout)
 	defer cancel()
 	if err := f(cctx); err != nil {
-		return backendErr(cctx, err)
+		return AsError(inBound(cctx, err))
 	}
 	return nil
 }
@@ -188,7 +188,7 @@ func (x *act) point(p Point, has bool) (Point, *Error) {
 	return x.node.Frame.Center(), nil
 }
 
-// checkPoint is the M0 scope and occlusion check for a takeover point: it
+// checkPoint is the scope and occlusion check for a takeover point: it
 // lies in the target window, and that window is topmost there.
 func (x *act) checkPoint(ctx context.Context, p Point) *Error {
 	if !x.win.Frame.Contains(p) {

@@ -293,8 +293,8 @@ type ScrollHint struct {
 	Delta int
 }
 
-// SyntheticInput sends XTEST-style input and answers the questions the M0
-// checks ask. The engine calls Send once per event, after its own checks and
+// SyntheticInput sends XTEST-style input and answers the questions the
+// takeover's safety checks (scope, occlusion, focus) ask. The engine calls Send once per event, after its own checks and
 // after logging the event; the backend only sends.
 type SyntheticInput interface {
 	Send(ctx context.Context, ev InputEvent) error

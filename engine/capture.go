@@ -25,7 +25,7 @@ func (s *Session) screenshot(ctx context.Context, sn *snapshot, w Window, marks 
 	defer cancel()
 	img, err := s.d.backend.Capture(cctx, w.ID)
 	if err != nil {
-		return nil, nil, backendErr(cctx, err)
+		return nil, nil, AsError(inBound(cctx, err))
 	}
 	blacked := 0
 	bounds := img.Bounds()

@@ -40,7 +40,7 @@ func (d *Driver) readTree(ctx context.Context, w WindowID) (*Tree, *Error) {
 		}
 	}
 	if err != nil {
-		return nil, backendErr(cctx, err)
+		return nil, AsError(inBound(cctx, err))
 	}
 	if t == nil || len(t.Nodes) == 0 {
 		return nil, Errf(CodeWindowGone, "window %d has no accessible tree", w)
@@ -68,7 +68,7 @@ func (d *Driver) fillDetails(ctx context.Context, t *Tree, positions []int) *Err
 	cctx, cancel := context.WithTimeout(ctx, d.opts.CallTimeout)
 	defer cancel()
 	if err := dr.ReadDetails(cctx, t.Window, nodes); err != nil {
-		return backendErr(cctx, err)
+		return AsError(inBound(cctx, err))
 	}
 	return nil
 }

@@ -20,7 +20,7 @@ func (d *Driver) windows(ctx context.Context) ([]Window, *Error) {
 	defer cancel()
 	wins, err := d.backend.Windows(cctx)
 	if err != nil {
-		return nil, backendErr(cctx, err)
+		return nil, AsError(inBound(cctx, err))
 	}
 	sort.SliceStable(wins, func(i, j int) bool { return wins[i].Stacking < wins[j].Stacking })
 	return wins, nil
@@ -38,22 +38,10 @@ func (d *Driver) windowsFor(ctx context.Context, t targetArgs) ([]Window, *Error
 	defer cancel()
 	wins, err := bi.WindowsWithoutNames(cctx)
 	if err != nil {
-		return nil, backendErr(cctx, err)
+		return nil, AsError(inBound(cctx, err))
 	}
 	sort.SliceStable(wins, func(i, j int) bool { return wins[i].Stacking < wins[j].Stacking })
 	return wins, nil
-}
-
-// backendErr maps a backend failure: a coded error stays, a bound that ran
-// out is app_not_responding.
-func backendErr(ctx context.Context, err error) *Error {
-	if e, ok := err.(*Error); ok {
-		return e
-	}
-	if ctx.Err() != nil {
-		return Wrap(CodeAppNotResponding, err, "the app did not answer in time")
-	}
-	return AsError(err)
 }
 
 // targetArgs are the window target arguments of a call.
