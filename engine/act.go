@@ -20,22 +20,29 @@ import (
 // Synthetic acts pass the hand-back check again before every event they
 // send (takeover.go's synth).
 
+// Path is how an act reached the app; its value is the wire string.
+type Path string
+
 // Paths on the wire.
 const (
-	PathAction    = "atspi_action"
-	PathText      = "atspi_text"
-	PathValue     = "atspi_value"
-	PathXTest     = "xtest"
-	PathClipboard = "clipboard"
+	PathAction    Path = "atspi_action"
+	PathText      Path = "atspi_text"
+	PathValue     Path = "atspi_value"
+	PathXTest     Path = "xtest"
+	PathClipboard Path = "clipboard"
 )
+
+// Effect is what an act did, as far as the driver can tell; its value is
+// the wire string.
+type Effect string
 
 // Effects on the wire.
 const (
-	EffectConfirmed = "confirmed"
-	EffectChanged   = "changed"
-	EffectNoChange  = "no_change"
-	EffectRefused   = "refused"
-	EffectStopped   = "stopped"
+	EffectConfirmed Effect = "confirmed"
+	EffectChanged   Effect = "changed"
+	EffectNoChange  Effect = "no_change"
+	EffectRefused   Effect = "refused"
+	EffectStopped   Effect = "stopped"
 )
 
 // act is one act call in flight.
@@ -56,7 +63,7 @@ type act struct {
 	node *Node
 
 	// what the act did, filled by the tool's perform step
-	path       string
+	path       Path
 	action     string
 	tookCursor bool
 	// aimed: synthetic pointer input went to an element's frame (by
@@ -241,7 +248,7 @@ func (x *act) fail(err *Error) Result {
 		err.TypedCharacters = x.typed
 	}
 	x.c.d.audit(audit.Record{Event: "act", Session: x.s.id, Tool: x.tool, Exe: x.exe, WindowID: uint64(x.win.ID),
-		Outcome: string(err.Code), Path: x.path, Effect: err.Effect})
+		Outcome: string(err.Code), Path: string(x.path), Effect: string(err.Effect)})
 	return Failure(err)
 }
 
@@ -303,7 +310,7 @@ func (x *act) finish(ctx context.Context) Result {
 		res.Observe = x.s.observe(ctx, x.win, post, serr, *x.observe)
 	}
 	x.c.d.audit(audit.Record{Event: "act", Session: x.s.id, Tool: x.tool, Exe: x.exe, WindowID: uint64(x.win.ID),
-		Outcome: "ok", Path: res.Path, Effect: res.Effect})
+		Outcome: "ok", Path: string(res.Path), Effect: string(res.Effect)})
 	out := Result{Structured: &res, Text: actText(&res)}
 	if res.Observe != nil {
 		out.Image = res.Observe.image

@@ -12,7 +12,7 @@ import (
 // startArgs are start_session's decoded arguments.
 type startArgs struct {
 	apps           []json.RawMessage
-	input          string
+	input          InputMode
 	leaseMinutes   int64
 	clipboardRead  bool
 	clipboardWrite bool
@@ -29,10 +29,10 @@ func parseStartArgs(a *Args) (startArgs, *Error) {
 		return sa, Errf(CodeInvalidArguments, "apps must list 1 to 16 app names or pids")
 	}
 	sa.apps = items
-	if v, ok, err := a.StrictEnum("input", InputHeadless, InputTakeover); err != nil {
+	if v, ok, err := a.StrictEnum("input", string(InputHeadless), string(InputTakeover)); err != nil {
 		return sa, err
 	} else if ok {
-		sa.input = v
+		sa.input = InputMode(v)
 	}
 	if v, ok, err := a.Int("lease_minutes", 1, 240); err != nil {
 		return sa, err
@@ -298,12 +298,12 @@ func sessionText(r SessionResult) string {
 	b.WriteString("session ")
 	b.WriteString(r.Session)
 	b.WriteString(" input=")
-	b.WriteString(r.Input)
+	b.WriteString(string(r.Input))
 	if r.Takeover.On {
 		b.WriteString(" takeover=on")
 	}
 	if r.Takeover.Paused {
-		b.WriteString(" paused=" + r.Takeover.PausedReason)
+		b.WriteString(" paused=" + string(r.Takeover.PausedReason))
 	}
 	if r.Takeover.Reason != "" {
 		b.WriteString(" takeover_reason=" + r.Takeover.Reason)

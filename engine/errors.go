@@ -141,9 +141,9 @@ type Error struct {
 	Candidates          []Candidate
 	CandidatesTruncated bool
 	Escalation          *Escalation
-	Effect              string // "refused" or "stopped" where the contract asks for it
+	Effect              Effect // refused or stopped where the contract asks for it
 	TypedCharacters     *int
-	PausedReason        string
+	PausedReason        PauseReason
 
 	cause error
 }
@@ -231,9 +231,9 @@ type ErrorBody struct {
 	Candidates          []Candidate `json:"candidates,omitempty"`
 	CandidatesTruncated bool        `json:"candidates_truncated,omitempty"`
 	Escalation          *Escalation `json:"escalation,omitempty"`
-	Effect              string      `json:"effect,omitempty"`
+	Effect              Effect      `json:"effect,omitempty"`
 	TypedCharacters     *int        `json:"typed_characters,omitempty"`
-	PausedReason        string      `json:"paused_reason,omitempty"`
+	PausedReason        PauseReason `json:"paused_reason,omitempty"`
 }
 
 // Envelope is the structuredContent of a failed call.

@@ -23,7 +23,7 @@ type takeover struct {
 	on           bool
 	indicator    Indicator
 	paused       bool
-	pausedReason string
+	pausedReason PauseReason
 	reason       string // why takeover is off or ended, once it was asked for
 	stopWatch    context.CancelFunc
 
@@ -58,11 +58,15 @@ type logEntry struct {
 	at     time.Time
 }
 
+// PauseReason is what the person did that paused a takeover; its value is
+// the wire string.
+type PauseReason string
+
 // Paused reasons on the wire.
 const (
-	PausedPointerMoved  = "pointer_moved"
-	PausedKeyPressed    = "key_pressed"
-	PausedButtonPressed = "button_pressed"
+	PausedPointerMoved  PauseReason = "pointer_moved"
+	PausedKeyPressed    PauseReason = "key_pressed"
+	PausedButtonPressed PauseReason = "button_pressed"
 )
 
 // handbackRadius is the 8 px rule: the pointer further than this on either
@@ -222,7 +226,7 @@ func (s *Session) endTakeover(reason string) {
 }
 
 // pause hands the computer back to the person.
-func (s *Session) pause(reason string) {
+func (s *Session) pause(reason PauseReason) {
 	s.mu.Lock()
 	if s.tk.paused || !s.tk.on {
 		s.mu.Unlock()
@@ -236,8 +240,8 @@ func (s *Session) pause(reason string) {
 	if ind != nil {
 		_ = ind.SetPaused(true)
 	}
-	s.d.audit(audit.Record{Event: "takeover.paused", Session: s.id, Reason: reason})
-	s.d.emit(HostEvent{Event: "takeover.paused", Session: s.id, Reason: reason})
+	s.d.audit(audit.Record{Event: "takeover.paused", Session: s.id, Reason: string(reason)})
+	s.d.emit(HostEvent{Event: "takeover.paused", Session: s.id, Reason: string(reason)})
 }
 
 // resume ends a pause. Only the indicator's Continue (a real click) and the
@@ -295,7 +299,7 @@ func (s *Session) onRawInput(ev RawInput) {
 		s.mu.Unlock()
 		return
 	}
-	var reason string
+	var reason PauseReason
 	switch ev.Kind {
 	case InputKeyPress, InputButtonPress:
 		switch {
@@ -353,7 +357,7 @@ func (s *Session) handbackCheck(ctx context.Context) *Error {
 	on, paused, reason, ref := s.tk.on, s.tk.paused, s.tk.pausedReason, s.tk.ref
 	s.mu.Unlock()
 	if paused {
-		return tookOver(reason, "stopped")
+		return tookOver(reason, EffectStopped)
 	}
 	if !on {
 		return Errf(CodeRequiresTakeover, "the takeover ended")
@@ -364,12 +368,12 @@ func (s *Session) handbackCheck(ctx context.Context) *Error {
 	}
 	if farFrom(p, ref) {
 		s.pause(PausedPointerMoved)
-		return tookOver(PausedPointerMoved, "stopped")
+		return tookOver(PausedPointerMoved, EffectStopped)
 	}
 	return nil
 }
 
-func tookOver(reason, effect string) *Error {
+func tookOver(reason PauseReason, effect Effect) *Error {
 	e := Errf(CodeUserTookOver, "the person took control")
 	e.PausedReason = reason
 	e.Effect = effect
@@ -483,7 +487,7 @@ func (s *Session) releaseHeld() {
 	}
 }
 
-func (s *Session) isPaused() (bool, string) {
+func (s *Session) isPaused() (bool, PauseReason) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.tk.paused, s.tk.pausedReason

@@ -68,7 +68,7 @@ func TestHandbackOrderingOnARealDesktop(t *testing.T) {
 		// run pauses and resumes the session, then injects events; want
 		// is the pause reason after them ("" for not paused).
 		run  func(h *harness, tap *rawTap)
-		want string
+		want engine.PauseReason
 	}{
 		{"a key read before the host's resume is not judged after it", func(h *harness, tap *rawTap) {
 			h.desk.PressKey("q")
@@ -118,7 +118,7 @@ func TestHandbackOrderingOnARealDesktop(t *testing.T) {
 			h, tap := tappedTakeover(t)
 			c.run(h, tap)
 			paused, reason := pausedState(h)
-			if paused != (c.want != "") || reason != c.want {
+			if paused != (c.want != "") || engine.PauseReason(reason) != c.want {
 				t.Fatalf("paused %v (%q), want %q", paused, reason, c.want)
 			}
 		})
