@@ -431,8 +431,9 @@ type Budget struct {
 	MaxDepth    int
 }
 
-// ZoomBudget is what every read reads, whatever it returns.
-var ZoomBudget = Budget{MaxElements: 5000, MaxDepth: 200}
+// DefaultZoomBudget is what every read reads, whatever it returns, unless
+// Options.ZoomBudget says otherwise; a backend given a zero budget uses it.
+func DefaultZoomBudget() Budget { return Budget{MaxElements: 5000, MaxDepth: 200} }
 
 // Tree is one whole-window read.
 type Tree struct {

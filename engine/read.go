@@ -30,9 +30,9 @@ func (d *Driver) readTree(ctx context.Context, w WindowID) (*Tree, *Error) {
 	var t *Tree
 	var err error
 	if dr, ok := d.backend.(DetailReader); ok {
-		t, err = dr.ReadStructure(cctx, w, ZoomBudget)
+		t, err = dr.ReadStructure(cctx, w, d.opts.ZoomBudget)
 	} else {
-		t, err = d.backend.ReadTree(cctx, w, ZoomBudget)
+		t, err = d.backend.ReadTree(cctx, w, d.opts.ZoomBudget)
 		if t != nil {
 			for i := range t.Nodes {
 				t.Nodes[i].Detailed = true

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine/audit"
@@ -463,8 +462,6 @@ func (t *takeover) dropHeldLocked(rel InputEvent) bool {
 
 // releaseHeld releases every key and button the driver holds, even after
 // cancellation, with bounded I/O (the kill switch's release path).
-var releaseMu sync.Mutex
-
 func (s *Session) releaseHeld() {
 	s.mu.Lock()
 	held := s.tk.held
@@ -473,8 +470,8 @@ func (s *Session) releaseHeld() {
 	if len(held) == 0 {
 		return
 	}
-	releaseMu.Lock()
-	defer releaseMu.Unlock()
+	s.d.releaseMu.Lock()
+	defer s.d.releaseMu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
 	for i := len(held) - 1; i >= 0; i-- {

@@ -86,10 +86,10 @@ func (c *Client) ReadTree(ctx context.Context, frame engine.ElementID, opts Read
 	start := time.Now()
 	var stats ReadStats
 	if opts.Budget.MaxElements <= 0 {
-		opts.Budget.MaxElements = engine.ZoomBudget.MaxElements
+		opts.Budget.MaxElements = engine.DefaultZoomBudget().MaxElements
 	}
 	if opts.Budget.MaxDepth <= 0 {
-		opts.Budget.MaxDepth = engine.ZoomBudget.MaxDepth
+		opts.Budget.MaxDepth = engine.DefaultZoomBudget().MaxDepth
 	}
 	bus, path, tag, err := c.parseID(ctx, frame, targetFrame)
 	if err != nil {
