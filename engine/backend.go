@@ -539,7 +539,11 @@ type RawInput struct {
 	Button int
 	Key    string
 	Char   rune
-	Time   time.Time
+	// Time is when the watcher read the event, on the engine's clock: the
+	// wall clock for a real backend and the engine's real clock; a test
+	// that gives the engine a fake clock stamps its events with it. Zero
+	// when unknown (the event is then judged whenever it arrives).
+	Time time.Time
 }
 
 // ConsentRequest is what the consent dialog shows. Host and Purpose are the

@@ -42,7 +42,8 @@ type takeover struct {
 	lastLeft     time.Time
 	continueLate time.Time
 
-	// resumedAt is the wall time of the last resume. The watcher reads
+	// resumedAt is when the last resume happened, on the engine's clock
+	// (which RawInput.Time is on too). The watcher reads
 	// events (and the pointer's position with them) on its own connection
 	// and hands them on a little later; an event it read before the resume
 	// tells of the time before it and is not judged against the new state.
@@ -256,8 +257,9 @@ func (s *Session) resume(by string) bool {
 	s.tk.pausedReason = ""
 	s.epoch++
 	s.tk.continueLate = time.Time{}
-	s.tk.resumedAt = time.Now()
-	if now := s.d.clock.Now(); by == "indicator" && (s.tk.lastLeft.IsZero() || now.Sub(s.tk.lastLeft) > continueClickLag) {
+	now := s.d.clock.Now()
+	s.tk.resumedAt = now
+	if by == "indicator" && (s.tk.lastLeft.IsZero() || now.Sub(s.tk.lastLeft) > continueClickLag) {
 		s.tk.continueLate = now.Add(continueClickLag)
 	}
 	ind := s.tk.indicator
