@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"time"
 )
 
@@ -143,10 +144,8 @@ func (d *Driver) callElement(ctx context.Context, f func(context.Context) error)
 
 func firstAction(n *Node, names []string) string {
 	for _, want := range names {
-		for _, have := range n.Actions {
-			if have == want {
-				return have
-			}
+		if slices.Contains(n.Actions, want) {
+			return want
 		}
 	}
 	return ""

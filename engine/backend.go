@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"image"
+	"slices"
 	"time"
 )
 
@@ -497,14 +498,7 @@ type NumericRange struct {
 }
 
 // HasState reports whether the node carries a state.
-func (n *Node) HasState(s string) bool {
-	for _, x := range n.States {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
+func (n *Node) HasState(s string) bool { return slices.Contains(n.States, s) }
 
 // Readback is a live read of one element's value.
 type Readback struct {

@@ -1,8 +1,9 @@
 package engine
 
 import (
+	"cmp"
 	"context"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -22,9 +23,12 @@ func (d *Driver) windows(ctx context.Context) ([]Window, *Error) {
 	if err != nil {
 		return nil, AsError(inBound(cctx, err))
 	}
-	sort.SliceStable(wins, func(i, j int) bool { return wins[i].Stacking < wins[j].Stacking })
+	slices.SortStableFunc(wins, byStacking)
 	return wins, nil
 }
+
+// byStacking orders windows topmost first.
+func byStacking(a, b Window) int { return cmp.Compare(a.Stacking, b.Stacking) }
 
 // windowsFor lists the windows a target is looked for in: without app
 // names when the target needs none (a window id or a pid) and the backend
@@ -40,7 +44,7 @@ func (d *Driver) windowsFor(ctx context.Context, t targetArgs) ([]Window, *Error
 	if err != nil {
 		return nil, AsError(inBound(cctx, err))
 	}
-	sort.SliceStable(wins, func(i, j int) bool { return wins[i].Stacking < wins[j].Stacking })
+	slices.SortStableFunc(wins, byStacking)
 	return wins, nil
 }
 
