@@ -80,7 +80,7 @@ type act struct {
 
 	mark   ChangeMark // the app's change reports before the act
 	marked bool
-	acted  time.Time // when the act itself began
+	acted  time.Time // when the act itself began, in real time like the app's change reports it is compared with
 
 	trace ActTrace // where the call's time went (Options.ActTrace)
 	begun time.Time
