@@ -108,7 +108,8 @@ func mustTools(rows []ToolSpec) []ToolSpec {
 }
 
 // checkTools holds every row to the table's rules: a name, a kind, a
-// description, a name no other row has, and exactly one of handler or act.
+// description, a name no other row has, and exactly one of handler or act
+// (act only for an act tool).
 func checkTools(rows []ToolSpec) error {
 	seen := map[string]bool{}
 	for _, t := range rows {
@@ -123,6 +124,8 @@ func checkTools(rows []ToolSpec) error {
 			return fmt.Errorf("tool %s has no description", t.Name)
 		case (t.handler == nil) == (t.act == nil):
 			return fmt.Errorf("tool %s needs exactly one of a handler and an act spec", t.Name)
+		case t.act != nil && t.Kind != KindAct:
+			return fmt.Errorf("tool %s has an act spec but is not an act", t.Name)
 		}
 		seen[t.Name] = true
 	}

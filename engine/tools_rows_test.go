@@ -23,6 +23,7 @@ func TestToolRowsAreCheckedAtStartUp(t *testing.T) {
 		{"an act spec", []ToolSpec{{Name: "b", Kind: KindAct, Description: "acts", act: act}}, ""},
 		{"no behaviour", []ToolSpec{{Name: "b", Kind: KindAct, Description: "acts"}}, "exactly one"},
 		{"both behaviours", []ToolSpec{{Name: "b", Kind: KindAct, Description: "acts", handler: handler, act: act}}, "exactly one"},
+		{"an act spec on a read tool", []ToolSpec{{Name: "b", Kind: KindRead, Description: "reads", act: act}}, "not an act"},
 		{"two rows of one name", []ToolSpec{good, good}, "two rows"},
 		{"no name", []ToolSpec{{Kind: KindRead, Description: "reads", handler: handler}}, "no name"},
 		{"no kind", []ToolSpec{{Name: "b", Description: "reads", handler: handler}}, "no kind"},
