@@ -20,30 +20,29 @@ import (
 // Synthetic acts pass the hand-back check again before every event they
 // send (takeover.go's synth).
 
-func init() {
-	for _, name := range []string{"click", "double_click", "right_click", "type_text", "set_value",
-		"press_key", "hotkey", "scroll", "drag", "bring_to_front", "move_cursor"} {
-		tool := name
-		setHandler(tool, func(ctx context.Context, c *Conn, a *Args) Result { return runAct(ctx, c, tool, a) })
-	}
-}
+// Path is how an act reached the app; its value is the wire string.
+type Path string
 
 // Paths on the wire.
 const (
-	PathAction    = "atspi_action"
-	PathText      = "atspi_text"
-	PathValue     = "atspi_value"
-	PathXTest     = "xtest"
-	PathClipboard = "clipboard"
+	PathAction    Path = "atspi_action"
+	PathText      Path = "atspi_text"
+	PathValue     Path = "atspi_value"
+	PathXTest     Path = "xtest"
+	PathClipboard Path = "clipboard"
 )
+
+// Effect is what an act did, as far as the driver can tell; its value is
+// the wire string.
+type Effect string
 
 // Effects on the wire.
 const (
-	EffectConfirmed = "confirmed"
-	EffectChanged   = "changed"
-	EffectNoChange  = "no_change"
-	EffectRefused   = "refused"
-	EffectStopped   = "stopped"
+	EffectConfirmed Effect = "confirmed"
+	EffectChanged   Effect = "changed"
+	EffectNoChange  Effect = "no_change"
+	EffectRefused   Effect = "refused"
+	EffectStopped   Effect = "stopped"
 )
 
 // act is one act call in flight.
@@ -64,7 +63,7 @@ type act struct {
 	node *Node
 
 	// what the act did, filled by the tool's perform step
-	path       string
+	path       Path
 	action     string
 	tookCursor bool
 	// aimed: synthetic pointer input went to an element's frame (by
@@ -81,7 +80,7 @@ type act struct {
 
 	mark   ChangeMark // the app's change reports before the act
 	marked bool
-	acted  time.Time // when the act itself began
+	acted  time.Time // when the act itself began, in real time like the app's change reports it is compared with
 
 	trace ActTrace // where the call's time went (Options.ActTrace)
 	begun time.Time
@@ -92,8 +91,6 @@ type act struct {
 // returns the act itself, run later once every check has passed. State
 // lives in the returned closure, one per call.
 type actSpec func(x *act) (perform func(ctx context.Context) *Error, err *Error)
-
-var actSpecs = map[string]actSpec{}
 
 // actSession is the gate every act passes first: a live session, not
 // paused by the person (refused before anything is sent), a valid lease.
@@ -111,7 +108,8 @@ func (c *Conn) actSession() (*Session, *Error) {
 	return s, nil
 }
 
-func runAct(ctx context.Context, c *Conn, tool string, a *Args) Result {
+// runAct runs one act tool (its table row's spec) through the pipeline.
+func runAct(ctx context.Context, c *Conn, tool string, spec actSpec, a *Args) Result {
 	s, err := c.actSession()
 	if err != nil {
 		return Failure(err)
@@ -133,7 +131,7 @@ func runAct(ctx context.Context, c *Conn, tool string, a *Args) Result {
 	if obs, ok := a.Object("observe"); ok {
 		x.observe = &ObserveSpec{Tree: obs.Bool("tree", false), Screenshot: obs.Bool("screenshot", false)}
 	}
-	perform, err := actSpecs[tool](x)
+	perform, err := spec(x)
 	if err != nil {
 		return Failure(err)
 	}
@@ -250,7 +248,7 @@ func (x *act) fail(err *Error) Result {
 		err.TypedCharacters = x.typed
 	}
 	x.c.d.audit(audit.Record{Event: "act", Session: x.s.id, Tool: x.tool, Exe: x.exe, WindowID: uint64(x.win.ID),
-		Outcome: string(err.Code), Path: x.path, Effect: err.Effect})
+		Outcome: string(err.Code), Path: string(x.path), Effect: string(err.Effect)})
 	return Failure(err)
 }
 
@@ -312,7 +310,7 @@ func (x *act) finish(ctx context.Context) Result {
 		res.Observe = x.s.observe(ctx, x.win, post, serr, *x.observe)
 	}
 	x.c.d.audit(audit.Record{Event: "act", Session: x.s.id, Tool: x.tool, Exe: x.exe, WindowID: uint64(x.win.ID),
-		Outcome: "ok", Path: res.Path, Effect: res.Effect})
+		Outcome: "ok", Path: string(res.Path), Effect: string(res.Effect)})
 	out := Result{Structured: &res, Text: actText(&res)}
 	if res.Observe != nil {
 		out.Image = res.Observe.image

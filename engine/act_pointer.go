@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"time"
 )
 
@@ -19,12 +20,6 @@ var (
 	doubleActions = []string{"activate", "double_click", "doubleclick"}
 	menuActions   = []string{"showMenu", "show_menu", "menu", "popup", "show-menu", "showContextMenu"}
 )
-
-func init() {
-	actSpecs["click"] = clickSpec(clickActions, 1, 1)
-	actSpecs["double_click"] = clickSpec(doubleActions, 1, 2)
-	actSpecs["right_click"] = clickSpec(menuActions, 3, 1)
-}
 
 // parsePoint reads an optional x,y pair in window coordinates.
 func parsePoint(a *Args, xName, yName string) (Point, bool, *Error) {
@@ -142,17 +137,15 @@ func (d *Driver) callElement(ctx context.Context, f func(context.Context) error)
 	cctx, cancel := context.WithTimeout(ctx, d.opts.CallTimeout)
 	defer cancel()
 	if err := f(cctx); err != nil {
-		return backendErr(cctx, err)
+		return AsError(inBound(cctx, err))
 	}
 	return nil
 }
 
 func firstAction(n *Node, names []string) string {
 	for _, want := range names {
-		for _, have := range n.Actions {
-			if have == want {
-				return have
-			}
+		if slices.Contains(n.Actions, want) {
+			return want
 		}
 	}
 	return ""
@@ -194,7 +187,7 @@ func (x *act) point(p Point, has bool) (Point, *Error) {
 	return x.node.Frame.Center(), nil
 }
 
-// checkPoint is the M0 scope and occlusion check for a takeover point: it
+// checkPoint is the scope and occlusion check for a takeover point: it
 // lies in the target window, and that window is topmost there.
 func (x *act) checkPoint(ctx context.Context, p Point) *Error {
 	if !x.win.Frame.Contains(p) {
@@ -210,20 +203,17 @@ func (x *act) checkPoint(ctx context.Context, p Point) *Error {
 	return nil
 }
 
-func init() {
-	actSpecs["scroll"] = scrollSpec()
-	actSpecs["drag"] = dragSpec()
-	actSpecs["move_cursor"] = moveSpec()
-	actSpecs["bring_to_front"] = func(x *act) (func(context.Context) *Error, *Error) {
-		x.synth = true
-		return func(ctx context.Context) *Error {
-			if err := x.s.handbackCheck(ctx); err != nil {
-				return err
-			}
-			x.path = PathXTest
-			return x.s.d.callElement(ctx, func(cctx context.Context) error { return x.s.d.backend.Raise(cctx, x.win.ID) })
-		}, nil
-	}
+// bringToFrontSpec raises and focuses the window: synthetic input, so
+// takeover only.
+func bringToFrontSpec(x *act) (func(context.Context) *Error, *Error) {
+	x.synth = true
+	return func(ctx context.Context) *Error {
+		if err := x.s.handbackCheck(ctx); err != nil {
+			return err
+		}
+		x.path = PathXTest
+		return x.s.d.callElement(ctx, func(cctx context.Context) error { return x.s.d.backend.Raise(cctx, x.win.ID) })
+	}, nil
 }
 
 func scrollSpec() actSpec {

@@ -18,13 +18,6 @@ const (
 	maxHotkeys  = 6
 )
 
-func init() {
-	actSpecs["type_text"] = typeTextSpec
-	actSpecs["set_value"] = setValueSpec
-	actSpecs["press_key"] = pressKeySpec
-	actSpecs["hotkey"] = hotkeySpec
-}
-
 func typeTextSpec(x *act) (func(context.Context) *Error, *Error) {
 	text, ok, err := x.a.String("text", maxTypeText)
 	if err != nil {

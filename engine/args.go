@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -132,10 +133,8 @@ func (a *Args) Enum(name string, values ...string) (string, bool, *Error) {
 	if err != nil || !ok {
 		return "", ok, err
 	}
-	for _, v := range values {
-		if s == v {
-			return s, true, nil
-		}
+	if slices.Contains(values, s) {
+		return s, true, nil
 	}
 	return "", true, Errf(CodeInvalidArguments, "%s must be one of %v", name, values)
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"image"
+	"slices"
 	"time"
 )
 
@@ -294,8 +295,8 @@ type ScrollHint struct {
 	Delta int
 }
 
-// SyntheticInput sends XTEST-style input and answers the questions the M0
-// checks ask. The engine calls Send once per event, after its own checks and
+// SyntheticInput sends XTEST-style input and answers the questions the
+// takeover's safety checks (scope, occlusion, focus) ask. The engine calls Send once per event, after its own checks and
 // after logging the event; the backend only sends.
 type SyntheticInput interface {
 	Send(ctx context.Context, ev InputEvent) error
@@ -432,8 +433,9 @@ type Budget struct {
 	MaxDepth    int
 }
 
-// ZoomBudget is what every read reads, whatever it returns.
-var ZoomBudget = Budget{MaxElements: 5000, MaxDepth: 200}
+// DefaultZoomBudget is what every read reads, whatever it returns, unless
+// Options.ZoomBudget says otherwise; a backend given a zero budget uses it.
+func DefaultZoomBudget() Budget { return Budget{MaxElements: 5000, MaxDepth: 200} }
 
 // Tree is one whole-window read.
 type Tree struct {
@@ -490,14 +492,7 @@ type NumericRange struct {
 }
 
 // HasState reports whether the node carries a state.
-func (n *Node) HasState(s string) bool {
-	for _, x := range n.States {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
+func (n *Node) HasState(s string) bool { return slices.Contains(n.States, s) }
 
 // Readback is a live read of one element's value.
 type Readback struct {
@@ -532,7 +527,11 @@ type RawInput struct {
 	Button int
 	Key    string
 	Char   rune
-	Time   time.Time
+	// Time is when the watcher read the event, on the engine's clock: the
+	// wall clock for a real backend and the engine's real clock; a test
+	// that gives the engine a fake clock stamps its events with it. Zero
+	// when unknown (the event is then judged whenever it arrives).
+	Time time.Time
 }
 
 // ConsentRequest is what the consent dialog shows. Host and Purpose are the

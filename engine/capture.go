@@ -16,7 +16,7 @@ import (
 // outline round each listed actionable row (skeleton reads get no marks).
 func (s *Session) screenshot(ctx context.Context, sn *snapshot, w Window, marks bool, elements any) (*ImageBlock, *ImageInfo, *Error) {
 	if sn.tree.Truncated {
-		return nil, nil, Errf(CodeInvalidArguments, "the window has more than %d elements; a screenshot needs every secure field's bounds", ZoomBudget.MaxElements)
+		return nil, nil, Errf(CodeInvalidArguments, "the window has more than %d elements; a screenshot needs every secure field's bounds", s.d.opts.ZoomBudget.MaxElements)
 	}
 	if !s.capture.take() {
 		return nil, nil, Errf(CodeRateLimited, "more than 5 captures a second")
@@ -25,7 +25,7 @@ func (s *Session) screenshot(ctx context.Context, sn *snapshot, w Window, marks 
 	defer cancel()
 	img, err := s.d.backend.Capture(cctx, w.ID)
 	if err != nil {
-		return nil, nil, backendErr(cctx, err)
+		return nil, nil, AsError(inBound(cctx, err))
 	}
 	blacked := 0
 	bounds := img.Bounds()

@@ -13,11 +13,6 @@ import (
 // clipboard_write is an act with session consent. Credential-looking text is
 // refused both ways, and the audit log records only lengths.
 
-func init() {
-	setHandler("clipboard_read", clipboardRead)
-	setHandler("clipboard_write", clipboardWrite)
-}
-
 const maxClipboardWrite = 100000
 
 func clipboardRead(ctx context.Context, c *Conn, a *Args) Result {
@@ -45,7 +40,7 @@ func clipboardRead(ctx context.Context, c *Conn, a *Args) Result {
 	defer cancel()
 	text, rerr := c.d.backend.ClipboardRead(cctx)
 	if rerr != nil {
-		return Failure(backendErr(cctx, rerr))
+		return Failure(AsError(inBound(cctx, rerr)))
 	}
 	n := utf8.RuneCountInString(text)
 	c.d.audit(audit.Record{Event: "clipboard", Session: s.id, Op: "read", Length: &n})
@@ -92,7 +87,7 @@ func clipboardWrite(ctx context.Context, c *Conn, a *Args) Result {
 	defer cancel()
 	release, werr := c.d.backend.ClipboardWrite(cctx, text)
 	if werr != nil {
-		return Failure(backendErr(cctx, werr))
+		return Failure(AsError(inBound(cctx, werr)))
 	}
 	s.mu.Lock()
 	old := s.clipRelease

@@ -2,8 +2,17 @@ package engine
 
 import "time"
 
-// Clock is the engine's time source, so tests can run leases and timeouts
-// without waiting for them.
+// Clock is the engine's time source for the times its rules are about, so
+// tests can move them without waiting: the lease, the act and capture
+// buckets, how old a snapshot may be and still be reused, the hand-back
+// rules (the driver's own press within 1.5 s, the Continue click's late
+// press, which raw events came before a resume) and at_ms.
+//
+// Waiting on an app or the display stays in real time, whatever the clock:
+// the settle loop (an app goes quiet in real milliseconds, and a fake clock
+// that stood still would never see it quiet), the pacing of typed keys, and
+// every bound on a backend call (a context with a timeout). ActTrace's
+// figures measure real time too.
 type Clock interface {
 	Now() time.Time
 	Since(t time.Time) time.Duration

@@ -1,24 +1,20 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine/audit"
 )
 
-func init() {
-	setHandler("start_session", startSession)
-	setHandler("get_session_state", getSessionState)
-	setHandler("end_session", endSessionTool)
-}
-
 // startArgs are start_session's decoded arguments.
 type startArgs struct {
 	apps           []json.RawMessage
-	input          string
+	input          InputMode
 	leaseMinutes   int64
 	clipboardRead  bool
 	clipboardWrite bool
@@ -35,10 +31,10 @@ func parseStartArgs(a *Args) (startArgs, *Error) {
 		return sa, Errf(CodeInvalidArguments, "apps must list 1 to 16 app names or pids")
 	}
 	sa.apps = items
-	if v, ok, err := a.StrictEnum("input", InputHeadless, InputTakeover); err != nil {
+	if v, ok, err := a.StrictEnum("input", string(InputHeadless), string(InputTakeover)); err != nil {
 		return sa, err
 	} else if ok {
-		sa.input = v
+		sa.input = InputMode(v)
 	}
 	if v, ok, err := a.Int("lease_minutes", 1, 240); err != nil {
 		return sa, err
@@ -123,24 +119,7 @@ func startSession(ctx context.Context, c *Conn, a *Args) Result {
 	client := c.client
 	c.mu.Unlock()
 
-	// What the session does not hold yet needs the person's answer.
-	s.mu.Lock()
-	expired := s.leaseEnd.IsZero() || !d.clock.Now().Before(s.leaseEnd)
-	var newApps []ConsentApp
-	for pid, name := range wanted {
-		held, ok := s.apps[pid]
-		if ok && !expired {
-			if id, err := d.backend.Process(ctx, pid); err == nil && id == held.identity {
-				continue
-			}
-		}
-		newApps = append(newApps, ConsentApp{Pid: pid, Name: CutEscape(name, 64)})
-	}
-	askTakeover := sa.input == InputTakeover && !s.tk.on
-	askClipRead := sa.clipboardRead && (!s.caps.ClipboardRead || expired)
-	s.mu.Unlock()
-	sortConsentApps(newApps)
-
+	newApps, askTakeover, askClipRead := s.toAsk(ctx, wanted, sa)
 	dialog := len(newApps) > 0 || askTakeover || askClipRead
 	if dialog {
 		req := ConsentRequest{
@@ -199,12 +178,41 @@ func startSession(ctx context.Context, c *Conn, a *Args) Result {
 	return Result{Structured: res, Text: sessionText(res)}
 }
 
-func sortConsentApps(apps []ConsentApp) {
-	for i := 1; i < len(apps); i++ {
-		for j := i; j > 0 && apps[j].Pid < apps[j-1].Pid; j-- {
-			apps[j], apps[j-1] = apps[j-1], apps[j]
+// toAsk is what a start_session needs the person's answer for: the wanted
+// apps the session does not hold (or holds for a process that has since
+// gone, its pid reused), the takeover when it is not on, and clipboard
+// reading when it is not granted. A lapsed lease holds nothing. The
+// session's state is copied under its lock and the processes' identities
+// read (from /proc) after, with no lock held.
+func (s *Session) toAsk(ctx context.Context, wanted map[int]string, sa startArgs) (apps []ConsentApp, takeover, clipRead bool) {
+	s.mu.Lock()
+	expired := s.leaseEnd.IsZero() || !s.d.clock.Now().Before(s.leaseEnd)
+	held := map[int]ProcessIdentity{}
+	if !expired {
+		for pid := range wanted {
+			if app, ok := s.apps[pid]; ok {
+				held[pid] = app.identity
+			}
 		}
 	}
+	takeover = sa.input == InputTakeover && !s.tk.on
+	clipRead = sa.clipboardRead && (!s.caps.ClipboardRead || expired)
+	s.mu.Unlock()
+
+	for pid, name := range wanted {
+		if id, ok := held[pid]; ok {
+			if live, err := s.d.backend.Process(ctx, pid); err == nil && live == id {
+				continue
+			}
+		}
+		apps = append(apps, ConsentApp{Pid: pid, Name: CutEscape(name, 64)})
+	}
+	sortConsentApps(apps)
+	return apps, takeover, clipRead
+}
+
+func sortConsentApps(apps []ConsentApp) {
+	slices.SortFunc(apps, func(a, b ConsentApp) int { return cmp.Compare(a.Pid, b.Pid) })
 }
 
 func (s *Session) snapshotApps() []approvedApp {
@@ -304,12 +312,12 @@ func sessionText(r SessionResult) string {
 	b.WriteString("session ")
 	b.WriteString(r.Session)
 	b.WriteString(" input=")
-	b.WriteString(r.Input)
+	b.WriteString(string(r.Input))
 	if r.Takeover.On {
 		b.WriteString(" takeover=on")
 	}
 	if r.Takeover.Paused {
-		b.WriteString(" paused=" + r.Takeover.PausedReason)
+		b.WriteString(" paused=" + string(r.Takeover.PausedReason))
 	}
 	if r.Takeover.Reason != "" {
 		b.WriteString(" takeover_reason=" + r.Takeover.Reason)

@@ -41,6 +41,9 @@ type Options struct {
 	// SettleQuiet and SettleMax shape the settle loop after an act
 	// (defaults 50 ms and 1,000 ms).
 	SettleQuiet, SettleMax time.Duration
+	// ZoomBudget bounds every read of a whole window, whatever the read
+	// returns (default DefaultZoomBudget).
+	ZoomBudget Budget
 	// ActTrace, when set, receives where the time of every act that got
 	// as far as acting went (benchmarks; never arguments or app text).
 	ActTrace func(ActTrace)
@@ -57,6 +60,11 @@ type Driver struct {
 	mu       sync.Mutex
 	sessions map[string]*Session
 	conns    map[*Conn]struct{}
+
+	// releaseMu sends one session's releases of held keys and buttons at
+	// a time, so the releases of two sessions ending at once (the kill
+	// switch) never interleave.
+	releaseMu sync.Mutex
 
 	rows *rowRegistry
 	// snapSeq numbers every snapshot of every session of the process, so
@@ -83,6 +91,9 @@ func New(opts Options) *Driver {
 	}
 	if opts.SettleMax == 0 {
 		opts.SettleMax = time.Second
+	}
+	if opts.ZoomBudget == (Budget{}) {
+		opts.ZoomBudget = DefaultZoomBudget()
 	}
 	return &Driver{
 		opts:     opts,
@@ -199,7 +210,7 @@ func (c *Conn) Call(ctx context.Context, tool string, raw json.RawMessage) (res 
 		}
 	}()
 	spec, ok := LookupTool(tool)
-	if !ok || spec.handler == nil {
+	if !ok {
 		return Failure(Errf(CodeInvalidArguments, "unknown tool"))
 	}
 	if spec.NeedsSession {
@@ -211,5 +222,5 @@ func (c *Conn) Call(ctx context.Context, tool string, raw json.RawMessage) (res 
 	if err != nil {
 		return Failure(err)
 	}
-	return spec.handler(ctx, c, args)
+	return spec.run(ctx, c, args)
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -140,9 +141,9 @@ type Error struct {
 	Candidates          []Candidate
 	CandidatesTruncated bool
 	Escalation          *Escalation
-	Effect              string // "refused" or "stopped" where the contract asks for it
+	Effect              Effect // refused or stopped where the contract asks for it
 	TypedCharacters     *int
-	PausedReason        string
+	PausedReason        PauseReason
 
 	cause error
 }
@@ -167,12 +168,22 @@ func Wrap(code Code, cause error, format string, args ...any) *Error {
 	return e
 }
 
-// AsError turns any error into a coded one: a coded error stays as it is,
-// context cancellation becomes app_not_responding (the bound ran out), and
-// anything else is internal.
+// AsError is the one place an error gets its table code:
+//   - a failure marked late by inBound (a backend call whose bound had
+//     ended, and which gave no code of its own) is app_not_responding;
+//   - a coded error, anywhere in err's chain, keeps its code;
+//   - anything else is internal.
+//
+// A bound also ends when the caller cancels the call. The MCP transport
+// writes no reply to a cancelled call, so app_not_responding reaches a
+// model only when the app really did not answer within the bound.
 func AsError(err error) *Error {
 	if err == nil {
 		return nil
+	}
+	var late *lateError
+	if errors.As(err, &late) {
+		return Wrap(CodeAppNotResponding, late.cause, "the app did not answer in time")
 	}
 	var e *Error
 	if errors.As(err, &e) {
@@ -180,6 +191,22 @@ func AsError(err error) *Error {
 	}
 	return Wrap(CodeInternal, err, "unexpected failure in the driver")
 }
+
+// inBound marks err, the failure of a backend call made under bound (its
+// timeout context), as late when the bound had ended by then and err is
+// not itself coded; AsError then makes it app_not_responding.
+func inBound(bound context.Context, err error) error {
+	if _, coded := err.(*Error); err == nil || coded || bound.Err() == nil {
+		return err
+	}
+	return &lateError{cause: err}
+}
+
+// lateError is a backend failure that came after the call's bound ended.
+type lateError struct{ cause error }
+
+func (e *lateError) Error() string { return "late: " + e.cause.Error() }
+func (e *lateError) Unwrap() error { return e.cause }
 
 func oneLine(s string) string {
 	s = strings.ReplaceAll(s, "\r", " ")
@@ -204,9 +231,9 @@ type ErrorBody struct {
 	Candidates          []Candidate `json:"candidates,omitempty"`
 	CandidatesTruncated bool        `json:"candidates_truncated,omitempty"`
 	Escalation          *Escalation `json:"escalation,omitempty"`
-	Effect              string      `json:"effect,omitempty"`
+	Effect              Effect      `json:"effect,omitempty"`
 	TypedCharacters     *int        `json:"typed_characters,omitempty"`
-	PausedReason        string      `json:"paused_reason,omitempty"`
+	PausedReason        PauseReason `json:"paused_reason,omitempty"`
 }
 
 // Envelope is the structuredContent of a failed call.

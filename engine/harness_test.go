@@ -150,6 +150,7 @@ func newHarness(t *testing.T, cov *coverage, opts ...harnessOption) *harness {
 	t.Helper()
 	desk := mock.NewDemo()
 	h := &harness{t: t, desk: desk, demo: desk.Demo(), clock: newFakeClock(), audit: &memAudit{}, cov: cov}
+	desk.SetClock(h.clock)
 	o := engine.Options{Backend: desk, Clock: h.clock, Audit: h.audit, ConsentTimeout: 300 * time.Millisecond,
 		CallTimeout: 300 * time.Millisecond}
 	for _, f := range opts {

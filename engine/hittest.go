@@ -33,7 +33,7 @@ func (x *act) hitTest(ctx context.Context, p Point, pos, idx int) *Error {
 	for ask := 0; ask < 3 && len(chain) == 0; ask++ {
 		var err error
 		if chain, err = ht.ElementsAt(cctx, x.win.ID, p); err != nil {
-			return backendErr(cctx, err)
+			return AsError(inBound(cctx, err))
 		}
 	}
 	if holdsElement(x.pre.tree, pos, chain) {

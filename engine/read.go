@@ -6,11 +6,6 @@ import (
 	"strings"
 )
 
-func init() {
-	setHandler("list_windows", listWindows)
-	setHandler("get_window_state", getWindowState)
-}
-
 // Read limits (docs/contract.md#reads, docs/contract.md#skeleton).
 const (
 	defaultMaxElements   = 250
@@ -35,9 +30,9 @@ func (d *Driver) readTree(ctx context.Context, w WindowID) (*Tree, *Error) {
 	var t *Tree
 	var err error
 	if dr, ok := d.backend.(DetailReader); ok {
-		t, err = dr.ReadStructure(cctx, w, ZoomBudget)
+		t, err = dr.ReadStructure(cctx, w, d.opts.ZoomBudget)
 	} else {
-		t, err = d.backend.ReadTree(cctx, w, ZoomBudget)
+		t, err = d.backend.ReadTree(cctx, w, d.opts.ZoomBudget)
 		if t != nil {
 			for i := range t.Nodes {
 				t.Nodes[i].Detailed = true
@@ -45,7 +40,7 @@ func (d *Driver) readTree(ctx context.Context, w WindowID) (*Tree, *Error) {
 		}
 	}
 	if err != nil {
-		return nil, backendErr(cctx, err)
+		return nil, AsError(inBound(cctx, err))
 	}
 	if t == nil || len(t.Nodes) == 0 {
 		return nil, Errf(CodeWindowGone, "window %d has no accessible tree", w)
@@ -73,7 +68,7 @@ func (d *Driver) fillDetails(ctx context.Context, t *Tree, positions []int) *Err
 	cctx, cancel := context.WithTimeout(ctx, d.opts.CallTimeout)
 	defer cancel()
 	if err := dr.ReadDetails(cctx, t.Window, nodes); err != nil {
-		return backendErr(cctx, err)
+		return AsError(inBound(cctx, err))
 	}
 	return nil
 }

@@ -99,11 +99,11 @@ type WindowStateResult struct {
 
 // TakeoverState is the takeover part of session results.
 type TakeoverState struct {
-	On           bool   `json:"on"`
-	Indicator    bool   `json:"indicator"`
-	Paused       bool   `json:"paused"`
-	PausedReason string `json:"paused_reason,omitempty"`
-	Reason       string `json:"reason,omitempty"`
+	On           bool        `json:"on"`
+	Indicator    bool        `json:"indicator"`
+	Paused       bool        `json:"paused"`
+	PausedReason PauseReason `json:"paused_reason,omitempty"`
+	Reason       string      `json:"reason,omitempty"`
 }
 
 // LeaseState is the lease part of session results.
@@ -130,7 +130,7 @@ type SessionResult struct {
 	OK           bool                  `json:"ok"`
 	Session      string                `json:"session"`
 	Active       bool                  `json:"active"`
-	Input        string                `json:"input"`
+	Input        InputMode             `json:"input"`
 	Takeover     TakeoverState         `json:"takeover"`
 	Apps         []AppState            `json:"apps"`
 	Lease        *LeaseState           `json:"lease,omitempty"`
@@ -196,9 +196,9 @@ type Observation struct {
 // ActResult is the result of every act tool.
 type ActResult struct {
 	OK              bool        `json:"ok"`
-	Effect          string      `json:"effect"` // confirmed, changed, no_change
+	Effect          Effect      `json:"effect"` // confirmed, changed, no_change
 	Verified        bool        `json:"verified"`
-	Path            string      `json:"path"` // atspi_action, atspi_text, atspi_value, xtest, clipboard
+	Path            Path        `json:"path"`
 	TookCursor      bool        `json:"took_cursor"`
 	Escalation      *Escalation `json:"escalation,omitempty"`
 	Diff            *Diff       `json:"diff,omitempty"`

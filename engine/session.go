@@ -19,7 +19,7 @@ type Session struct {
 
 	mu        sync.Mutex
 	apps      map[int]approvedApp
-	input     string // "headless" or "takeover"
+	input     InputMode
 	leaseEnd  time.Time
 	caps      ConsentedCapabilities
 	ended     bool
@@ -78,10 +78,14 @@ func (d *Driver) newSession(id string) *Session {
 	return s
 }
 
+// InputMode is how a session's acts reach the apps; its value is the wire
+// string.
+type InputMode string
+
 // Input modes on the wire.
 const (
-	InputHeadless = "headless"
-	InputTakeover = "takeover"
+	InputHeadless InputMode = "headless" // accessibility calls only
+	InputTakeover InputMode = "takeover" // synthetic input too, visibly
 )
 
 // sessionFor returns the connection's live session or the error a tool

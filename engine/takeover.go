@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine/audit"
@@ -24,7 +23,7 @@ type takeover struct {
 	on           bool
 	indicator    Indicator
 	paused       bool
-	pausedReason string
+	pausedReason PauseReason
 	reason       string // why takeover is off or ended, once it was asked for
 	stopWatch    context.CancelFunc
 
@@ -44,7 +43,8 @@ type takeover struct {
 	lastLeft     time.Time
 	continueLate time.Time
 
-	// resumedAt is the wall time of the last resume. The watcher reads
+	// resumedAt is when the last resume happened, on the engine's clock
+	// (which RawInput.Time is on too). The watcher reads
 	// events (and the pointer's position with them) on its own connection
 	// and hands them on a little later; an event it read before the resume
 	// tells of the time before it and is not judged against the new state.
@@ -59,11 +59,15 @@ type logEntry struct {
 	at     time.Time
 }
 
+// PauseReason is what the person did that paused a takeover; its value is
+// the wire string.
+type PauseReason string
+
 // Paused reasons on the wire.
 const (
-	PausedPointerMoved  = "pointer_moved"
-	PausedKeyPressed    = "key_pressed"
-	PausedButtonPressed = "button_pressed"
+	PausedPointerMoved  PauseReason = "pointer_moved"
+	PausedKeyPressed    PauseReason = "key_pressed"
+	PausedButtonPressed PauseReason = "button_pressed"
 )
 
 // handbackRadius is the 8 px rule: the pointer further than this on either
@@ -223,7 +227,7 @@ func (s *Session) endTakeover(reason string) {
 }
 
 // pause hands the computer back to the person.
-func (s *Session) pause(reason string) {
+func (s *Session) pause(reason PauseReason) {
 	s.mu.Lock()
 	if s.tk.paused || !s.tk.on {
 		s.mu.Unlock()
@@ -237,8 +241,8 @@ func (s *Session) pause(reason string) {
 	if ind != nil {
 		_ = ind.SetPaused(true)
 	}
-	s.d.audit(audit.Record{Event: "takeover.paused", Session: s.id, Reason: reason})
-	s.d.emit(HostEvent{Event: "takeover.paused", Session: s.id, Reason: reason})
+	s.d.audit(audit.Record{Event: "takeover.paused", Session: s.id, Reason: string(reason)})
+	s.d.emit(HostEvent{Event: "takeover.paused", Session: s.id, Reason: string(reason)})
 }
 
 // resume ends a pause. Only the indicator's Continue (a real click) and the
@@ -254,8 +258,9 @@ func (s *Session) resume(by string) bool {
 	s.tk.pausedReason = ""
 	s.epoch++
 	s.tk.continueLate = time.Time{}
-	s.tk.resumedAt = time.Now()
-	if now := s.d.clock.Now(); by == "indicator" && (s.tk.lastLeft.IsZero() || now.Sub(s.tk.lastLeft) > continueClickLag) {
+	now := s.d.clock.Now()
+	s.tk.resumedAt = now
+	if by == "indicator" && (s.tk.lastLeft.IsZero() || now.Sub(s.tk.lastLeft) > continueClickLag) {
 		s.tk.continueLate = now.Add(continueClickLag)
 	}
 	ind := s.tk.indicator
@@ -296,7 +301,7 @@ func (s *Session) onRawInput(ev RawInput) {
 		s.mu.Unlock()
 		return
 	}
-	var reason string
+	var reason PauseReason
 	switch ev.Kind {
 	case InputKeyPress, InputButtonPress:
 		switch {
@@ -354,7 +359,7 @@ func (s *Session) handbackCheck(ctx context.Context) *Error {
 	on, paused, reason, ref := s.tk.on, s.tk.paused, s.tk.pausedReason, s.tk.ref
 	s.mu.Unlock()
 	if paused {
-		return tookOver(reason, "stopped")
+		return tookOver(reason, EffectStopped)
 	}
 	if !on {
 		return Errf(CodeRequiresTakeover, "the takeover ended")
@@ -365,12 +370,12 @@ func (s *Session) handbackCheck(ctx context.Context) *Error {
 	}
 	if farFrom(p, ref) {
 		s.pause(PausedPointerMoved)
-		return tookOver(PausedPointerMoved, "stopped")
+		return tookOver(PausedPointerMoved, EffectStopped)
 	}
 	return nil
 }
 
-func tookOver(reason, effect string) *Error {
+func tookOver(reason PauseReason, effect Effect) *Error {
 	e := Errf(CodeUserTookOver, "the person took control")
 	e.PausedReason = reason
 	e.Effect = effect
@@ -460,8 +465,6 @@ func (t *takeover) dropHeldLocked(rel InputEvent) bool {
 
 // releaseHeld releases every key and button the driver holds, even after
 // cancellation, with bounded I/O (the kill switch's release path).
-var releaseMu sync.Mutex
-
 func (s *Session) releaseHeld() {
 	s.mu.Lock()
 	held := s.tk.held
@@ -470,8 +473,8 @@ func (s *Session) releaseHeld() {
 	if len(held) == 0 {
 		return
 	}
-	releaseMu.Lock()
-	defer releaseMu.Unlock()
+	s.d.releaseMu.Lock()
+	defer s.d.releaseMu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
 	for i := len(held) - 1; i >= 0; i-- {
@@ -484,7 +487,7 @@ func (s *Session) releaseHeld() {
 	}
 }
 
-func (s *Session) isPaused() (bool, string) {
+func (s *Session) isPaused() (bool, PauseReason) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.tk.paused, s.tk.pausedReason

@@ -68,12 +68,13 @@ func TestHandbackOrderingOnARealDesktop(t *testing.T) {
 		// run pauses and resumes the session, then injects events; want
 		// is the pause reason after them ("" for not paused).
 		run  func(h *harness, tap *rawTap)
-		want string
+		want engine.PauseReason
 	}{
 		{"a key read before the host's resume is not judged after it", func(h *harness, tap *rawTap) {
 			h.desk.PressKey("q")
 			eventually(h.t, "paused", func() bool { p, _ := pausedState(h); return p })
-			read := time.Now()
+			read := h.clock.Now()
+			h.clock.Advance(time.Millisecond)
 			h.d.TakeoverResume("")
 			tap.inject(engine.RawInput{Kind: engine.InputKeyPress, Key: "x", Time: read})
 		}, ""},
@@ -81,36 +82,36 @@ func TestHandbackOrderingOnARealDesktop(t *testing.T) {
 			h.desk.PressKey("q")
 			eventually(h.t, "paused", func() bool { p, _ := pausedState(h); return p })
 			h.d.TakeoverResume("")
-			tap.inject(engine.RawInput{Kind: engine.InputKeyPress, Key: "x", Time: time.Now()})
+			tap.inject(engine.RawInput{Kind: engine.InputKeyPress, Key: "x", Time: h.clock.Now()})
 		}, engine.PausedKeyPressed},
 		{"the Continue click's own press, reported late, is let through once", func(h *harness, tap *rawTap) {
 			h.desk.PressKey("q")
 			eventually(h.t, "paused", func() bool { p, _ := pausedState(h); return p })
 			h.desk.ClickContinue()
 			eventually(h.t, "resumed", func() bool { p, _ := pausedState(h); return !p })
-			tap.inject(leftPress(time.Now()))
+			tap.inject(leftPress(h.clock.Now()))
 		}, ""},
 		{"a second left press after that pauses", func(h *harness, tap *rawTap) {
 			h.desk.PressKey("q")
 			eventually(h.t, "paused", func() bool { p, _ := pausedState(h); return p })
 			h.desk.ClickContinue()
 			eventually(h.t, "resumed", func() bool { p, _ := pausedState(h); return !p })
-			tap.inject(leftPress(time.Now()))
-			tap.inject(leftPress(time.Now()))
+			tap.inject(leftPress(h.clock.Now()))
+			tap.inject(leftPress(h.clock.Now()))
 		}, engine.PausedButtonPressed},
 		{"a Continue click whose press came before it lets no later press through", func(h *harness, tap *rawTap) {
 			h.desk.PressKey("q")
 			eventually(h.t, "paused", func() bool { p, _ := pausedState(h); return p })
-			tap.inject(leftPress(time.Now())) // the click's press, while paused
+			tap.inject(leftPress(h.clock.Now())) // the click's press, while paused
 			h.desk.ClickContinue()
 			eventually(h.t, "resumed", func() bool { p, _ := pausedState(h); return !p })
-			tap.inject(leftPress(time.Now()))
+			tap.inject(leftPress(h.clock.Now()))
 		}, engine.PausedButtonPressed},
 		{"the host's resume lets no left press through", func(h *harness, tap *rawTap) {
 			h.desk.PressKey("q")
 			eventually(h.t, "paused", func() bool { p, _ := pausedState(h); return p })
 			h.d.TakeoverResume("")
-			tap.inject(leftPress(time.Now()))
+			tap.inject(leftPress(h.clock.Now()))
 		}, engine.PausedButtonPressed},
 	}
 	for _, c := range cases {
@@ -118,7 +119,7 @@ func TestHandbackOrderingOnARealDesktop(t *testing.T) {
 			h, tap := tappedTakeover(t)
 			c.run(h, tap)
 			paused, reason := pausedState(h)
-			if paused != (c.want != "") || reason != c.want {
+			if paused != (c.want != "") || engine.PauseReason(reason) != c.want {
 				t.Fatalf("paused %v (%q), want %q", paused, reason, c.want)
 			}
 		})

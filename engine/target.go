@@ -1,8 +1,9 @@
 package engine
 
 import (
+	"cmp"
 	"context"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -21,11 +22,14 @@ func (d *Driver) windows(ctx context.Context) ([]Window, *Error) {
 	defer cancel()
 	wins, err := d.backend.Windows(cctx)
 	if err != nil {
-		return nil, backendErr(cctx, err)
+		return nil, AsError(inBound(cctx, err))
 	}
-	sort.SliceStable(wins, func(i, j int) bool { return wins[i].Stacking < wins[j].Stacking })
+	slices.SortStableFunc(wins, byStacking)
 	return wins, nil
 }
+
+// byStacking orders windows topmost first.
+func byStacking(a, b Window) int { return cmp.Compare(a.Stacking, b.Stacking) }
 
 // windowsFor lists the windows a target is looked for in: without app
 // names when the target needs none (a window id or a pid) and the backend
@@ -39,22 +43,10 @@ func (d *Driver) windowsFor(ctx context.Context, t targetArgs) ([]Window, *Error
 	defer cancel()
 	wins, err := bi.WindowsWithoutNames(cctx)
 	if err != nil {
-		return nil, backendErr(cctx, err)
+		return nil, AsError(inBound(cctx, err))
 	}
-	sort.SliceStable(wins, func(i, j int) bool { return wins[i].Stacking < wins[j].Stacking })
+	slices.SortStableFunc(wins, byStacking)
 	return wins, nil
-}
-
-// backendErr maps a backend failure: a coded error stays, a bound that ran
-// out is app_not_responding.
-func backendErr(ctx context.Context, err error) *Error {
-	if e, ok := err.(*Error); ok {
-		return e
-	}
-	if ctx.Err() != nil {
-		return Wrap(CodeAppNotResponding, err, "the app did not answer in time")
-	}
-	return AsError(err)
 }
 
 // targetArgs are the window target arguments of a call.

@@ -149,7 +149,7 @@ func TestTakeoverHitTestOnTheDesktop(t *testing.T) {
 		// the backend alone (the session's reads stay as they were).
 		deadline := time.Now().Add(10 * time.Second)
 		for {
-			tr, err := w.b.ReadTree(context.Background(), engine.WindowID(win), engine.ZoomBudget)
+			tr, err := w.b.ReadTree(context.Background(), engine.WindowID(win), engine.DefaultZoomBudget())
 			if err != nil {
 				t.Fatal(err)
 			}

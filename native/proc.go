@@ -9,8 +9,8 @@ import (
 	"github.com/nish-driver/nish-driver/engine"
 )
 
-// procRoot is /proc; tests point it elsewhere.
-var procRoot = "/proc"
+// procRoot is where the kernel shows its processes.
+const procRoot = "/proc"
 
 // processIdentity reads a process's identity from /proc: its start time
 // (field 22 of stat, clock ticks since boot) and its executable, so a pid

@@ -26,9 +26,9 @@ func BenchmarkBackendRead(b *testing.B) {
 		var t *engine.Tree
 		var err error
 		if full {
-			t, err = h.b.ReadTree(cctx, win.ID, engine.ZoomBudget)
+			t, err = h.b.ReadTree(cctx, win.ID, engine.DefaultZoomBudget())
 		} else {
-			t, err = h.b.ReadStructure(cctx, win.ID, engine.ZoomBudget)
+			t, err = h.b.ReadStructure(cctx, win.ID, engine.DefaultZoomBudget())
 		}
 		if err != nil {
 			b.Fatal(err)

@@ -119,7 +119,7 @@ func handBackWorld(b *testing.B) (*tk, uint64) {
 // stoppedAfter checks the act stopped for the person, returns how long
 // after their input the driver's last press or step went out (zero when
 // it sent nothing after it), and resumes the session for the next trial.
-func (w *tk) stoppedAfter(b *testing.B, r engine.Result, input time.Time, reason string) time.Duration {
+func (w *tk) stoppedAfter(b *testing.B, r engine.Result, input time.Time, reason engine.PauseReason) time.Duration {
 	b.Helper()
 	if r.Err == nil || r.Err.Code != engine.CodeUserTookOver || r.Err.PausedReason != reason {
 		b.Fatalf("want user_took_over %s, got %s", reason, r.Text)

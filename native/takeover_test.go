@@ -392,7 +392,7 @@ func entryOf(t testing.TB, read map[string]any, value string) (string, map[strin
 }
 
 // wantTookOver checks a call stopped for the person with reason.
-func wantTookOver(t *testing.T, r engine.Result, reason, effect string) engine.ErrorBody {
+func wantTookOver(t *testing.T, r engine.Result, reason engine.PauseReason, effect engine.Effect) engine.ErrorBody {
 	t.Helper()
 	if r.Err == nil || r.Err.Code != engine.CodeUserTookOver {
 		t.Fatalf("want user_took_over, got %s", r.Text)

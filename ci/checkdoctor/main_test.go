@@ -13,7 +13,7 @@ import (
 func noDisplayReport(t *testing.T) []byte {
 	t.Helper()
 	facts := doctor.GatherFacts("", func(string) string { return "" })
-	b, err := json.Marshal(doctor.Build(doctor.NotBuilt(facts)))
+	b, err := json.Marshal(doctor.Build(doctor.Unavailable(facts)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/audit"
 	"github.com/nish-driver/nish-driver/engine/mock"
 	"github.com/nish-driver/nish-driver/native"
-	"github.com/nish-driver/nish-driver/native/xlib"
 )
 
 // backendFlags choose the desktop the driver works on.
@@ -51,12 +49,13 @@ func openBackend(f backendFlags, consent string) (engine.Backend, func(), error)
 // openLinux makes the Linux (X11 + AT-SPI) backend. When the display
 // cannot be opened (none, Wayland, a remote one, one that accepts the
 // connection and never answers, or a build without cgo), it returns the
-// unavailable backend instead: every desktop call fails with
-// backend_unavailable and the doctor names the first real obstacle.
+// unavailable backend instead, which keeps the cause: every desktop call
+// fails with backend_unavailable and the doctor names the first real
+// obstacle.
 func openLinux(display string) (engine.Backend, func(), error) {
 	b, err := native.Open(native.Options{Display: display})
 	if err != nil {
-		return newNotBuilt(display, errors.Is(err, xlib.ErrNoAnswer)), func() {}, nil
+		return newUnavailableLinux(display, err), func() {}, nil
 	}
 	return b, b.Close, nil
 }

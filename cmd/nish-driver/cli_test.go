@@ -69,6 +69,13 @@ func TestDoctor(t *testing.T) {
 			t.Errorf("exit %d, text:\n%s", exit, out)
 		}
 	})
+	t.Run("a built binary without a display does not say not built", func(t *testing.T) {
+		out, _, exit := run(t, noDesktopEnv(t), "doctor", "--json")
+		if exit != 1 || strings.Contains(out, `"not_built"`) || strings.Contains(out, "not built into") ||
+			!strings.Contains(out, "built into this binary; it could not start") {
+			t.Errorf("exit %d:\n%s", exit, out)
+		}
+	})
 	t.Run("a display that does not answer", func(t *testing.T) {
 		env := append(noDesktopEnv(t), "DISPLAY="+t.TempDir()+"/nothing:0")
 		out, _, exit := run(t, env, "doctor", "--json")

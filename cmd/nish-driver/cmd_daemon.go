@@ -12,7 +12,6 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/internal/daemon"
-	"github.com/nish-driver/nish-driver/native"
 )
 
 // daemonCmd is the display owner several hosts share (docs/daemon.md): one
@@ -50,29 +49,16 @@ func (c *daemonCmd) Run(s *streams) error {
 	}
 	defer ep.Close()
 
-	backend, closeBackend, err := openBackend(c.backendFlags, c.MockConsent)
-	if err != nil {
-		return err
-	}
-	defer closeBackend()
-
-	auditLog, err := openAuditLog(c.AuditLog)
-	if err != nil {
-		return err
-	}
-	defer auditLog.Close()
-
-	d := engine.New(engine.Options{Backend: backend, Audit: auditLog})
-	defer d.Shutdown()
 	// The daemon owns the display, so it holds the kill switch; a press
 	// does what the kill method does.
-	releaseKillSwitch, err := native.GrabKillSwitchOn(backend, c.KillSwitch, func() { d.KillSwitch() })
-	if errors.Is(err, native.ErrBadKillSwitch) {
-		return fmt.Errorf("--kill-switch: %w", err)
-	} else if err != nil {
-		logger.Warn("the kill switch is not active; nish-driver doctor says why", "kill_switch", c.KillSwitch)
+	w, err := wireDriver(driverFlags{backendFlags: c.backendFlags, AuditLog: c.AuditLog, KillSwitch: c.KillSwitch,
+		Consent: c.MockConsent}, logger)
+	if err != nil {
+		return err
 	}
-	defer releaseKillSwitch()
+	defer w.Close()
+	backend, d := w.backend, w.driver
+	defer d.Shutdown()
 
 	srv, err := daemon.New(daemon.Options{
 		Driver:   d,

@@ -15,7 +15,6 @@ import (
 	"github.com/nish-driver/nish-driver/engine/doctor"
 	"github.com/nish-driver/nish-driver/internal/mcpserver"
 	"github.com/nish-driver/nish-driver/internal/mcpserver/wire"
-	"github.com/nish-driver/nish-driver/native"
 )
 
 // mcpCmd serves MCP over stdio. Only protocol goes to stdout; the driver's
@@ -43,26 +42,13 @@ func (c *mcpCmd) Run(s *streams) error {
 		return err
 	}
 
-	backend, closeBackend, err := openBackend(c.backendFlags, c.MockConsent)
+	w, err := wireDriver(driverFlags{backendFlags: c.backendFlags, AuditLog: c.AuditLog, KillSwitch: c.KillSwitch,
+		Consent: c.MockConsent}, logger)
 	if err != nil {
 		return err
 	}
-	defer closeBackend()
-
-	auditLog, err := openAuditLog(c.AuditLog)
-	if err != nil {
-		return err
-	}
-	defer auditLog.Close()
-
-	d := engine.New(engine.Options{Backend: backend, Audit: auditLog})
-	releaseKillSwitch, err := native.GrabKillSwitchOn(backend, c.KillSwitch, func() { d.KillSwitch() })
-	if errors.Is(err, native.ErrBadKillSwitch) {
-		return fmt.Errorf("--kill-switch: %w", err)
-	} else if err != nil {
-		logger.Warn("the kill switch is not active; nish-driver doctor says why", "kill_switch", c.KillSwitch)
-	}
-	defer releaseKillSwitch()
+	defer w.Close()
+	backend, d := w.backend, w.driver
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -140,11 +140,12 @@ func TestApproveWithEndedContext(t *testing.T) {
 }
 
 func TestApproveWhenTheHostDoesNotRead(t *testing.T) {
-	bw := blockedWriter{release: make(chan struct{})}
+	bw := blockedWriter{release: make(chan struct{}), entered: make(chan struct{}, 1)}
 	defer close(bw.release)
 	p := New(strings.NewReader(""), bw, &fakeCmds{}, Options{QueueLen: 1, ApprovalTimeout: time.Hour})
 	defer p.Close()
-	p.Emit(engine.HostEvent{Event: "a"}) // stuck in Write
+	p.Emit(engine.HostEvent{Event: "a"})
+	<-bw.entered                         // a is stuck in Write
 	p.Emit(engine.HostEvent{Event: "b"}) // fills the queue
 	wantDenied(t, p.Approve(context.Background(), clickReq))
 }

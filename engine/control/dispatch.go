@@ -3,7 +3,7 @@ package control
 import (
 	"bytes"
 	"encoding/json"
-	"sort"
+	"slices"
 
 	"github.com/nish-driver/nish-driver/engine"
 )
@@ -131,7 +131,7 @@ func (p *Pipe) approvalPolicy(id json.RawMessage, params []byte) {
 	for n := range pol.PreApproved {
 		names = append(names, n)
 	}
-	sort.Strings(names)
+	slices.Sort(names)
 	p.out.send(policyAck{Event: EventAck, Method: MethodApprovalPolicy, ID: id, ApproveReads: pol.ApproveReads, PreApproved: names})
 }
 

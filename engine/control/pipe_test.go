@@ -208,10 +208,14 @@ func TestEmit(t *testing.T) {
 }
 
 // blockedWriter never returns from Write until released, like a host that
-// never reads its end of the pipe.
-type blockedWriter struct{ release chan struct{} }
+// never reads its end of the pipe. entered, when set (buffered), hears of
+// each Write as it begins.
+type blockedWriter struct{ release, entered chan struct{} }
 
 func (b blockedWriter) Write(p []byte) (int, error) {
+	if b.entered != nil {
+		b.entered <- struct{}{}
+	}
 	<-b.release
 	return 0, errors.New("released")
 }

@@ -1,6 +1,9 @@
 package credential
 
-import "sort"
+import (
+	"cmp"
+	"slices"
+)
 
 // Find returns every credential-looking span of text that the in-prose
 // rules find (all kinds but password_like), sorted by start, with
@@ -39,7 +42,7 @@ func merge(ms []Match) []Match {
 	if len(ms) < 2 {
 		return ms
 	}
-	sort.SliceStable(ms, func(i, j int) bool { return ms[i].Start < ms[j].Start })
+	slices.SortStableFunc(ms, func(a, b Match) int { return cmp.Compare(a.Start, b.Start) })
 	out := ms[:1]
 	for _, m := range ms[1:] {
 		last := &out[len(out)-1]

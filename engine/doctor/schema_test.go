@@ -22,10 +22,10 @@ func TestReportsValidateAgainstTheDoctorSchema(t *testing.T) {
 	}{
 		{"ready", readyRegistry()},
 		{"atspi missing", partial},
-		{"no display", NotBuilt(Facts{})},
-		{"wayland", NotBuilt(Facts{Display: ":0", DisplayLocal: true, DisplayAnswers: true, Wayland: true, SessionBus: true})},
-		{"reachable but not built", NotBuilt(Facts{Display: ":0", DisplayLocal: true, DisplayAnswers: true, SessionBus: true})},
-		{"remote display", NotBuilt(Facts{Display: "far:0", SessionBus: true})},
+		{"no display", Unavailable(Facts{})},
+		{"wayland", Unavailable(Facts{Display: ":0", DisplayLocal: true, DisplayAnswers: true, Wayland: true, SessionBus: true})},
+		{"reachable but not built", Unavailable(Facts{Display: ":0", DisplayLocal: true, DisplayAnswers: true, SessionBus: true})},
+		{"remote display", Unavailable(Facts{Display: "far:0", SessionBus: true})},
 		{"empty registry", engine.Registry{}},
 	}
 	for _, tt := range tests {
@@ -57,7 +57,7 @@ func TestTheDoctorSchemaRefusesBrokenReports(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			raw, _ := json.Marshal(Build(NotBuilt(Facts{})))
+			raw, _ := json.Marshal(Build(Unavailable(Facts{})))
 			var m map[string]any
 			if err := json.Unmarshal(raw, &m); err != nil {
 				t.Fatal(err)

@@ -3,6 +3,7 @@ package mock
 import (
 	"context"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -78,14 +79,7 @@ func (e *Element) primary() string {
 	return ""
 }
 
-func isPrimary(action string) bool {
-	for _, a := range primaryActions {
-		if a == action {
-			return true
-		}
-	}
-	return false
-}
+func isPrimary(action string) bool { return slices.Contains(primaryActions, action) }
 
 // builtin is what an action does without a handler. mu held.
 func (e *Element) builtin(action string) {

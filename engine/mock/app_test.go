@@ -17,7 +17,7 @@ func TestHungAppAnswersNotRespondingWithinTheBound(t *testing.T) {
 		call func(ctx context.Context) error
 	}{
 		{"ReadTree", func(ctx context.Context) error {
-			_, err := d.ReadTree(ctx, f.Window.ID(), engine.ZoomBudget)
+			_, err := d.ReadTree(ctx, f.Window.ID(), engine.DefaultZoomBudget())
 			return err
 		}},
 		{"ReadText", func(ctx context.Context) error { _, _, err := d.ReadText(ctx, f.Notes.Ref(), 100); return err }},
@@ -56,7 +56,7 @@ func TestHungAppAnswersNotRespondingWithinTheBound(t *testing.T) {
 		t.Errorf("Process: %v", err)
 	}
 	// Another app is not affected.
-	if _, err := d.ReadTree(ctx, d.Demo().Editor.Window.ID(), engine.ZoomBudget); err != nil {
+	if _, err := d.ReadTree(ctx, d.Demo().Editor.Window.ID(), engine.DefaultZoomBudget()); err != nil {
 		t.Errorf("other app: %v", err)
 	}
 }
@@ -68,7 +68,7 @@ func TestResumeLetsAWaitingCallFinish(t *testing.T) {
 	app.Hang()
 	done := make(chan error, 1)
 	go func() {
-		_, err := d.ReadTree(testCtx(t), w.ID(), engine.ZoomBudget)
+		_, err := d.ReadTree(testCtx(t), w.ID(), engine.DefaultZoomBudget())
 		done <- err
 	}()
 	select {
@@ -122,7 +122,7 @@ func TestExitMakesWindowsGone(t *testing.T) {
 	if len(wins) != 3 {
 		t.Errorf("%d windows left, want 3", len(wins))
 	}
-	_, err = d.ReadTree(ctx, dm.Form.Window.ID(), engine.ZoomBudget)
+	_, err = d.ReadTree(ctx, dm.Form.Window.ID(), engine.DefaultZoomBudget())
 	wantCode(t, "ReadTree", err, engine.CodeWindowGone)
 	wantCode(t, "DoAction", d.DoAction(ctx, dm.Form.Save.Ref(), "click"), engine.CodeWindowGone)
 	_, err = d.Capture(ctx, dm.Form.Window.ID())
@@ -143,9 +143,9 @@ func TestCloseOneWindow(t *testing.T) {
 	dm := d.Demo()
 	dm.ChatDirect.Close()
 	ctx := testCtx(t)
-	_, err := d.ReadTree(ctx, dm.ChatDirect.ID(), engine.ZoomBudget)
+	_, err := d.ReadTree(ctx, dm.ChatDirect.ID(), engine.DefaultZoomBudget())
 	wantCode(t, "closed window", err, engine.CodeWindowGone)
-	if _, err := d.ReadTree(ctx, dm.ChatMain.ID(), engine.ZoomBudget); err != nil {
+	if _, err := d.ReadTree(ctx, dm.ChatMain.ID(), engine.DefaultZoomBudget()); err != nil {
 		t.Errorf("the other window: %v", err)
 	}
 	if len(dm.ChatApp.Windows()) != 1 {
@@ -167,7 +167,7 @@ func TestPidReuseChangesIdentity(t *testing.T) {
 	if err != nil || after.Pid != before.Pid || after.Exe != before.Exe || after.StartTime <= before.StartTime {
 		t.Fatalf("after restart %+v (before %+v) %v", after, before, err)
 	}
-	_, err = d.ReadTree(ctx, old.ID(), engine.ZoomBudget)
+	_, err = d.ReadTree(ctx, old.ID(), engine.DefaultZoomBudget())
 	wantCode(t, "old window after restart", err, engine.CodeWindowGone)
 	fresh := FormWindow(app)
 	if fresh.Window.ID() == old.ID() || fresh.Password.ID() == d.Demo().Form.Password.ID() {
@@ -208,7 +208,7 @@ func TestUnavailableDesktopFailsEveryCall(t *testing.T) {
 	calls := map[string]error{}
 	_, calls["Windows"] = d.Windows(ctx)
 	_, calls["Process"] = d.Process(ctx, 4000)
-	_, calls["ReadTree"] = d.ReadTree(ctx, f.Window.ID(), engine.ZoomBudget)
+	_, calls["ReadTree"] = d.ReadTree(ctx, f.Window.ID(), engine.DefaultZoomBudget())
 	_, _, calls["ReadText"] = d.ReadText(ctx, f.Notes.Ref(), 10)
 	_, calls["ReadValue"] = d.ReadValue(ctx, f.Name.Ref())
 	calls["DoAction"] = d.DoAction(ctx, f.Save.Ref(), "click")

@@ -189,7 +189,7 @@ func (d *Desktop) WaitQuiet(ctx context.Context, w engine.WindowID, mark engine.
 
 // markState stamps every element of the window. mu held.
 func (w *Window) markState() *markState {
-	t := w.read(engine.ZoomBudget)
+	t := w.read(engine.DefaultZoomBudget())
 	m := &markState{window: w.id, elems: make(map[engine.ElementID]elemStamp, len(t.Nodes))}
 	all := fnv.New64a()
 	for i := range t.Nodes {

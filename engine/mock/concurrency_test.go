@@ -33,7 +33,7 @@ func TestConcurrentUse(t *testing.T) {
 			}
 		}()
 	}
-	run(func(int) { _, _ = d.ReadTree(ctx, f.Window.ID(), engine.ZoomBudget) })
+	run(func(int) { _, _ = d.ReadTree(ctx, f.Window.ID(), engine.DefaultZoomBudget()) })
 	run(func(int) { _, _ = d.ReadTree(ctx, dm.ChatMain.ID(), engine.Budget{MaxElements: 100, MaxDepth: 5}) })
 	run(func(int) { _ = d.DoAction(ctx, f.Save.Ref(), "click") })
 	run(func(int) { _ = d.DoAction(ctx, f.AddRow.Ref(), "click") })

@@ -34,6 +34,10 @@ type Desktop struct {
 	// beforeHit runs once before the next hit-test (hittest.go).
 	beforeHit func()
 
+	// clock stamps the raw input the desktop reports (RawInput.Time);
+	// nil is the wall clock. SetClock gives it the engine's.
+	clock engine.Clock
+
 	unavailable bool
 	a11yOn      bool                             // the accessibility switch (accessibility.go)
 	a11yBroken  bool                             // the switch does not answer
@@ -87,6 +91,23 @@ func New() *Desktop {
 	}
 	d.changed = sync.NewCond(&d.mu)
 	return d
+}
+
+// SetClock makes c the clock the desktop stamps raw input with: a test that
+// gives the engine a fake clock gives the desktop the same one, as a real
+// backend and the engine's real clock share the wall clock.
+func (d *Desktop) SetClock(c engine.Clock) {
+	d.mu.Lock()
+	d.clock = c
+	d.mu.Unlock()
+}
+
+// now is the time on the desktop's clock. mu held.
+func (d *Desktop) now() time.Time {
+	if d.clock == nil {
+		return time.Now()
+	}
+	return d.clock.Now()
 }
 
 // After runs fn once dur has passed, without the desktop's lock held, so fn

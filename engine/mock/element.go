@@ -3,6 +3,7 @@ package mock
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -216,14 +217,7 @@ func (e *Element) Hide() *Element { return e.RemoveStates("visible", "showing") 
 // Show puts it back on screen.
 func (e *Element) Show() *Element { return e.AddStates("visible", "showing") }
 
-func (e *Element) hasState(s string) bool {
-	for _, x := range e.states {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
+func (e *Element) hasState(s string) bool { return slices.Contains(e.states, s) }
 
 func (e *Element) addState(s string) {
 	if !e.hasState(s) {
@@ -304,14 +298,7 @@ func (e *Element) OnAction(action string, fn func(*ActionContext)) *Element {
 	})
 }
 
-func (e *Element) hasAction(a string) bool {
-	for _, x := range e.actions {
-		if x == a {
-			return true
-		}
-	}
-	return false
-}
+func (e *Element) hasAction(a string) bool { return slices.Contains(e.actions, a) }
 
 // ID is the element's stable id.
 func (e *Element) ID() engine.ElementID { return e.id }

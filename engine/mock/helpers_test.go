@@ -27,7 +27,7 @@ func wantCode(t *testing.T, what string, err error, want engine.Code) {
 // read reads a window's whole tree or fails the test.
 func read(t *testing.T, d *Desktop, w *Window) *engine.Tree {
 	t.Helper()
-	tr, err := d.ReadTree(testCtx(t), w.ID(), engine.ZoomBudget)
+	tr, err := d.ReadTree(testCtx(t), w.ID(), engine.DefaultZoomBudget())
 	if err != nil {
 		t.Fatalf("ReadTree: %v", err)
 	}

@@ -2,7 +2,6 @@ package mock
 
 import (
 	"context"
-	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
 )
@@ -35,7 +34,7 @@ func (d *Desktop) Send(ctx context.Context, ev engine.InputEvent) error {
 			return engine.Errf(engine.CodeInvalidArguments, "unknown input event kind")
 		}
 		d.sent = append(d.sent, ev)
-		raw := engine.RawInput{Kind: ev.Kind, At: ev.At, Button: ev.Button, Key: ev.Key, Char: ev.Char, Time: time.Now()}
+		raw := engine.RawInput{Kind: ev.Kind, At: ev.At, Button: ev.Button, Key: ev.Key, Char: ev.Char, Time: d.now()}
 		run = d.applyInput(&raw)
 		d.broadcast(raw)
 		return nil

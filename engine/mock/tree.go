@@ -24,10 +24,10 @@ func (d *Desktop) ReadTree(ctx context.Context, window engine.WindowID, budget e
 // read walks the tree. mu held.
 func (w *Window) read(b engine.Budget) *engine.Tree {
 	if b.MaxElements <= 0 {
-		b.MaxElements = engine.ZoomBudget.MaxElements
+		b.MaxElements = engine.DefaultZoomBudget().MaxElements
 	}
 	if b.MaxDepth <= 0 {
-		b.MaxDepth = engine.ZoomBudget.MaxDepth
+		b.MaxDepth = engine.DefaultZoomBudget().MaxDepth
 	}
 	lay := w.layout()
 	t := &engine.Tree{Window: w.id}

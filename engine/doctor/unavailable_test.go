@@ -4,6 +4,7 @@ import (
 	"net"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/nish-driver/nish-driver/engine"
@@ -22,10 +23,14 @@ func TestNotBuiltNamesTheFirstObstacle(t *testing.T) {
 		{"remote display", Facts{Display: "far:10.0", SessionBus: true}, "none", ReasonDisplayNotLocal, ReasonNotBuilt, false},
 		{"wayland session", Facts{Display: ":0", DisplayLocal: true, DisplayAnswers: true, Wayland: true, SessionBus: true}, "wayland", ReasonWaylandSessionUnsupported, ReasonNotBuilt, false},
 		{"reachable x11: only the build is missing", Facts{Display: ":0", DisplayLocal: true, DisplayAnswers: true, SessionBus: true}, "x11", ReasonNotBuilt, ReasonNotBuilt, false},
+		{"built, only DISPLAY missing", Facts{SessionBus: true, Built: true}, "none", ReasonDisplayUnreachable, ReasonDisplayUnreachable, false},
+		{"built, no display and no bus", Facts{Built: true}, "none", ReasonDisplayUnreachable, ReasonAtspiBusUnreachable, true},
+		{"built, a Wayland session", Facts{Display: ":0", DisplayLocal: true, DisplayAnswers: true, Wayland: true, SessionBus: true, Built: true}, "wayland", ReasonWaylandSessionUnsupported, ReasonWaylandSessionUnsupported, false},
+		{"built, the display answers but would not open", Facts{Display: ":0", DisplayLocal: true, DisplayAnswers: true, SessionBus: true, Built: true, Cause: "xlib: cannot open display"}, "x11", ReasonDisplayUnreachable, ReasonDisplayUnreachable, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			reg := NotBuilt(tt.facts)
+			reg := Unavailable(tt.facts)
 			if reg.SessionType != tt.sessionType {
 				t.Errorf("session type = %q, want %q", reg.SessionType, tt.sessionType)
 			}
@@ -47,6 +52,14 @@ func TestNotBuiltNamesTheFirstObstacle(t *testing.T) {
 			}
 			if missing != tt.accessMiss {
 				t.Errorf("accessibility missing = %v, want %v", missing, tt.accessMiss)
+			}
+			for _, p := range reg.Probes {
+				if p.Label == "native backend" && strings.Contains(p.Message, "not built") == tt.facts.Built {
+					t.Errorf("native backend probe %q for a binary built: %v", p.Message, tt.facts.Built)
+				}
+				if p.Label == "native backend" && tt.facts.Cause != "" && !strings.Contains(p.Message, tt.facts.Cause) {
+					t.Errorf("native backend probe %q drops the cause", p.Message)
+				}
 			}
 			r := Build(reg)
 			if r.Ready || r.OK {

@@ -12,8 +12,10 @@ import (
 
 // Facts are what can be learned about the desktop without the native
 // backend: environment variables and whether the display's and the session
-// bus's sockets accept a connection. They let a build without the native
-// backend still tell the person the real first obstacle.
+// bus's sockets accept a connection, and why the backend did not start.
+// They let a driver whose native backend is not running (not built into
+// the binary, or unable to open the display) tell the person the real
+// first obstacle.
 type Facts struct {
 	// Display is the X display name (DISPLAY or --display); "" when unset.
 	Display string
@@ -26,6 +28,12 @@ type Facts struct {
 	// SessionBus: the D-Bus session bus (where the accessibility bus is
 	// announced) accepted a connection.
 	SessionBus bool
+	// Built: the binary holds the native backend (it was built with cgo),
+	// which then could not start.
+	Built bool
+	// Cause is why the built backend could not start, in the driver's
+	// own words (its error), for the doctor's probe.
+	Cause string
 }
 
 // DialTimeout bounds each socket probe of GatherFacts.
@@ -116,12 +124,19 @@ func answers(network, addr string) bool {
 	return true
 }
 
-// NotBuilt is the registry of a binary built without the native Linux
-// backend. Nothing is available; each entry names the first real obstacle
-// the facts show (no display, a remote display, a Wayland session, no
-// session bus) and only then not_built, so the person fixes what they can.
-func NotBuilt(f Facts) engine.Registry {
+// Unavailable is the registry of a driver whose native Linux backend is not
+// running: not built into the binary, or built and unable to start. Nothing
+// is available; each entry names the first real obstacle the facts show (a
+// Wayland session, no display, a remote display, a display that does not
+// answer, no session bus) and only then not_built, for a binary without the
+// backend, so the person fixes what they can. A built backend that could
+// not open a display that answers reports the display as unreachable, and
+// its cause in the native backend's probe.
+func Unavailable(f Facts) engine.Registry {
 	x11Reason := ReasonNotBuilt
+	if f.Built {
+		x11Reason = ReasonDisplayUnreachable
+	}
 	displayProbe := engine.Probe{Label: "display server", Status: "ok", Message: "X11 " + f.Display + " answers"}
 	switch {
 	case f.Wayland:
@@ -137,7 +152,12 @@ func NotBuilt(f Facts) engine.Registry {
 		x11Reason = ReasonDisplayUnreachable
 		displayProbe = engine.Probe{Label: "display server", Status: "fail", Message: "X11 " + f.Display + " does not answer"}
 	}
+	// The built backend starts its accessibility part with the display, so
+	// the display's obstacle is the accessibility bus's too.
 	atspiReason := ReasonNotBuilt
+	if f.Built {
+		atspiReason = x11Reason
+	}
 	busProbe := engine.Probe{Label: "session bus", Status: "ok", Message: "the D-Bus session bus answers"}
 	if !f.SessionBus {
 		atspiReason = ReasonAtspiBusUnreachable
@@ -166,7 +186,7 @@ func NotBuilt(f Facts) engine.Registry {
 		Probes: []engine.Probe{
 			displayProbe,
 			busProbe,
-			{Label: "native backend", Status: "fail", Message: "not built into this binary"},
+			nativeProbe(f),
 		},
 	}
 	if !f.SessionBus {
@@ -190,6 +210,19 @@ func NotBuilt(f Facts) engine.Registry {
 		})
 	}
 	return reg
+}
+
+// nativeProbe says whether the binary holds the native backend and, if it
+// does, why it did not start.
+func nativeProbe(f Facts) engine.Probe {
+	if !f.Built {
+		return engine.Probe{Label: "native backend", Status: "fail", Message: "not built into this binary"}
+	}
+	msg := "built into this binary; it could not start"
+	if f.Cause != "" {
+		msg += ": " + f.Cause
+	}
+	return engine.Probe{Label: "native backend", Status: "fail", Message: msg}
 }
 
 // capabilityPlan lists the capabilities (docs/contract.md#capabilities), what

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/native"
+)
+
+// driverFlags are what mcp and daemon both take to make their driver.
+type driverFlags struct {
+	backendFlags
+	AuditLog   string // --audit-log
+	KillSwitch string // --kill-switch
+	Consent    string // --mock-consent
+}
+
+// wiredDriver is one engine driver on one backend, with its audit log and
+// its kill switch: what mcp serves on stdio and the daemon on its socket.
+type wiredDriver struct {
+	backend engine.Backend
+	driver  *engine.Driver
+	// release undoes the wiring, newest part first.
+	release []func()
+}
+
+// wireDriver opens the backend and the audit log, makes the driver and
+// grabs the kill switch. A kill switch that cannot be grabbed (no display,
+// the combination taken) is only logged; a malformed one is an error.
+func wireDriver(f driverFlags, logger *slog.Logger) (_ *wiredDriver, err error) {
+	w := &wiredDriver{}
+	defer func() {
+		if err != nil {
+			w.Close()
+		}
+	}()
+	backend, closeBackend, err := openBackend(f.backendFlags, f.Consent)
+	if err != nil {
+		return nil, err
+	}
+	w.backend = backend
+	w.release = append(w.release, closeBackend)
+
+	auditLog, err := openAuditLog(f.AuditLog)
+	if err != nil {
+		return nil, err
+	}
+	w.release = append(w.release, func() { auditLog.Close() })
+
+	d := engine.New(engine.Options{Backend: backend, Audit: auditLog})
+	w.driver = d
+	releaseKillSwitch, err := native.GrabKillSwitchOn(backend, f.KillSwitch, func() { d.KillSwitch() })
+	if errors.Is(err, native.ErrBadKillSwitch) {
+		return nil, fmt.Errorf("--kill-switch: %w", err)
+	} else if err != nil {
+		logger.Warn("the kill switch is not active; nish-driver doctor says why", "kill_switch", f.KillSwitch)
+	}
+	w.release = append(w.release, releaseKillSwitch)
+	return w, nil
+}
+
+// Close releases the kill switch, the audit log and the backend.
+func (w *wiredDriver) Close() {
+	for i := len(w.release) - 1; i >= 0; i-- {
+		w.release[i]()
+	}
+	w.release = nil
+}
