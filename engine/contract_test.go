@@ -43,6 +43,8 @@ var wantOutcomes = map[string][]string{
 	"list_app_actions":           {"unsupported"},
 	"app_action":                 {"unsupported"},
 	"health_report":              {"ok"},
+	"find_elements":              {"ok", "no_session", "invalid_arguments", "window_target_not_found"},
+	"wait_for":                   {"ok", "no_session", "invalid_arguments", "stale_element_token", "app_not_responding"},
 }
 
 func TestContract(t *testing.T) {
@@ -152,6 +154,8 @@ func TestContract(t *testing.T) {
 	t.Run("lease and revocation", func(t *testing.T) { testLease(t, newHarness(t, cov, withHost())) })
 	t.Run("faults", func(t *testing.T) { testFaults(t, newHarness(t, cov)) })
 	t.Run("bad input", func(t *testing.T) { testBadInput(t, newHarness(t, cov)) })
+	t.Run("find_elements", func(t *testing.T) { testFindElements(t, newHarness(t, cov)) })
+	t.Run("wait_for", func(t *testing.T) { testWaitFor(t, newHarness(t, cov)) })
 
 	t.Run("every tool met its outcomes", func(t *testing.T) {
 		if t.Failed() {

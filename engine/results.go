@@ -252,3 +252,42 @@ type HealthResult struct {
 	Backends        []RegistryEntryOut `json:"backends"`
 	Capabilities    []CapabilityOut    `json:"capabilities"`
 }
+
+// FoundRow is one element find_elements or wait_for returns: a read's row
+// without its place in the tree, which Path names instead (its nearest
+// labelled ancestors, outermost first). Frame is in window coordinates.
+type FoundRow struct {
+	ElementIndex int      `json:"element_index"`
+	ElementToken string   `json:"element_token"`
+	Role         string   `json:"role"`
+	Label        string   `json:"label,omitempty"`
+	Value        *string  `json:"value,omitempty"`
+	Secure       bool     `json:"secure,omitempty"`
+	States       []string `json:"states,omitempty"`
+	Actions      []string `json:"actions,omitempty"`
+	Path         string   `json:"path,omitempty"`
+	Frame        Rect     `json:"frame"`
+}
+
+// FindElementsResult is find_elements' result. MatchCount counts every
+// match, also past max_results.
+type FindElementsResult struct {
+	OK         bool       `json:"ok"`
+	SnapshotID string     `json:"snapshot_id"`
+	Window     WindowInfo `json:"window"`
+	Elements   []FoundRow `json:"elements"`
+	MatchCount int        `json:"match_count"`
+	Truncated  bool       `json:"truncated"`
+}
+
+// WaitForResult is wait_for's result: met false at the timeout. Element
+// is the matching element (none for a title or a disappearance); the
+// snapshot is the last read the wait made, so its tokens act.
+type WaitForResult struct {
+	OK         bool       `json:"ok"`
+	Met        bool       `json:"met"`
+	SnapshotID string     `json:"snapshot_id"`
+	Window     WindowInfo `json:"window"`
+	Element    *FoundRow  `json:"element,omitempty"`
+	WaitedMs   int64      `json:"waited_ms"`
+}

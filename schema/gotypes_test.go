@@ -255,6 +255,8 @@ func TestOutputSchemasMatchEngineTypes(t *testing.T) {
 		"get_window_state":  reflect.TypeFor[engine.WindowStateResult](),
 		"clipboard_read":    reflect.TypeFor[engine.ClipboardReadResult](),
 		"health_report":     reflect.TypeFor[engine.HealthResult](),
+		"find_elements":     reflect.TypeFor[engine.FindElementsResult](),
+		"wait_for":          reflect.TypeFor[engine.WaitForResult](),
 	}
 	for _, spec := range engine.Tools() {
 		if spec.Kind == engine.KindAct && spec.Name != "app_action" {

@@ -167,7 +167,7 @@ func TestToolsListStaysInBudget(t *testing.T) {
 // Window tools take the same target, and observing acts the same observe;
 // the files repeat them (inputs may not use $ref), so keep them in step.
 func TestSharedInputPiecesStayInStep(t *testing.T) {
-	windowTools := []string{"get_window_state", "click", "double_click", "right_click", "type_text", "set_value",
+	windowTools := []string{"get_window_state", "find_elements", "wait_for", "click", "double_click", "right_click", "type_text", "set_value",
 		"press_key", "hotkey", "scroll", "drag", "bring_to_front", "move_cursor"}
 	observeTools := []string{"click", "double_click", "right_click", "type_text", "set_value", "press_key",
 		"hotkey", "scroll", "drag"}

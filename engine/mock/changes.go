@@ -213,3 +213,30 @@ func nodeHash(n *engine.Node) uint64 {
 		strconv.Itoa(n.Frame.Y) + "," + strconv.Itoa(n.Frame.W) + "," + strconv.Itoa(n.Frame.H)))
 	return f.Sum64()
 }
+
+var _ engine.ChangeNotifier = (*Desktop)(nil)
+
+// WaitChange waits until the window differs from what mark saw, as an
+// AT-SPI watcher wakes on its app's next event.
+func (d *Desktop) WaitChange(ctx context.Context, w engine.WindowID, mark engine.ChangeMark, max time.Duration) (bool, error) {
+	end := time.Now().Add(max)
+	for {
+		d.mu.Lock()
+		m := d.marks[mark]
+		win := d.liveWindow(w)
+		changed := m == nil || win == nil || win.markState().hash != m.hash
+		d.mu.Unlock()
+		if changed {
+			return true, nil
+		}
+		left := time.Until(end)
+		if left <= 0 {
+			return false, nil
+		}
+		select {
+		case <-ctx.Done():
+			return false, engine.Errf(engine.CodeAppNotResponding, "the wait was cancelled")
+		case <-time.After(min(changePoll, left)):
+		}
+	}
+}

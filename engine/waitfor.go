@@ -1,0 +1,312 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// wait_for (docs/contract.md#wait-for): wait until a window shows what the
+// model expects (an element appears or disappears, an element's label or
+// value contains a text, the title contains a text) instead of sleeping and
+// reading again. The wait listens to the app's own change reports and
+// checks the condition after each one on a read of the window, patched
+// from the read before when the reports allow (reuse.go), so a quiet app
+// costs nothing and a change costs one cheap read. Without change reports
+// it reads the window at a bounded interval.
+
+// Wait limits.
+const (
+	defaultWaitTimeout = 5 * time.Second
+	maxWaitTimeout     = 30 * time.Second
+	// waitPoll is how often a wait reads the window when the backend hears
+	// no change reports.
+	waitPoll = 100 * time.Millisecond
+	// waitListPoll is how often a wait looks at the change list of a
+	// backend that keeps one but cannot wake the wait (no I/O).
+	waitListPoll = 5 * time.Millisecond
+)
+
+// ChangeNotifier is an optional part of a ChangeLister that can block
+// until its app reports a change, so that a wait wakes on the report
+// itself rather than on a timer.
+type ChangeNotifier interface {
+	// WaitChange waits until window w's app has reported a change after
+	// mark, at most max. changed is false when max ran out first; an error
+	// means the backend can no longer tell (or ctx ended).
+	WaitChange(ctx context.Context, w WindowID, mark ChangeMark, max time.Duration) (changed bool, err error)
+}
+
+// Condition kinds.
+const (
+	condAppears    = "appears"
+	condDisappears = "disappears"
+	condText       = "text"
+	condTitle      = "title"
+)
+
+// waitCondition is wait_for's decoded condition.
+type waitCondition struct {
+	kind  string
+	query elementQuery
+	token *Token
+	text  string // lower case
+}
+
+func parseCondition(a *Args) (waitCondition, *Error) {
+	var c waitCondition
+	ca, ok := a.Object("condition")
+	if !ok {
+		return c, Errf(CodeInvalidArguments, "condition is required: {kind, role?, label?, states?, element_token?, text?}")
+	}
+	kind, ok, err := ca.StrictEnum("kind", condAppears, condDisappears, condText, condTitle)
+	if err != nil {
+		return c, err
+	}
+	if !ok {
+		return c, Errf(CodeInvalidArguments, "condition.kind must be appears, disappears, text or title")
+	}
+	c.kind = kind
+	if c.query, err = parseQuery(ca); err != nil {
+		return c, err
+	}
+	if tok, ok, serr := ca.String("element_token", 64); serr != nil {
+		return c, Errf(CodeInvalidArguments, "condition.element_token must be an element token")
+	} else if ok {
+		t, terr := ParseToken(tok)
+		if terr != nil {
+			return c, terr
+		}
+		c.token = &t
+	}
+	text, hasText, err := ca.String("text", 200)
+	if err != nil {
+		return c, err
+	}
+	c.text = strings.ToLower(text)
+	switch {
+	case kind == condAppears && (c.query.empty() || c.token != nil):
+		return c, Errf(CodeInvalidArguments, "an appears condition needs role, label or states (no element_token)")
+	case kind == condDisappears && c.query.empty() && c.token == nil:
+		return c, Errf(CodeInvalidArguments, "a disappears condition needs element_token, role, label or states")
+	case kind == condText && (!hasText || text == "" || (c.query.empty() && c.token == nil)):
+		return c, Errf(CodeInvalidArguments, "a text condition needs text and an element (element_token, role, label or states)")
+	case kind == condTitle && (!hasText || text == ""):
+		return c, Errf(CodeInvalidArguments, "a title condition needs text")
+	}
+	return c, nil
+}
+
+// check evaluates the condition on a read: met, and the matching node's
+// position (-1 for none: a title or a disappearance).
+func (c waitCondition) check(ctx context.Context, d *Driver, sn *snapshot) (bool, int, *Error) {
+	t := sn.tree
+	candidates := func() []int {
+		if c.token != nil {
+			if p, ok := sn.pos[c.token.Index]; ok && (c.query.empty() || c.query.matches(&t.Nodes[p])) {
+				return []int{p}
+			}
+			return nil
+		}
+		ps, _ := c.query.find(t, len(t.Nodes))
+		return ps
+	}
+	switch c.kind {
+	case condAppears:
+		ps := candidates()
+		if len(ps) > 0 {
+			return true, ps[0], nil
+		}
+		return false, -1, nil
+	case condDisappears:
+		return len(candidates()) == 0, -1, nil
+	case condTitle:
+		return strings.Contains(strings.ToLower(t.Nodes[0].Name), c.text), -1, nil
+	}
+	ps := candidates()
+	for _, p := range ps {
+		if strings.Contains(strings.ToLower(labelOf(&t.Nodes[p])), c.text) {
+			return true, p, nil
+		}
+	}
+	// Values are details: read the candidates' that are not read yet.
+	sn.fillMu.Lock()
+	err := d.fillDetails(ctx, t, ps)
+	sn.fillMu.Unlock()
+	if err != nil {
+		return false, -1, err
+	}
+	for _, p := range ps {
+		n := &t.Nodes[p]
+		if n.HasValue && !n.Secure && strings.Contains(strings.ToLower(n.Value), c.text) {
+			return true, p, nil
+		}
+	}
+	return false, -1, nil
+}
+
+func waitFor(ctx context.Context, c *Conn, a *Args) Result {
+	target, err := parseTarget(a)
+	if err != nil {
+		return Failure(err)
+	}
+	cond, err := parseCondition(a)
+	if err != nil {
+		return Failure(err)
+	}
+	timeout := defaultWaitTimeout
+	if v, ok, e := a.Int("timeout_ms", 0, maxWaitTimeout.Milliseconds()); e != nil {
+		return Failure(e)
+	} else if ok {
+		timeout = time.Duration(v) * time.Millisecond
+	}
+	s, err := c.sessionFor()
+	if err != nil {
+		return Failure(err)
+	}
+	var w Window
+	if cond.token != nil {
+		if w, _, err = s.tokenWindow(ctx, *cond.token, target); err != nil {
+			return Failure(err)
+		}
+	} else if w, err = s.resolveWindow(ctx, target); err != nil {
+		return Failure(err)
+	}
+	if _, err = c.requireReadable(ctx, "wait_for", fmt.Sprintf("wait for a change in window %d", w.ID)); err != nil {
+		return Failure(err)
+	}
+	start := time.Now()
+	sn, pos, met, err := s.waitOn(ctx, w.ID, cond, start.Add(timeout))
+	if err != nil {
+		return Failure(err)
+	}
+	sn = s.keep(sn, changeStamp{mark: sn.mark, ok: sn.marked, at: sn.at})
+	if t := sn.tree.Nodes[0].Name; t != "" {
+		w.Title = t
+	}
+	res := WaitForResult{OK: true, Met: met, SnapshotID: sn.id, Window: windowInfo(w), WaitedMs: time.Since(start).Milliseconds()}
+	text := fmt.Sprintf("%s window=%d met=%v waited_ms=%d title=%s token=%s:N", sn.id, w.ID, met, res.WaitedMs, quote(res.Window.Title), sn.id)
+	if pos >= 0 {
+		if err := sn.fill(ctx, c.d, []int{pos}); err != nil {
+			return Failure(err)
+		}
+		row := foundRow(sn, pos, w.Frame)
+		res.Element = &row
+		text += "\n" + strings.TrimRight(foundText([]FoundRow{row}), "\n")
+	}
+	return Result{Structured: &res, Text: text}
+}
+
+// waitOn reads the window, then after each change its app reports, until
+// the condition holds or the deadline passes. It returns the last read as
+// an unkept snapshot (the caller keeps the one it answers with, so a long
+// wait does not push the model's own snapshots out of the store).
+// Cancelling ctx ends the wait with app_not_responding, as a cancelled
+// settle does.
+func (s *Session) waitOn(ctx context.Context, w WindowID, cond waitCondition, deadline time.Time) (*snapshot, int, bool, *Error) {
+	// Listen first, so a change between the read and the wait is heard.
+	s.settleMark(ctx, w)
+	cur, err := s.draftRead(ctx, w)
+	if err != nil {
+		return nil, -1, false, err
+	}
+	for {
+		met, pos, cerr := cond.check(ctx, s.d, cur)
+		if cerr != nil {
+			return nil, -1, false, cerr
+		}
+		if met {
+			return cur, pos, true, nil
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			return cur, -1, false, nil
+		}
+		changed, werr := s.waitChange(ctx, cur, left)
+		if werr != nil {
+			return nil, -1, false, werr
+		}
+		if !changed {
+			continue
+		}
+		next, rerr := s.reread(ctx, cur)
+		if rerr != nil {
+			return nil, -1, false, rerr
+		}
+		cur = next
+	}
+}
+
+// waitChange waits for the next change after cur's read, at most max:
+// on the backend's wake-up when it has one, else by looking at its change
+// list, else (no reports at all) for the poll interval, after which the
+// window is read again.
+func (s *Session) waitChange(ctx context.Context, cur *snapshot, max time.Duration) (bool, *Error) {
+	cancelled := func() *Error { return Errf(CodeAppNotResponding, "the call was cancelled while waiting") }
+	if cur.marked {
+		if n, ok := s.d.backend.(ChangeNotifier); ok {
+			changed, err := n.WaitChange(ctx, cur.window, cur.mark, max)
+			if ctx.Err() != nil {
+				return false, cancelled()
+			}
+			if err == nil {
+				return changed, nil
+			}
+			// The backend cannot tell any more: read again, and the
+			// next wait polls (the new read is not marked).
+			return true, nil
+		}
+		if cl, ok := s.d.backend.(ChangeLister); ok {
+			end := time.Now().Add(max)
+			for {
+				changes, complete := cl.ChangesSince(cur.window, cur.mark)
+				if !complete || len(changes) > 0 {
+					return true, nil
+				}
+				left := time.Until(end)
+				if left <= 0 {
+					return false, nil
+				}
+				select {
+				case <-ctx.Done():
+					return false, cancelled()
+				case <-time.After(min(waitListPoll, left)):
+				}
+			}
+		}
+	}
+	select {
+	case <-ctx.Done():
+		return false, cancelled()
+	case <-time.After(min(waitPoll, max)):
+		return true, nil
+	}
+}
+
+// draftRead reads the window whole, as an unkept snapshot.
+func (s *Session) draftRead(ctx context.Context, w WindowID) (*snapshot, *Error) {
+	m := s.d.markNow(w)
+	t, err := s.d.readTree(ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	rows := s.d.rows.number(t)
+	pos := make(map[int]int, len(rows))
+	for i, n := range rows {
+		pos[n] = i
+	}
+	return &snapshot{window: w, structure: structureOf(t), tree: t, rows: rows, pos: pos, mark: m.mark, marked: m.ok, at: m.at}, nil
+}
+
+// reread reads the window again after a change: the read before with the
+// reported elements read again when the reports allow, else whole.
+func (s *Session) reread(ctx context.Context, cur *snapshot) (*snapshot, *Error) {
+	if cur.marked {
+		if t, stamp := s.patched(ctx, cur, cur.mark); t != nil {
+			return &snapshot{window: cur.window, structure: cur.structure, tree: t, rows: cur.rows, pos: cur.pos,
+				framesStale: true, mark: stamp.mark, marked: stamp.ok, at: stamp.at}, nil
+		}
+	}
+	return s.draftRead(ctx, cur.window)
+}
