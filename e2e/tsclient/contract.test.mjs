@@ -39,6 +39,10 @@ const CONTRACT_TOOLS = [
   "health_report",
 ];
 
+// Tools proposed beyond 0.8.0 (docs/contract.md, "Proposal for the next
+// minor version") that this driver serves.
+const PROPOSED_TOOLS = ["find_elements", "wait_for"];
+
 // The driver's own tool table (engine/tools.go), so that a tool added there
 // but not served over MCP, or served but not in the table, is caught.
 const TABLE_TOOLS = [
@@ -120,7 +124,9 @@ describe("nish-driver over stdio, driven by the TypeScript MCP SDK", { timeout: 
 
     const names = raw.tools.map((t) => t.name);
     assert.equal(new Set(names).size, names.length, "no tool is listed twice");
-    for (const name of CONTRACT_TOOLS) assert.ok(names.includes(name), `${name} is listed`);
+    for (const name of [...CONTRACT_TOOLS, ...PROPOSED_TOOLS]) assert.ok(names.includes(name), `${name} is listed`);
+    const listBytes = Buffer.byteLength(JSON.stringify(raw));
+    assert.ok(listBytes <= 24 * 1024, `tools/list is ${listBytes} bytes, at most 24 KB`);
     assert.ok(TABLE_TOOLS.length >= CONTRACT_TOOLS.length, "the tool table was read");
     assert.deepEqual([...names].sort(), [...TABLE_TOOLS].sort(), "tools/list serves exactly the tool table");
     for (const tool of raw.tools) {
@@ -224,6 +230,30 @@ describe("nish-driver over stdio, driven by the TypeScript MCP SDK", { timeout: 
     assert.equal(sc.path, "atspi_action");
     assert.equal(sc.took_cursor, false, "a headless click never moves the pointer");
     assert.equal(typeof sc.snapshot_id, "string");
+  });
+
+  it("finds the Save button alone with find_elements; its token clicks", async () => {
+    const res = await call("find_elements", { app: "Form Demo", role: "button", label: "save" });
+    const sc = assertSuccess(res);
+    assert.equal(sc.elements.length, 1, `one match: ${JSON.stringify(sc.elements)}`);
+    const save = sc.elements[0];
+    assert.equal(save.role, "push_button");
+    assert.equal(save.label, "Save");
+    assert.equal(save.element_token, `${sc.snapshot_id}:${save.element_index}`);
+    assert.equal(save.element_index, findElement(fullRead, "push_button", "Save").element_index, "the same row number as a read");
+    assert.ok(textOf(res).includes(`[${save.element_index}] button "Save"`), `the text names the row: ${textOf(res)}`);
+    assertSuccess(await call("click", { element_token: save.element_token }));
+  });
+
+  it("waits with wait_for until the status label says saved", async () => {
+    const sc = assertSuccess(
+      await call("wait_for", { app: "Form Demo", condition: { kind: "text", role: "label", text: "saved (" }, timeout_ms: 10_000 }),
+    );
+    assert.equal(sc.met, true, `met: ${JSON.stringify(sc)}`);
+    assert.match(sc.element.label, /^Saved \(\d+\)$/);
+    assert.equal(sc.element.element_token, `${sc.snapshot_id}:${sc.element.element_index}`);
+    const miss = assertSuccess(await call("wait_for", { app: "Form Demo", condition: { kind: "title", text: "no such title" }, timeout_ms: 50 }));
+    assert.equal(miss.met, false, "a timeout is met:false, not an error");
   });
 
   it("refuses press_key in headless with requires_takeover", async () => {
