@@ -198,3 +198,23 @@ func (b *Backend) closeWatchers() {
 		aw.w.Close()
 	}
 }
+
+var _ engine.ChangeNotifier = (*Backend)(nil)
+
+// WaitChange waits on the watcher of a window's app for its next event
+// after mark (wait_for wakes on it).
+func (b *Backend) WaitChange(ctx context.Context, w engine.WindowID, mark engine.ChangeMark, max time.Duration) (bool, error) {
+	aw := b.liveWatcher(w)
+	if aw == nil {
+		return false, engine.Errf(engine.CodeAppNotResponding, "no change watcher for window %d", uint64(w))
+	}
+	seq, ok := aw.seqOf(mark)
+	if !ok {
+		return true, nil // a mark of an earlier watcher: anything may have changed
+	}
+	changed, err := aw.w.WaitChange(ctx, atspi.Counts{Content: seq}, max)
+	if err != nil {
+		return false, atspiErr(err)
+	}
+	return changed, nil
+}
