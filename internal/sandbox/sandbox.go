@@ -239,7 +239,27 @@ func (d *Desktop) startAccessibilityBus(ctx context.Context) error {
 	if out, err := wait.CombinedOutput(); err != nil {
 		return fmt.Errorf("sandbox: the AT-SPI bus did not come up: %v: %s", err, strings.TrimSpace(string(out)))
 	}
-	return nil
+	return d.waitRootBusProperty(wctx)
+}
+
+// waitRootBusProperty waits until the launcher has published the bus's
+// address on the X root window (AT_SPI_BUS). Qt 5 apps find the bus only
+// there: one started before the property is set never joins the bus, and
+// the launcher sets it a moment after it answers on the session bus.
+func (d *Desktop) waitRootBusProperty(ctx context.Context) error {
+	for {
+		cmd := exec.CommandContext(ctx, "xprop", "-root", "AT_SPI_BUS")
+		cmd.Env = d.Env()
+		out, err := cmd.Output()
+		if err == nil && strings.Contains(string(out), " = ") {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("sandbox: the AT-SPI bus launcher did not publish AT_SPI_BUS on the root window: %v (%s)", ctx.Err(), strings.TrimSpace(string(out)))
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 // Vars returns the environment variables that reach this desktop.
