@@ -65,14 +65,7 @@ func clickSpec(actions []string, button, count int) actSpec {
 				if name == "" {
 					return notActionable(x, "the element has no "+x.tool+" action")
 				}
-				if isToggle(x.node) && x.tool == "click" {
-					was := x.node.HasState("checked")
-					idx := x.token.Index
-					x.confirm = func(post *snapshot) bool {
-						p, ok := post.pos[idx]
-						return ok && post.tree.Nodes[p].HasState("checked") != was
-					}
-				}
+				x.confirmToggle()
 				x.path, x.action = PathAction, name
 				err := x.doAction(ctx, name)
 				if err != nil && err.Code == CodeNotActionable && x.readActionsAgain(ctx) {
@@ -100,14 +93,7 @@ func clickSpec(actions []string, button, count int) actSpec {
 				// Aimed at an element: the settled read must show the
 				// click there, not on another element (finish).
 				x.aimed = true
-				if isToggle(x.node) && x.tool == "click" {
-					was := x.node.HasState("checked")
-					idx := x.token.Index
-					x.confirm = func(post *snapshot) bool {
-						p, ok := post.pos[idx]
-						return ok && post.tree.Nodes[p].HasState("checked") != was
-					}
-				}
+				x.confirmToggle()
 			}
 			x.path, x.tookCursor = PathXTest, true
 			if err := x.s.synth(ctx, InputEvent{Kind: InputMotion, At: p}); err != nil {
@@ -458,4 +444,19 @@ func (x *act) doAction(ctx context.Context, name string) *Error {
 	return x.s.d.callElement(ctx, func(cctx context.Context) error {
 		return x.s.d.backend.DoAction(cctx, ElementRef{Window: x.win.ID, ID: x.node.ID}, name)
 	})
+}
+
+// confirmToggle makes a click on a toggle (a check box, a toggle button,
+// a radio button) confirmed by its checked state flipping in the settled
+// read.
+func (x *act) confirmToggle() {
+	if !isToggle(x.node) || x.tool != "click" {
+		return
+	}
+	was := x.node.HasState("checked")
+	idx := x.token.Index
+	x.confirm = func(post *snapshot) bool {
+		p, ok := post.pos[idx]
+		return ok && post.tree.Nodes[p].HasState("checked") != was
+	}
 }
