@@ -87,6 +87,9 @@ bench: deps
 	@echo "browsers (click on the fixture page's Save with settle, Chromium and Firefox), median of 20:"
 	$(GO) test ./native -run '^$$' -bench 'BrowserClick' -benchtime 20x
 	@echo
+	@echo "wait_for: from the app's change (a click's action call returning) to wait_for's reply, 50 waits, p50/p99/max in ms:"
+	$(GO) test ./native -run '^$$' -bench 'WaitForReply' -benchtime 50x
+	@echo
 	@echo "takeover: from the person's input to the driver's last press or step (100 trials each), and the indicator gone after each end (50 each), p50/p99 in ms:"
 	$(GO) test ./native -run '^$$' -bench 'HandBack' -benchtime 100x
 	$(GO) test ./native -run '^$$' -bench 'IndicatorRemoval' -benchtime 50x
