@@ -100,6 +100,16 @@ type DetailReader interface {
 	ReadDetails(ctx context.Context, w WindowID, nodes []*Node) error
 }
 
+// FrameReader is an optional part of a DetailReader that reads only the
+// frames of nodes of an earlier read of window w again, in place (device
+// pixels, as ReadDetails). A read the engine keeps because the app reported
+// no change since (readWindow) has its values and actions vouched for by
+// the app's reports; where an element lies is not (a window that moves
+// sends none), so its shown rows' frames are read again.
+type FrameReader interface {
+	ReadFrames(ctx context.Context, w WindowID, nodes []*Node) error
+}
+
 // HitTester is an optional part of a backend that can say which elements
 // of a window lie under a point, as the app itself answers it (AT-SPI
 // Component.GetAccessibleAtPoint). Before synthetic input aimed at an

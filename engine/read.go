@@ -272,7 +272,7 @@ func getWindowState(ctx context.Context, c *Conn, a *Args) Result {
 	if _, err = c.requireReadable(ctx, "get_window_state", fmt.Sprintf("read window %d", w.ID)); err != nil {
 		return Failure(err)
 	}
-	sn, err := s.snap(ctx, w.ID)
+	sn, kept, err := s.readWindow(ctx, w.ID)
 	if err != nil {
 		return Failure(err)
 	}
@@ -282,7 +282,7 @@ func getWindowState(ctx context.Context, c *Conn, a *Args) Result {
 			return Failure(err)
 		}
 	}
-	res := WindowStateResult{OK: true, SnapshotID: sn.id, Window: windowInfo(w), Skeleton: ra.skeleton}
+	res := WindowStateResult{OK: true, SnapshotID: sn.id, SnapshotKept: kept, Window: windowInfo(w), Skeleton: ra.skeleton}
 	if ra.root != nil {
 		res.Root = ra.root.String()
 	}
@@ -296,7 +296,18 @@ func getWindowState(ctx context.Context, c *Conn, a *Args) Result {
 	if ra.screenshot {
 		need = append(need, securePositions(sn.tree)...)
 	}
+	var known []int              // rows a kept snapshot already holds details of
+	if kept && !sn.framesStale { // a stale-framed one reads them in fill
+		for _, p := range need {
+			if p >= 0 && p < len(sn.tree.Nodes) && sn.tree.Nodes[p].Detailed {
+				known = append(known, p)
+			}
+		}
+	}
 	if err := sn.fill(ctx, c.d, need); err != nil {
+		return Failure(err)
+	}
+	if err := c.d.readFramesAgain(ctx, sn, known); err != nil {
 		return Failure(err)
 	}
 	if ra.skeleton {

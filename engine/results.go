@@ -79,8 +79,11 @@ type ImageInfo struct {
 // []ElementRow for full and drill-down reads and []SkeletonRow for skeleton
 // reads.
 type WindowStateResult struct {
-	OK              bool       `json:"ok"`
-	SnapshotID      string     `json:"snapshot_id"`
+	OK         bool   `json:"ok"`
+	SnapshotID string `json:"snapshot_id"`
+	// SnapshotKept says the read is the earlier snapshot of the same id,
+	// kept because the app reported no change since (readWindow).
+	SnapshotKept    bool       `json:"snapshot_kept,omitempty"`
 	Window          WindowInfo `json:"window"`
 	Skeleton        bool       `json:"skeleton,omitempty"`
 	Root            string     `json:"root,omitempty"`

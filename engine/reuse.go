@@ -244,3 +244,53 @@ func (s *Session) refreshNodes(ctx context.Context, cl ChangeLister, pre, t *Tre
 	}
 	return s.d.fillDetails(ctx, t, again) == nil
 }
+
+// readWindow is the snapshot a read of window w shows: the session's
+// newest snapshot of the window, kept whole (its id and tokens too), when
+// it could stand in for an act's read before (reusable: young, and the app
+// reported no change since it was read), else a fresh read. A first read
+// starts the app's change reports, so that the next read can keep its
+// snapshot. kept says which.
+func (s *Session) readWindow(ctx context.Context, w WindowID) (*snapshot, bool, *Error) {
+	if sn := s.reusable(w, nil); sn != nil {
+		return sn, true, nil
+	}
+	if cw, ok := s.d.backend.(ChangeWaiter); ok {
+		if cl, ok := cw.(ChangeLister); ok {
+			if _, watching := cl.CurrentMark(w); !watching {
+				cctx, cancel := context.WithTimeout(ctx, s.d.opts.CallTimeout)
+				_, _ = cw.MarkChanges(cctx, w) // best effort: without it, reads are whole
+				cancel()
+			}
+		}
+	}
+	sn, err := s.snap(ctx, w)
+	return sn, false, err
+}
+
+// readFramesAgain reads the frames of a kept snapshot's rows at positions
+// again (FrameReader): the app's reports vouch for what its elements hold,
+// not for where they lie. A backend without FrameReader reads their
+// details whole.
+func (d *Driver) readFramesAgain(ctx context.Context, sn *snapshot, positions []int) *Error {
+	if len(positions) == 0 {
+		return nil
+	}
+	fr, ok := d.backend.(FrameReader)
+	if !ok {
+		for _, p := range positions {
+			sn.tree.Nodes[p].Detailed = false
+		}
+		return d.fillDetails(ctx, sn.tree, positions)
+	}
+	nodes := make([]*Node, len(positions))
+	for i, p := range positions {
+		nodes[i] = &sn.tree.Nodes[p]
+	}
+	cctx, cancel := context.WithTimeout(ctx, d.opts.CallTimeout)
+	defer cancel()
+	if err := fr.ReadFrames(cctx, sn.tree.Window, nodes); err != nil {
+		return AsError(inBound(cctx, err))
+	}
+	return nil
+}

@@ -285,6 +285,36 @@ func (b *Backend) ReadDetails(ctx context.Context, w engine.WindowID, nodes []*e
 	return nil
 }
 
+// ReadFrames reads the frames of nodes of an earlier read again, in place
+// (engine.FrameReader): extents only, for the elements showing; the others
+// have no frame, as in any read.
+func (b *Backend) ReadFrames(ctx context.Context, w engine.WindowID, nodes []*engine.Node) error {
+	var real []*engine.Node
+	for _, n := range nodes {
+		if n.ID != bareWindowID {
+			real = append(real, n)
+		}
+	}
+	if len(real) == 0 {
+		return nil
+	}
+	ax := make([]atspi.Node, len(real))
+	ptrs := make([]*atspi.Node, len(real))
+	for i, n := range real {
+		ax[i] = nodeToAtspi(n)
+		ax[i].Frame = atspi.Rect{} // read anew, never scaled twice
+		ptrs[i] = &ax[i]
+	}
+	if err := b.a.Details(ctx, ptrs, atspi.DetailExtents); err != nil {
+		return atspiErr(err)
+	}
+	sc := b.scaleOf(w)
+	for i, n := range real {
+		n.Frame = sc.toDevice(saneFrame(rectFromAtspi(ax[i].Frame)))
+	}
+	return nil
+}
+
 // saneFrame drops extents a toolkit reports for an element with no area
 // (GTK says -1 by -1 for some): such an element has no frame.
 func saneFrame(r engine.Rect) engine.Rect {

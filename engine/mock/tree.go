@@ -231,6 +231,25 @@ func (d *Desktop) ReadDetails(ctx context.Context, win engine.WindowID, nodes []
 	})
 }
 
+// ReadFrames reads the frames of nodes of an earlier read again
+// (engine.FrameReader).
+func (d *Desktop) ReadFrames(ctx context.Context, win engine.WindowID, nodes []*engine.Node) error {
+	if len(nodes) == 0 {
+		return nil
+	}
+	return d.appCall(ctx, Call{Method: "ReadFrames", Window: win}, func(w *Window) error {
+		lay := w.layout()
+		for _, n := range nodes {
+			e := w.byID[n.ID]
+			if e == nil {
+				return engine.Errf(engine.CodeStaleElementToken, "an element is no longer in window %d", uint64(w.id))
+			}
+			n.Frame = w.node(e, n.Parent, n.IndexInParent, n.Depth, lay[e]).Frame
+		}
+		return nil
+	})
+}
+
 // windowOf finds the live window holding an element.
 func (d *Desktop) windowOf(id engine.ElementID) engine.WindowID {
 	d.mu.Lock()
