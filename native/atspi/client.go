@@ -267,8 +267,12 @@ func (c *Client) connFor(ctx context.Context, bus string) (*wireConn, error) {
 	r, err := b.call(ctx, bus, "/org/a11y/atspi/accessible/root", "org.a11y.atspi.Application", "GetApplicationBusAddress")
 	if err != nil {
 		var de *dbusError
-		if errors.As(err, &de) && de.Name == "org.freedesktop.DBus.Error.UnknownMethod" {
-			a.tried = true // the app has no private socket (GTK 4)
+		if errors.As(err, &de) && (de.Name == "org.freedesktop.DBus.Error.UnknownMethod" ||
+			de.Name == "org.freedesktop.DBus.Error.UnknownObject") {
+			// The app has no private socket (GTK 4), or the bus name has
+			// no root object: Qt 5 serves its windows from a second
+			// connection, whose name only the elements carry.
+			a.tried = true
 			return b, nil
 		}
 		return nil, mapErr(err, b, ctx, targetApp)
