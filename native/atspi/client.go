@@ -49,6 +49,9 @@ type Client struct {
 	// kits remembers each app's toolkit name and version (toolkit.go),
 	// by bus name.
 	kits map[string][2]string
+	// places maps place ids (places.go) to the objects they stood for in
+	// the last read, by bus name and place path.
+	places map[string]string
 
 	// Change events (signals.go, watch.go). The watchers have their own
 	// lock so that a reader goroutine routing an event never waits on a
@@ -229,6 +232,11 @@ func (c *Client) parseID(ctx context.Context, id ID, t target) (bus, path, tag s
 	if gen != strings.TrimPrefix(tag, "@") {
 		return "", "", "", failure(KindGone, "the accessibility bus restarted since the element was read")
 	}
+	if strings.Contains(path, placeMark) {
+		if path, err = c.resolvePlace(ctx, bus, path, t); err != nil {
+			return "", "", "", err
+		}
+	}
 	return bus, path, tag, nil
 }
 
@@ -317,7 +325,10 @@ func (c *Client) remember(tag string, elems []*elem) {
 		c.memo = make(map[ID]*memoEntry, len(elems))
 	}
 	for _, e := range elems {
-		id := c.mintID(tag, e.bus, e.path)
+		id := e.id
+		if id == "" {
+			id = c.mintID(tag, e.bus, e.path)
+		}
 		m := c.memo[id]
 		if m == nil {
 			m = &memoEntry{}

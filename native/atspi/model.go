@@ -86,6 +86,10 @@ type elem struct {
 	role                  uint32
 	states                stateSet
 
+	// id is the element's id in the read (assemble): by path, or by
+	// place for a child of a container that remakes its children
+	// (places.go).
+	id       ID
 	mark     int  // the walk that last visited it (cycle guard)
 	hasProps bool // role, name, states and interfaces are known
 	gone     bool // the object vanished during the read

@@ -3,6 +3,7 @@ package atspi
 import (
 	"context"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -133,6 +134,7 @@ func (c *Client) ReadTree(ctx context.Context, frame ID, opts ReadOptions) (*Tre
 		e.states = c.showingFor(e.bus, e.states)
 	}
 	r.writesText = c.WritesText(ctx, bus)
+	r.placeKids = remakesChildren(c.ToolkitName(ctx, bus))
 	tree, elems := r.assemble()
 	stats.FillRounds, stats.FillCalls = r.rounds, r.calls
 	stats.FillTime = time.Since(t1)
@@ -179,6 +181,26 @@ type reader struct {
 	// written through accessibility (WritesText): its fields are not
 	// Editable, so typing there asks for a takeover instead.
 	writesText bool
+	// placeKids: the app remakes the children of containers that manage
+	// their descendants on every ask, so they get place ids (places.go).
+	placeKids bool
+}
+
+// remakesChildren reports whether apps of a toolkit make a new object for
+// a managed container's child each time it is asked for (places.go): Qt.
+func remakesChildren(toolkit string) bool {
+	return strings.EqualFold(toolkit, "Qt")
+}
+
+// idOf mints an element's id: by place when its parent is a container
+// that remakes its children, else by path.
+func (r *reader) idOf(e, parent *elem) ID {
+	if r.placeKids && parent != nil && parent.states.has(stateManagesDescendants) && e.index >= 0 {
+		place := childPlace(parent.path, e.index)
+		r.c.rememberPlace(e.bus, place, e.path)
+		return r.c.mintID(r.tag, e.bus, place)
+	}
+	return r.c.mintID(r.tag, e.bus, e.path)
 }
 
 // cache asks the app for its whole cached tree in one call. An app without
@@ -434,8 +456,8 @@ func (r *reader) assemble() (*Tree, []*elem) {
 	r.walk++
 	mark := r.walk
 	states := map[stateSet][]string{}
-	var visit func(e *elem, parent, index, depth int) bool
-	visit = func(e *elem, parent, index, depth int) bool {
+	var visit func(e, up *elem, parent, index, depth int) bool
+	visit = func(e, up *elem, parent, index, depth int) bool {
 		if len(t.Nodes) >= r.budget.MaxElements {
 			t.Truncated = true
 			return false
@@ -463,8 +485,9 @@ func (r *reader) assemble() (*Tree, []*elem) {
 			names = names[:len(names):len(names)]
 			states[e.states] = names
 		}
+		e.id = r.idOf(e, up)
 		t.Nodes = append(t.Nodes, Node{
-			ID:            r.c.mintID(r.tag, e.bus, e.path),
+			ID:            e.id,
 			Parent:        parent,
 			IndexInParent: index,
 			Depth:         depth,
@@ -494,13 +517,13 @@ func (r *reader) assemble() (*Tree, []*elem) {
 				t.Truncated = true // not read: the fill-in stopped early
 				continue
 			}
-			if !visit(ch, i, k, depth+1) {
+			if !visit(ch, e, i, k, depth+1) {
 				return false
 			}
 			k++
 		}
 		return true
 	}
-	visit(r.root, -1, 0, 0)
+	visit(r.root, nil, -1, 0, 0)
 	return t, elems
 }
