@@ -313,6 +313,7 @@ const maxRemembered = 100000
 // same localized names reuses the names instead of asking for each).
 type memoEntry struct {
 	ifaces    ifaceSet
+	inDoc     bool // inside an editable document (documentStates)
 	localized []string
 	names     []string
 }
@@ -335,7 +336,17 @@ func (c *Client) remember(tag string, elems []*elem) {
 			c.memo[id] = m
 		}
 		m.ifaces = e.ifaces
+		m.inDoc = e.inEditableDoc
 	}
+}
+
+// recallInDocument reports whether an element was inside an editable
+// document when last read (documentStates).
+func (c *Client) recallInDocument(id ID) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m := c.memo[id]
+	return m != nil && m.inDoc
 }
 
 // recallIfaces returns an element's remembered interfaces.

@@ -89,11 +89,14 @@ type elem struct {
 	// id is the element's id in the read (assemble): by path, or by
 	// place for a child of a container that remakes its children
 	// (places.go).
-	id       ID
-	mark     int  // the walk that last visited it (cycle guard)
-	hasProps bool // role, name, states and interfaces are known
-	gone     bool // the object vanished during the read
-	resolved bool // children is the complete, ordered child list
+	id   ID
+	mark int // the walk that last visited it (cycle guard)
+	// inEditableDoc: the element is, or lies inside, a document that says
+	// it is editable (read.go, documentStates).
+	inEditableDoc bool
+	hasProps      bool // role, name, states and interfaces are known
+	gone          bool // the object vanished during the read
+	resolved      bool // children is the complete, ordered child list
 	// counted: the child count was asked for on its own (a cache reply
 	// gives -1 for a container that manages its descendants)
 	counted  bool

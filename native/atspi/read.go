@@ -186,6 +186,35 @@ type reader struct {
 	placeKids bool
 }
 
+// documentStates returns an element's states with enabled and sensitive
+// added where a document says it is editable but not sensitive: LibreOffice
+// (measured with Writer 7.4, gtk3) gives its document and every paragraph
+// editable and enabled but never sensitive, so they read as disabled and
+// typing into the document was refused. Inside an editable document (and
+// for the document itself) an editable element is taken as usable;
+// nowhere else, since GTK keeps editable on a field a person cannot use.
+func documentStates(e, up *elem, role string) stateSet {
+	st := e.states
+	inDoc := up != nil && up.inEditableDoc
+	if strings.HasPrefix(role, "document_") && st.has(stateEditable) {
+		inDoc = true
+	}
+	e.inEditableDoc = inDoc
+	if inDoc {
+		st = usableInDocument(st)
+	}
+	return st
+}
+
+// usableInDocument adds enabled and sensitive to the states of an editable
+// element of an editable document (documentStates).
+func usableInDocument(st stateSet) stateSet {
+	if st.has(stateEditable) && !st.has(stateSensitive) {
+		st |= 1<<stateEnabled | 1<<stateSensitive
+	}
+	return st
+}
+
 // remakesChildren reports whether apps of a toolkit make a new object for
 // a managed container's child each time it is asked for (places.go): Qt.
 func remakesChildren(toolkit string) bool {
@@ -477,6 +506,7 @@ func (r *reader) assemble() (*Tree, []*elem) {
 			childCount = 0
 		}
 		role := RoleName(e.role)
+		e.states = documentStates(e, up, role)
 		// Elements with the same state set share one names slice (its
 		// capacity is its length, so an append by a caller copies).
 		names, ok := states[e.states]
