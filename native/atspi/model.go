@@ -94,6 +94,14 @@ type elem struct {
 	// inEditableDoc: the element is, or lies inside, a document that says
 	// it is editable (read.go, documentStates).
 	inEditableDoc bool
+	// A table whose visible block is read (tables.go): blockRead once
+	// tried, with the table's row and column counts (-1 unknown when
+	// zero-valued fields are not yet read).
+	blockRead            bool
+	tableRows, tableCols int32
+	// A cell of such a block: its row and column.
+	inBlock          bool
+	cellRow, cellCol int32
 	hasProps      bool // role, name, states and interfaces are known
 	gone          bool // the object vanished during the read
 	resolved      bool // children is the complete, ordered child list

@@ -113,3 +113,14 @@ func (c *Client) resolvePlace(ctx context.Context, bus, place string, t target) 
 	c.rememberPlace(bus, place, p)
 	return p, nil
 }
+
+// isCellID reports whether an id names a table's cell by row and column
+// (a cell of a visible block, tables.go).
+func isCellID(id ID) bool {
+	_, path, ok := splitID(id)
+	if !ok {
+		return false
+	}
+	_, _, col, ok := parsePlace(path)
+	return ok && col >= 0
+}

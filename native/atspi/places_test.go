@@ -29,3 +29,32 @@ func TestPlacePaths(t *testing.T) {
 		})
 	}
 }
+
+// TestCellAddresses: a sheet's cell names read as zero-based rows and
+// columns; anything else is no address.
+func TestCellAddresses(t *testing.T) {
+	cases := []struct {
+		name     string
+		row, col int32
+		ok       bool
+	}{
+		{"A1", 0, 0, true},
+		{"B12", 11, 1, true},
+		{"Z3", 2, 25, true},
+		{"AA1", 0, 26, true},
+		{"XFD1048576", 1048575, 16383, true},
+		{"Sheet1", 0, 0, false},
+		{"12", 0, 0, false},
+		{"A", 0, 0, false},
+		{"A0", 0, 0, false},
+		{"", 0, 0, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			row, col, ok := parseCellAddress(c.name)
+			if ok != c.ok || (ok && (row != c.row || col != c.col)) {
+				t.Fatalf("parseCellAddress(%q) = %d, %d, %v", c.name, row, col, ok)
+			}
+		})
+	}
+}

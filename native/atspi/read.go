@@ -58,6 +58,8 @@ type ReadStats struct {
 	FillRounds  int           // rounds of calls for what the cache left out
 	FillCalls   int           // calls made in those rounds
 	FillTime    time.Duration // time spent in them and in building the tree
+	BlockCells  int           // cells read of tables' visible blocks (tables.go)
+	BlockTime   time.Duration // time spent reading those blocks
 	DetailCalls int           // per-element detail calls
 	DetailTime  time.Duration // time spent reading details
 	Elements    int           // nodes returned
@@ -137,6 +139,7 @@ func (c *Client) ReadTree(ctx context.Context, frame ID, opts ReadOptions) (*Tre
 	r.placeKids = remakesChildren(c.ToolkitName(ctx, bus))
 	tree, elems := r.assemble()
 	stats.FillRounds, stats.FillCalls = r.rounds, r.calls
+	stats.BlockCells, stats.BlockTime = r.blockCells, r.blockTime
 	stats.FillTime = time.Since(t1)
 
 	t2 := time.Now()
@@ -147,7 +150,7 @@ func (c *Client) ReadTree(ctx context.Context, frame ID, opts ReadOptions) (*Tre
 		}
 		targets := make([]detailTarget, n)
 		for i, e := range elems[:n] {
-			targets[i] = detailTarget{node: &tree.Nodes[i], bus: e.bus, path: e.path, ifaces: e.ifaces, states: e.states}
+			targets[i] = detailTarget{node: &tree.Nodes[i], bus: e.bus, path: e.path, ifaces: e.ifaces, states: e.states, textValue: e.inBlock}
 		}
 		n, err := c.details(ctx, targets, opts.Details)
 		stats.DetailCalls = n
@@ -181,6 +184,12 @@ type reader struct {
 	// written through accessibility (WritesText): its fields are not
 	// Editable, so typing there asks for a takeover instead.
 	writesText bool
+	// tables are the tables the last plan found whose visible block is
+	// to be read (tables.go).
+	tables []*elem
+	// blockCells and blockTime measure the blocks read (ReadStats).
+	blockCells int
+	blockTime  time.Duration
 	// placeKids: the app remakes the children of containers that manage
 	// their descendants on every ask, so they get place ids (places.go).
 	placeKids bool
@@ -224,6 +233,11 @@ func remakesChildren(toolkit string) bool {
 // idOf mints an element's id: by place when its parent is a container
 // that remakes its children, else by path.
 func (r *reader) idOf(e, parent *elem) ID {
+	if e.inBlock && parent != nil {
+		place := cellPlace(parent.path, e.cellRow, e.cellCol)
+		r.c.rememberPlace(e.bus, place, e.path)
+		return r.c.mintID(r.tag, e.bus, place)
+	}
 	if r.placeKids && parent != nil && parent.states.has(stateManagesDescendants) && e.index >= 0 {
 		place := childPlace(parent.path, e.index)
 		r.c.rememberPlace(e.bus, place, e.path)
@@ -302,6 +316,10 @@ func (r *reader) plan() (needKids, needProps, needCount []*elem) {
 			}
 			if !mayListChildren(e, r.budget) {
 				// Never asked: the read says it left them out (assemble).
+				// A table among them is read by its visible block.
+				if needsBlock(e) {
+					r.tables = append(r.tables, e)
+				}
 				return
 			}
 			needKids = append(needKids, e)
@@ -354,7 +372,19 @@ func addNameAndDescription(p *pipe, conn *wireConn, target int, bus, path string
 // tree within the budget is complete.
 func (r *reader) fill() error {
 	for r.rounds = 0; r.rounds < maxFillRounds; r.rounds++ {
+		r.tables = r.tables[:0]
 		needKids, needProps, needCount := r.plan()
+		if len(r.tables) > 0 {
+			t0 := time.Now()
+			for _, e := range r.tables {
+				if err := r.readBlock(e, r.budget.MaxElements-len(r.known)); err != nil {
+					return err
+				}
+				r.blockCells += len(e.children)
+			}
+			r.blockTime += time.Since(t0)
+			continue
+		}
 		if len(needKids)+len(needProps)+len(needCount) == 0 {
 			return nil
 		}
@@ -494,7 +524,7 @@ func (r *reader) assemble() (*Tree, []*elem) {
 		e.mark = mark
 		i := len(t.Nodes)
 		childCount := int(e.childCount)
-		if e.resolved {
+		if e.resolved && !e.blockRead {
 			childCount = 0
 			for _, k := range e.children {
 				if !k.gone {
@@ -531,6 +561,11 @@ func (r *reader) assemble() (*Tree, []*elem) {
 			Text:          e.ifaces&ifText != 0,
 		})
 		elems = append(elems, e)
+		if e.blockRead {
+			// A table read by its visible block: the cells beyond it
+			// are left out.
+			t.Truncated = true
+		}
 		if childCount == 0 {
 			return true
 		}
