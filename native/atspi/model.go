@@ -102,9 +102,9 @@ type elem struct {
 	// A cell of such a block: its row and column.
 	inBlock          bool
 	cellRow, cellCol int32
-	hasProps      bool // role, name, states and interfaces are known
-	gone          bool // the object vanished during the read
-	resolved      bool // children is the complete, ordered child list
+	hasProps         bool // role, name, states and interfaces are known
+	gone             bool // the object vanished during the read
+	resolved         bool // children is the complete, ordered child list
 	// counted: the child count was asked for on its own (a cache reply
 	// gives -1 for a container that manages its descendants)
 	counted  bool
