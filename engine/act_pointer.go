@@ -2,7 +2,7 @@ package engine
 
 import (
 	"context"
-	"slices"
+	"strings"
 	"time"
 )
 
@@ -128,10 +128,16 @@ func (d *Driver) callElement(ctx context.Context, f func(context.Context) error)
 	return nil
 }
 
+// firstAction returns the first of names the element has. Names are
+// matched without regard to case, and the element's own spelling
+// is returned (the one its app acts by): Qt names its actions "Press",
+// "Toggle", "ShowMenu".
 func firstAction(n *Node, names []string) string {
 	for _, want := range names {
-		if slices.Contains(n.Actions, want) {
-			return want
+		for _, have := range n.Actions {
+			if strings.EqualFold(have, want) {
+				return have
+			}
 		}
 	}
 	return ""

@@ -52,6 +52,8 @@ var appCalls = []appCall{
 	{iface: "org.a11y.atspi.Cache", member: "GetItems"},
 	// Structure and identity, per element.
 	{iface: "org.a11y.atspi.Accessible", member: "GetChildren"},
+	// One child, by index: finding a place id's element again (places.go).
+	{iface: "org.a11y.atspi.Accessible", member: "GetChildAtIndex"},
 	{iface: "org.a11y.atspi.Accessible", member: "GetRole"},
 	{iface: "org.a11y.atspi.Accessible", member: "GetState"},
 	{iface: "org.a11y.atspi.Accessible", member: "GetInterfaces"},
@@ -68,6 +70,11 @@ var appCalls = []appCall{
 	{iface: "org.a11y.atspi.Component", member: "ScrollTo"},
 	// What lies under a point, before synthetic input aimed at an element.
 	{iface: "org.a11y.atspi.Component", member: "GetAccessibleAtPoint"},
+	// Tables that manage their descendants (a sheet): their size, and the
+	// cells of the visible block, never their children (tables.go).
+	{iface: "org.a11y.atspi.Table", member: "GetAccessibleAt"},
+	{iface: propertiesIface, member: "Get", propIface: "org.a11y.atspi.Table", prop: "NRows"},
+	{iface: propertiesIface, member: "Get", propIface: "org.a11y.atspi.Table", prop: "NColumns"},
 	// Actions.
 	{iface: "org.a11y.atspi.Action", member: "GetActions"},
 	{iface: "org.a11y.atspi.Action", member: "GetName"},

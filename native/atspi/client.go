@@ -49,6 +49,9 @@ type Client struct {
 	// kits remembers each app's toolkit name and version (toolkit.go),
 	// by bus name.
 	kits map[string][2]string
+	// places maps place ids (places.go) to the objects they stood for in
+	// the last read, by bus name and place path.
+	places map[string]string
 
 	// Change events (signals.go, watch.go). The watchers have their own
 	// lock so that a reader goroutine routing an event never waits on a
@@ -229,6 +232,11 @@ func (c *Client) parseID(ctx context.Context, id ID, t target) (bus, path, tag s
 	if gen != strings.TrimPrefix(tag, "@") {
 		return "", "", "", failure(KindGone, "the accessibility bus restarted since the element was read")
 	}
+	if strings.Contains(path, placeMark) {
+		if path, err = c.resolvePlace(ctx, bus, path, t); err != nil {
+			return "", "", "", err
+		}
+	}
 	return bus, path, tag, nil
 }
 
@@ -267,8 +275,12 @@ func (c *Client) connFor(ctx context.Context, bus string) (*wireConn, error) {
 	r, err := b.call(ctx, bus, "/org/a11y/atspi/accessible/root", "org.a11y.atspi.Application", "GetApplicationBusAddress")
 	if err != nil {
 		var de *dbusError
-		if errors.As(err, &de) && de.Name == "org.freedesktop.DBus.Error.UnknownMethod" {
-			a.tried = true // the app has no private socket (GTK 4)
+		if errors.As(err, &de) && (de.Name == "org.freedesktop.DBus.Error.UnknownMethod" ||
+			de.Name == "org.freedesktop.DBus.Error.UnknownObject") {
+			// The app has no private socket (GTK 4), or the bus name has
+			// no root object: Qt 5 serves its windows from a second
+			// connection, whose name only the elements carry.
+			a.tried = true
 			return b, nil
 		}
 		return nil, mapErr(err, b, ctx, targetApp)
@@ -301,6 +313,7 @@ const maxRemembered = 100000
 // same localized names reuses the names instead of asking for each).
 type memoEntry struct {
 	ifaces    ifaceSet
+	inDoc     bool // inside an editable document (documentStates)
 	localized []string
 	names     []string
 }
@@ -313,14 +326,27 @@ func (c *Client) remember(tag string, elems []*elem) {
 		c.memo = make(map[ID]*memoEntry, len(elems))
 	}
 	for _, e := range elems {
-		id := c.mintID(tag, e.bus, e.path)
+		id := e.id
+		if id == "" {
+			id = c.mintID(tag, e.bus, e.path)
+		}
 		m := c.memo[id]
 		if m == nil {
 			m = &memoEntry{}
 			c.memo[id] = m
 		}
 		m.ifaces = e.ifaces
+		m.inDoc = e.inEditableDoc
 	}
+}
+
+// recallInDocument reports whether an element was inside an editable
+// document when last read (documentStates).
+func (c *Client) recallInDocument(id ID) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m := c.memo[id]
+	return m != nil && m.inDoc
 }
 
 // recallIfaces returns an element's remembered interfaces.

@@ -120,6 +120,7 @@ func (r *detailRead) passed(i int) {
 	end := min(r.lengths[i], maxValueBytes)
 	if end <= 0 {
 		t.node.Value, t.node.HasValue = "", true
+		r.cellNumber(i)
 		return
 	}
 	r.p.add(r.conns[t.bus], call{target: i, kind: kindText}, t.bus, t.path, "org.a11y.atspi.Text", "GetText", int32(0), end)
@@ -137,6 +138,22 @@ func (r *detailRead) text(i int, d *decoder) {
 	if d.err == nil {
 		n.Value, _ = cutUTF8(dropEmbeds(s), maxValueBytes)
 		n.HasValue = true
+		r.cellNumber(i)
+	}
+}
+
+// cellNumber marks a sheet's cell that holds a number, or nothing, as
+// taking a number through its Value interface (Calc's cells offer no
+// EditableText; set_value of a number writes the cell by Value's
+// CurrentValue). The range is left open: a cell takes any number.
+func (r *detailRead) cellNumber(i int) {
+	t := &r.targets[i]
+	if !t.textValue || t.ifaces&ifValue == 0 {
+		return
+	}
+	v := strings.TrimSpace(t.node.Value)
+	if _, err := strconv.ParseFloat(v, 64); err == nil || v == "" {
+		t.node.Numeric = &Range{}
 	}
 }
 

@@ -17,6 +17,9 @@ type detailTarget struct {
 	// recheck makes the value read re-check the role live before reading
 	// text (for nodes from an earlier read, whose role may have changed).
 	recheck bool
+	// textValue: the element's text is its value whatever its role (a
+	// sheet's cell, named by its address, shows its content as text).
+	textValue bool
 }
 
 // maxActions bounds the action names read per element.
@@ -96,6 +99,12 @@ func (r *detailRead) plan(which Details) int {
 		}
 		if which&DetailValues != 0 && !t.node.Secure {
 			switch {
+			case t.textValue && t.ifaces&ifText != 0:
+				pl.text = true
+				n += 3
+				if t.recheck {
+					n++
+				}
 			case t.ifaces&ifValue != 0:
 				pl.value = true
 				n += valueCalls
@@ -254,7 +263,7 @@ func (c *Client) Details(ctx context.Context, nodes []*Node, which Details) erro
 		if err != nil {
 			return err
 		}
-		t := detailTarget{node: n, bus: bus, path: path, recheck: true}
+		t := detailTarget{node: n, bus: bus, path: path, recheck: true, textValue: isCellID(n.ID)}
 		if n.HasState("showing") {
 			t.states |= 1 << stateShowing
 		}

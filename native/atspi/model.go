@@ -86,10 +86,25 @@ type elem struct {
 	role                  uint32
 	states                stateSet
 
-	mark     int  // the walk that last visited it (cycle guard)
-	hasProps bool // role, name, states and interfaces are known
-	gone     bool // the object vanished during the read
-	resolved bool // children is the complete, ordered child list
+	// id is the element's id in the read (assemble): by path, or by
+	// place for a child of a container that remakes its children
+	// (places.go).
+	id   ID
+	mark int // the walk that last visited it (cycle guard)
+	// inEditableDoc: the element is, or lies inside, a document that says
+	// it is editable (read.go, documentStates).
+	inEditableDoc bool
+	// A table whose visible block is read (tables.go): blockRead once
+	// tried, with the table's row and column counts (-1 unknown when
+	// zero-valued fields are not yet read).
+	blockRead            bool
+	tableRows, tableCols int32
+	// A cell of such a block: its row and column.
+	inBlock          bool
+	cellRow, cellCol int32
+	hasProps         bool // role, name, states and interfaces are known
+	gone             bool // the object vanished during the read
+	resolved         bool // children is the complete, ordered child list
 	// counted: the child count was asked for on its own (a cache reply
 	// gives -1 for a container that manages its descendants)
 	counted  bool

@@ -29,6 +29,10 @@ const (
 	kindValueStep  // Value's MinimumIncrement
 	kindTextLength // Text's CharacterCount
 	kindText       // Text.GetText
+	// A table's visible block (tables.go).
+	kindTableRows    // Table's NRows
+	kindTableColumns // Table's NColumns
+	kindCell         // Table.GetAccessibleAt, or the cell at a corner
 	// Apps and the bus.
 	kindPid      // the bus daemon's GetConnectionUnixProcessID
 	kindToolkit  // Application's ToolkitName

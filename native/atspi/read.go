@@ -3,6 +3,7 @@ package atspi
 import (
 	"context"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -57,6 +58,8 @@ type ReadStats struct {
 	FillRounds  int           // rounds of calls for what the cache left out
 	FillCalls   int           // calls made in those rounds
 	FillTime    time.Duration // time spent in them and in building the tree
+	BlockCells  int           // cells read of tables' visible blocks (tables.go)
+	BlockTime   time.Duration // time spent reading those blocks
 	DetailCalls int           // per-element detail calls
 	DetailTime  time.Duration // time spent reading details
 	Elements    int           // nodes returned
@@ -133,8 +136,10 @@ func (c *Client) ReadTree(ctx context.Context, frame ID, opts ReadOptions) (*Tre
 		e.states = c.showingFor(e.bus, e.states)
 	}
 	r.writesText = c.WritesText(ctx, bus)
+	r.placeKids = remakesChildren(c.ToolkitName(ctx, bus))
 	tree, elems := r.assemble()
 	stats.FillRounds, stats.FillCalls = r.rounds, r.calls
+	stats.BlockCells, stats.BlockTime = r.blockCells, r.blockTime
 	stats.FillTime = time.Since(t1)
 
 	t2 := time.Now()
@@ -145,7 +150,7 @@ func (c *Client) ReadTree(ctx context.Context, frame ID, opts ReadOptions) (*Tre
 		}
 		targets := make([]detailTarget, n)
 		for i, e := range elems[:n] {
-			targets[i] = detailTarget{node: &tree.Nodes[i], bus: e.bus, path: e.path, ifaces: e.ifaces, states: e.states}
+			targets[i] = detailTarget{node: &tree.Nodes[i], bus: e.bus, path: e.path, ifaces: e.ifaces, states: e.states, textValue: e.inBlock}
 		}
 		n, err := c.details(ctx, targets, opts.Details)
 		stats.DetailCalls = n
@@ -179,6 +184,66 @@ type reader struct {
 	// written through accessibility (WritesText): its fields are not
 	// Editable, so typing there asks for a takeover instead.
 	writesText bool
+	// tables are the tables the last plan found whose visible block is
+	// to be read (tables.go).
+	tables []*elem
+	// blockCells and blockTime measure the blocks read (ReadStats).
+	blockCells int
+	blockTime  time.Duration
+	// placeKids: the app remakes the children of containers that manage
+	// their descendants on every ask, so they get place ids (places.go).
+	placeKids bool
+}
+
+// documentStates returns an element's states with enabled and sensitive
+// added where a document says it is editable but not sensitive: LibreOffice
+// (measured with Writer 7.4, gtk3) gives its document and every paragraph
+// editable and enabled but never sensitive, so they read as disabled and
+// typing into the document was refused. Inside an editable document (and
+// for the document itself) an editable element is taken as usable;
+// nowhere else, since GTK keeps editable on a field a person cannot use.
+func documentStates(e, up *elem, role string) stateSet {
+	st := e.states
+	inDoc := up != nil && up.inEditableDoc
+	if strings.HasPrefix(role, "document_") && st.has(stateEditable) {
+		inDoc = true
+	}
+	e.inEditableDoc = inDoc
+	if inDoc {
+		st = usableInDocument(st)
+	}
+	return st
+}
+
+// usableInDocument adds enabled and sensitive to the states of an editable
+// element of an editable document (documentStates).
+func usableInDocument(st stateSet) stateSet {
+	if st.has(stateEditable) && !st.has(stateSensitive) {
+		st |= 1<<stateEnabled | 1<<stateSensitive
+	}
+	return st
+}
+
+// remakesChildren reports whether apps of a toolkit make a new object for
+// a managed container's child each time it is asked for (places.go): Qt.
+func remakesChildren(toolkit string) bool {
+	return strings.EqualFold(toolkit, "Qt")
+}
+
+// idOf mints an element's id: by place when its parent is a container
+// that remakes its children, else by path.
+func (r *reader) idOf(e, parent *elem) ID {
+	if e.inBlock && parent != nil {
+		place := cellPlace(parent.path, e.cellRow, e.cellCol)
+		r.c.rememberPlace(e.bus, place, e.path)
+		return r.c.mintID(r.tag, e.bus, place)
+	}
+	if r.placeKids && parent != nil && parent.states.has(stateManagesDescendants) && e.index >= 0 {
+		place := childPlace(parent.path, e.index)
+		r.c.rememberPlace(e.bus, place, e.path)
+		return r.c.mintID(r.tag, e.bus, place)
+	}
+	return r.c.mintID(r.tag, e.bus, e.path)
 }
 
 // cache asks the app for its whole cached tree in one call. An app without
@@ -251,6 +316,10 @@ func (r *reader) plan() (needKids, needProps, needCount []*elem) {
 			}
 			if !mayListChildren(e, r.budget) {
 				// Never asked: the read says it left them out (assemble).
+				// A table among them is read by its visible block.
+				if needsBlock(e) {
+					r.tables = append(r.tables, e)
+				}
 				return
 			}
 			needKids = append(needKids, e)
@@ -303,7 +372,19 @@ func addNameAndDescription(p *pipe, conn *wireConn, target int, bus, path string
 // tree within the budget is complete.
 func (r *reader) fill() error {
 	for r.rounds = 0; r.rounds < maxFillRounds; r.rounds++ {
+		r.tables = r.tables[:0]
 		needKids, needProps, needCount := r.plan()
+		if len(r.tables) > 0 {
+			t0 := time.Now()
+			for _, e := range r.tables {
+				if err := r.readBlock(e, r.budget.MaxElements-len(r.known)); err != nil {
+					return err
+				}
+				r.blockCells += len(e.children)
+			}
+			r.blockTime += time.Since(t0)
+			continue
+		}
 		if len(needKids)+len(needProps)+len(needCount) == 0 {
 			return nil
 		}
@@ -434,8 +515,8 @@ func (r *reader) assemble() (*Tree, []*elem) {
 	r.walk++
 	mark := r.walk
 	states := map[stateSet][]string{}
-	var visit func(e *elem, parent, index, depth int) bool
-	visit = func(e *elem, parent, index, depth int) bool {
+	var visit func(e, up *elem, parent, index, depth int) bool
+	visit = func(e, up *elem, parent, index, depth int) bool {
 		if len(t.Nodes) >= r.budget.MaxElements {
 			t.Truncated = true
 			return false
@@ -443,7 +524,7 @@ func (r *reader) assemble() (*Tree, []*elem) {
 		e.mark = mark
 		i := len(t.Nodes)
 		childCount := int(e.childCount)
-		if e.resolved {
+		if e.resolved && !e.blockRead {
 			childCount = 0
 			for _, k := range e.children {
 				if !k.gone {
@@ -455,6 +536,7 @@ func (r *reader) assemble() (*Tree, []*elem) {
 			childCount = 0
 		}
 		role := RoleName(e.role)
+		e.states = documentStates(e, up, role)
 		// Elements with the same state set share one names slice (its
 		// capacity is its length, so an append by a caller copies).
 		names, ok := states[e.states]
@@ -463,8 +545,9 @@ func (r *reader) assemble() (*Tree, []*elem) {
 			names = names[:len(names):len(names)]
 			states[e.states] = names
 		}
+		e.id = r.idOf(e, up)
 		t.Nodes = append(t.Nodes, Node{
-			ID:            r.c.mintID(r.tag, e.bus, e.path),
+			ID:            e.id,
 			Parent:        parent,
 			IndexInParent: index,
 			Depth:         depth,
@@ -478,6 +561,11 @@ func (r *reader) assemble() (*Tree, []*elem) {
 			Text:          e.ifaces&ifText != 0,
 		})
 		elems = append(elems, e)
+		if e.blockRead {
+			// A table read by its visible block: the cells beyond it
+			// are left out.
+			t.Truncated = true
+		}
 		if childCount == 0 {
 			return true
 		}
@@ -494,13 +582,13 @@ func (r *reader) assemble() (*Tree, []*elem) {
 				t.Truncated = true // not read: the fill-in stopped early
 				continue
 			}
-			if !visit(ch, i, k, depth+1) {
+			if !visit(ch, e, i, k, depth+1) {
 				return false
 			}
 			k++
 		}
 		return true
 	}
-	visit(r.root, -1, 0, 0)
+	visit(r.root, nil, -1, 0, 0)
 	return t, elems
 }

@@ -65,6 +65,10 @@ func (c *Client) Refresh(ctx context.Context, nodes []*Node) error {
 		e := &fresh[i]
 		bus, _, _, _ := c.parseID(ctx, n.ID, targetElement)
 		n.Role = RoleName(e.role)
+		if c.recallInDocument(n.ID) {
+			e.inEditableDoc = true
+			e.states = usableInDocument(e.states)
+		}
 		n.States = stateNames(c.showingFor(bus, e.states))
 		n.Name = e.name
 		n.Description = e.desc

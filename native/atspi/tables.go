@@ -1,0 +1,257 @@
+package atspi
+
+import (
+	"strconv"
+)
+
+// Tables that manage their descendants: the visible block.
+//
+// A spreadsheet's sheet is one table of every cell it could hold
+// (LibreOffice Calc: 1,048,576 rows by 16,384 columns, ChildCount
+// 2^31 - 1), made on demand: asking for its children makes the app build
+// them all (docs/everyday-apps-2.md). Such a table is never asked for its
+// children. The reader reads what a person sees of it instead, in a few
+// pipelined rounds:
+//
+//  1. its row and column counts (the Table interface's NRows, NColumns)
+//     and its extents;
+//  2. the cells at its top-left and bottom-right corners
+//     (Component.GetAccessibleAtPoint), and their names: a sheet names a
+//     cell by its address ("B12"), which gives the block's first and last
+//     row and column (when a name is no address, the block starts at the
+//     first cell and spans maxBlockRows by maxBlockColumns);
+//  3. every cell of that block by row and column (Table.GetAccessibleAt);
+//  4. each cell's role, states and name (its interfaces once, from the
+//     first cell: a sheet's cells are all alike).
+//
+// Cells that are not showing are left out. The cells become the table's
+// children in the read, with place ids by row and column (places.go); the
+// table keeps the child count it reports, and the read says truncated.
+
+// Bounds of one table's block: a screen of cells, never more.
+const (
+	maxBlockRows    = 200
+	maxBlockColumns = 64
+	maxBlockCells   = 2000
+)
+
+// needsBlock reports whether an element is a table whose visible block is
+// read instead of its children.
+func needsBlock(e *elem) bool {
+	return e.ifaces&ifTable != 0 && e.states.has(stateManagesDescendants) && !e.blockRead
+}
+
+// block is what rounds 1 and 2 learn of a table.
+type block struct {
+	rows, cols     int32
+	x, y, w, h     int32
+	r0, c0, r1, c1 int32
+	corner         [2]string // paths of the corner cells
+}
+
+// readBlock reads a table's visible block and makes its showing cells the
+// table's children. room bounds the cells read (the read's budget left).
+func (r *reader) readBlock(e *elem, room int) error {
+	e.blockRead = true
+	conn, err := r.c.connFor(r.ctx, e.bus)
+	if err != nil {
+		return mapErr(err, nil, r.ctx, r.targetOf(e))
+	}
+	var b block
+	b.rows, b.cols = -1, -1
+
+	// Round 1: size and extents.
+	p := newPipe(r.ctx)
+	p.add(conn, call{kind: kindTableRows}, e.bus, e.path, propertiesIface, "Get", "org.a11y.atspi.Table", "NRows")
+	p.add(conn, call{kind: kindTableColumns}, e.bus, e.path, propertiesIface, "Get", "org.a11y.atspi.Table", "NColumns")
+	p.add(conn, call{kind: kindExtents}, e.bus, e.path, "org.a11y.atspi.Component", "GetExtents", coordScreen)
+	if err := r.drain(p, func(a answer) {
+		d := a.decoder()
+		switch a.kind {
+		case kindTableRows, kindTableColumns:
+			if d.sig() != "i" {
+				return
+			}
+			if n := d.int32(); d.err == nil {
+				if a.kind == kindTableRows {
+					b.rows = n
+				} else {
+					b.cols = n
+				}
+			}
+		case kindExtents:
+			d.align(8)
+			b.x, b.y, b.w, b.h = d.int32(), d.int32(), d.int32(), d.int32()
+		}
+	}); err != nil {
+		return err
+	}
+	e.tableRows, e.tableCols = b.rows, b.cols
+	if b.rows <= 0 || b.cols <= 0 || b.w <= 0 || b.h <= 0 {
+		return nil // nothing on screen to read
+	}
+
+	// Round 2: the corner cells, then their names.
+	r.corners(conn, e, &b)
+
+	rows := min(b.r1-b.r0+1, maxBlockRows)
+	cols := min(b.c1-b.c0+1, maxBlockColumns)
+	if rows <= 0 || cols <= 0 {
+		return nil
+	}
+	limit := min(maxBlockCells, room)
+	if int(rows*cols) > limit {
+		rows = max(int32(limit)/cols, 1)
+		if int(rows*cols) > limit {
+			cols = int32(limit)
+		}
+	}
+
+	// Round 3: the cells by row and column.
+	n := int(rows * cols)
+	cells := make([]*elem, n)
+	p = newPipe(r.ctx)
+	for i := 0; i < n; i++ {
+		row, col := b.r0+int32(i)/cols, b.c0+int32(i)%cols
+		p.add(conn, call{target: i, kind: kindCell}, e.bus, e.path, "org.a11y.atspi.Table", "GetAccessibleAt", row, col)
+	}
+	if err := r.drain(p, func(a answer) {
+		bus, path := a.decoder().ref()
+		if path == "" || path == nullPath || bus == "" {
+			return
+		}
+		k := newElem(bus, path)
+		k.inBlock = true
+		k.cellRow, k.cellCol = b.r0+int32(a.target)/cols, b.c0+int32(a.target)%cols
+		k.index = k.cellRow*b.cols + k.cellCol
+		cells[a.target] = k
+	}); err != nil {
+		return err
+	}
+
+	// Round 4: each cell's role, states and name; interfaces once.
+	p = newPipe(r.ctx)
+	first := true
+	for i, k := range cells {
+		if k == nil {
+			continue
+		}
+		p.add(conn, call{target: i, kind: kindRole}, k.bus, k.path, "org.a11y.atspi.Accessible", "GetRole")
+		p.add(conn, call{target: i, kind: kindState}, k.bus, k.path, "org.a11y.atspi.Accessible", "GetState")
+		p.add(conn, call{target: i, kind: kindName}, k.bus, k.path, propertiesIface, "Get", "org.a11y.atspi.Accessible", "Name")
+		if first {
+			p.add(conn, call{target: i, kind: kindIfaces}, k.bus, k.path, "org.a11y.atspi.Accessible", "GetInterfaces")
+			first = false
+		}
+	}
+	var ifaces ifaceSet
+	if err := r.drain(p, func(a answer) {
+		k := cells[a.target]
+		if a.kind == kindIfaces {
+			ifaces = decodeIfaces(a.decoder())
+			return
+		}
+		_ = applyProps(k, a.kind, &a.reply)
+	}); err != nil {
+		return err
+	}
+	var kids []*elem
+	for _, k := range cells {
+		if k == nil || !k.states.has(stateShowing) {
+			continue
+		}
+		k.ifaces, k.childCount, k.hasProps, k.resolved = ifaces, 0, true, true
+		if r.known[k.key()] == nil {
+			r.known[k.key()] = k
+		}
+		kids = append(kids, k)
+	}
+	e.children, e.resolved = kids, true
+	return nil
+}
+
+// corners finds the block's first and last row and column from the cells
+// at the table's top-left and bottom-right corners. Without them (a table
+// that does not answer, names that are no addresses) the block starts at
+// the first cell and spans the most rows and columns a block may.
+func (r *reader) corners(conn *wireConn, e *elem, b *block) {
+	b.r0, b.c0 = 0, 0
+	b.r1, b.c1 = min(b.rows, maxBlockRows)-1, min(b.cols, maxBlockColumns)-1
+	p := newPipe(r.ctx)
+	p.add(conn, call{target: 0, kind: kindCell}, e.bus, e.path, "org.a11y.atspi.Component", "GetAccessibleAtPoint", b.x+1, b.y+1, coordScreen)
+	p.add(conn, call{target: 1, kind: kindCell}, e.bus, e.path, "org.a11y.atspi.Component", "GetAccessibleAtPoint", b.x+b.w-2, b.y+b.h-2, coordScreen)
+	var buses [2]string
+	if r.drain(p, func(a answer) {
+		bus, path := a.decoder().ref()
+		if path != "" && path != nullPath {
+			buses[a.target], b.corner[a.target] = bus, path
+		}
+	}) != nil || b.corner[0] == "" || b.corner[1] == "" {
+		return
+	}
+	var names [2]string
+	p = newPipe(r.ctx)
+	for i := range b.corner {
+		p.add(conn, call{target: i, kind: kindName}, buses[i], b.corner[i], propertiesIface, "Get", "org.a11y.atspi.Accessible", "Name")
+	}
+	if r.drain(p, func(a answer) {
+		if d := a.decoder(); d.sig() == "s" {
+			names[a.target] = d.str()
+		}
+	}) != nil {
+		return
+	}
+	r0, c0, ok0 := parseCellAddress(names[0])
+	r1, c1, ok1 := parseCellAddress(names[1])
+	if !ok0 || !ok1 || r1 < r0 || c1 < c0 || r1 >= b.rows || c1 >= b.cols {
+		return
+	}
+	b.r0, b.c0, b.r1, b.c1 = r0, c0, r1, c1
+}
+
+// drain sends a pipe's calls and hands each answer that is not an error
+// to f. A connection that closed or a context that ended fails the read;
+// an element's error answer is skipped.
+func (r *reader) drain(p *pipe, f func(answer)) error {
+	defer p.close()
+	r.calls += p.sent
+	p.flush()
+	for {
+		a, ok, err := p.next()
+		if err != nil {
+			return mapErr(err, nil, r.ctx, targetFrame)
+		}
+		if !ok {
+			return nil
+		}
+		if a.err != nil {
+			if errConnGone(a.err) {
+				return mapErr(a.err, nil, r.ctx, targetFrame)
+			}
+			continue
+		}
+		f(a)
+	}
+}
+
+// parseCellAddress reads a cell address, column letters then a row number
+// ("A1", "AB12"), into a zero-based row and column.
+func parseCellAddress(s string) (row, col int32, ok bool) {
+	i := 0
+	c := 0
+	for i < len(s) && s[i] >= 'A' && s[i] <= 'Z' {
+		c = c*26 + int(s[i]-'A'+1)
+		if c > 1<<24 {
+			return 0, 0, false
+		}
+		i++
+	}
+	if i == 0 || i == len(s) {
+		return 0, 0, false
+	}
+	n, err := strconv.Atoi(s[i:])
+	if err != nil || n < 1 || n > 1<<30 {
+		return 0, 0, false
+	}
+	return int32(n - 1), int32(c - 1), true
+}

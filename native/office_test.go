@@ -1,0 +1,163 @@
+package native_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/sandbox"
+)
+
+// LibreOffice (issue 14): Writer's paragraphs carry their text and take
+// typing at the caret; Calc's sheet reads as its visible block of cells.
+
+// TestWriterParagraphsCarryTheirText reads the 400-paragraph document:
+// the visible paragraphs are rows whose value is their text, editable
+// (not disabled) as the document is; type_text into a paragraph inserts
+// at the caret, the next one goes on after it, and the diff reads each
+// back.
+func TestWriterParagraphsCarryTheirText(t *testing.T) {
+	a := startOffice(t, sandbox.Writer, longDocument)
+	defer a.alive(t)
+	h := newHarness(t, 20*time.Second)
+	grant(t, h, a.pid)
+	waitRead(t, h, a, "the document's paragraphs", func(r map[string]any) bool { return rolesOf(r)["paragraph"] > 0 })
+	read := settledRead(t, h, a)
+	paragraphs := 0
+	for _, e := range read["elements"].([]any) {
+		row := e.(map[string]any)
+		if row["role"] != "paragraph" {
+			continue
+		}
+		paragraphs++
+		want := fmt.Sprintf("Paragraph %d: the quick brown fox", paragraphs)
+		if !strings.HasPrefix(asString(row["value"]), want) {
+			t.Fatalf("paragraph row %d has value %q, want it to start %q", paragraphs, row["value"], want)
+		}
+		if !hasState(row, "editable") || hasState(row, "disabled") {
+			t.Fatalf("a paragraph of an editable document is not editable: %v", row)
+		}
+	}
+	if paragraphs < 10 {
+		t.Fatalf("%d paragraph rows, want the visible ones", paragraphs)
+	}
+	_, doc := rowWith(t, read, "Long", "document_text")
+	if hasState(doc, "disabled") {
+		t.Fatalf("the editable document reads as disabled: %v", doc)
+	}
+
+	p1, _ := rowWith(t, read, "Paragraph 1:", "paragraph")
+	res := h.ok("type_text", map[string]any{"element_token": p1, "text": "Hello "})
+	if !strings.Contains(asJSON(t, res["diff"]), "Hello Paragraph 1: the quick") {
+		t.Fatalf("typing into the first paragraph at its caret: %v", res)
+	}
+	read = h.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
+	p1, _ = rowWith(t, read, "Hello Paragraph 1:", "paragraph")
+	res = h.ok("type_text", map[string]any{"element_token": p1, "text": "again "})
+	if !strings.Contains(asJSON(t, res["diff"]), "Hello again Paragraph 1:") {
+		t.Fatalf("typing again goes on at the caret: %v", res)
+	}
+}
+
+// settledRead reads the app's window until two reads in a row hold the
+// same rows (a document is still laying out for a moment after its
+// window shows), and returns the last.
+func settledRead(t testing.TB, h *harness, a *desktopApp) map[string]any {
+	t.Helper()
+	prev := ""
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		r := readOnce(t, h, a.pid)
+		if r.read == nil {
+			t.Fatalf("reading %s: %s", a.what, r.text)
+		}
+		var b strings.Builder
+		for _, e := range r.read["elements"].([]any) {
+			row := e.(map[string]any)
+			fmt.Fprintf(&b, "%v %v %v|", row["parent_index"], row["role"], row["label"])
+		}
+		rows := b.String()
+		if rows == prev {
+			return r.read
+		}
+		prev = rows
+		a.alive(t)
+		if time.Now().After(deadline) {
+			t.Fatalf("%s's window never settled: %s", a.what, r.summary())
+		}
+	}
+}
+
+// TestCalcReadsTheVisibleBlock reads the 200 x 8 and the 100,000-row
+// sheets: the sheet is a table row with the child count it claims, the
+// read says truncated, and its children are the cells a person sees, as
+// many as the reference client (containers.py) finds, each named by its
+// address with its text as value. A cell's token takes a number by
+// set_value with the readback in the diff; Calc stays unharmed.
+func TestCalcReadsTheVisibleBlock(t *testing.T) {
+	cases := []struct {
+		name   string
+		sheet  officeFixture
+		a1, b2 string
+	}{
+		{"200x8", sheet200, "Item", "1"},
+		{"100000x3", sheet100k, "Row 1", "2"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := startOffice(t, sandbox.Calc, c.sheet)
+			defer a.alive(t)
+			ref := waitSheet(t, a)
+			rss := rssKiB(t, a.pid)
+			h := newHarness(t, 20*time.Second)
+			grant(t, h, a.pid)
+			r := readOnce(t, h, a.pid)
+			if r.read == nil {
+				t.Fatalf("reading Calc: %s", r.text)
+			}
+			t.Logf("Calc %s: %s; reference block %d x %d", c.name, r.summary(), ref.VisibleRows, ref.VisibleColumns)
+			if r.read["truncated"] != true {
+				t.Fatalf("a read of a sheet's visible block says truncated: %s", r.summary())
+			}
+			_, table := rowWith(t, r.read, "Sheet", "table")
+			if table["child_count"] != float64(1<<31-1) {
+				t.Fatalf("the sheet's row keeps the child count it claims: %v", table)
+			}
+			cells := 0
+			for _, e := range r.read["elements"].([]any) {
+				if row := e.(map[string]any); row["role"] == "table_cell" {
+					cells++
+				}
+			}
+			if want := ref.VisibleRows * ref.VisibleColumns; cells != want {
+				t.Fatalf("%d cells read, the visible block holds %d (%d x %d)", cells, want, ref.VisibleRows, ref.VisibleColumns)
+			}
+			if _, a1 := rowWith(t, r.read, "A1", "table_cell"); a1["value"] != c.a1 {
+				t.Fatalf("cell A1: %v", a1)
+			}
+			b2, b2row := rowWith(t, r.read, "B2", "table_cell")
+			if b2row["value"] != c.b2 {
+				t.Fatalf("cell B2: %v", b2row)
+			}
+			res := h.ok("set_value", map[string]any{"element_token": b2, "value": "42"})
+			if !strings.Contains(asJSON(t, res["diff"]), `"value":"42"`) {
+				t.Fatalf("set_value of B2 shows no readback in the diff: %v", res)
+			}
+			// Text goes into a cell only by a takeover: Calc's cells take
+			// no EditableText.
+			r = readOnce(t, h, a.pid)
+			b3, _ := rowWith(t, r.read, "B3", "table_cell")
+			h.fail(engine.CodeNotActionable, "type_text", map[string]any{"element_token": b3, "text": "seven"})
+
+			again := waitSheet(t, a)
+			if again.VisibleRows != ref.VisibleRows {
+				t.Fatalf("the visible block changed from %d to %d rows", ref.VisibleRows, again.VisibleRows)
+			}
+			if grew := rssKiB(t, a.pid) - rss; grew > 200<<10 {
+				t.Fatalf("Calc grew by %d MiB during the reads", grew>>10)
+			}
+		})
+	}
+}
