@@ -7,6 +7,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // The hand-back test: docs/contract.md#hand-back end to end on the mock
@@ -85,7 +86,7 @@ func TestHandback(t *testing.T) {
 	t.Run("a key press stops typing; exactly typed_characters arrived", func(t *testing.T) {
 		h := takeoverHarness(t)
 		read := h.readForm(nil)
-		notes := tokenOf(t, read, "text", "Notes")
+		notes := testkit.Token(t, read, "text", "Notes")
 		text := strings.Repeat("abcdefghij", 20) // 200 characters
 		done := make(chan engine.Result, 1)
 		go func() {
@@ -159,7 +160,7 @@ func TestHandback(t *testing.T) {
 		h := takeoverHarness(t)
 		win := uint64(h.demo.Form.Window.ID())
 		read := h.readForm(nil)
-		save := tokenOf(t, read, "push_button", "Save")
+		save := testkit.Token(t, read, "push_button", "Save")
 		// A driver click, then the person's input.
 		h.ok("click", map[string]any{"window_id": win, "x": 5, "y": 5})
 		h.desk.PressButton(1)
@@ -208,10 +209,10 @@ func TestHandback(t *testing.T) {
 		// Every earlier token is stale; row numbers stay.
 		h.fail(engine.CodeStaleElementToken, "click", map[string]any{"element_token": save})
 		fresh := h.readForm(nil)
-		if strings.Split(tokenOf(t, fresh, "push_button", "Save"), ":")[1] != strings.Split(save, ":")[1] {
+		if strings.Split(testkit.Token(t, fresh, "push_button", "Save"), ":")[1] != strings.Split(save, ":")[1] {
 			t.Fatal("resume keeps row numbers of unchanged elements")
 		}
-		h.ok("click", map[string]any{"element_token": tokenOf(t, fresh, "push_button", "Save")})
+		h.ok("click", map[string]any{"element_token": testkit.Token(t, fresh, "push_button", "Save")})
 	})
 
 	t.Run("the host resumes; a lease that ended during the pause needs consent", func(t *testing.T) {
@@ -241,10 +242,10 @@ func TestHandback(t *testing.T) {
 			t.Fatal("headless removes the indicator at once")
 		}
 		read := h.readForm(nil)
-		h.fail(engine.CodeUserTookOver, "click", map[string]any{"element_token": tokenOf(t, read, "push_button", "Save")})
+		h.fail(engine.CodeUserTookOver, "click", map[string]any{"element_token": testkit.Token(t, read, "push_button", "Save")})
 		h.d.TakeoverResume("")
 		read = h.readForm(nil)
-		h.ok("click", map[string]any{"element_token": tokenOf(t, read, "push_button", "Save")})
+		h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "push_button", "Save")})
 	})
 
 	t.Run("a lost indicator ends the takeover", func(t *testing.T) {

@@ -1,13 +1,10 @@
 package native_test
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +12,9 @@ import (
 	"github.com/nish-driver/nish-driver/engine"
 	personpkg "github.com/nish-driver/nish-driver/internal/person"
 	"github.com/nish-driver/nish-driver/internal/sandbox"
+	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/testkit/desktop"
+	"github.com/nish-driver/nish-driver/internal/testkit/enginecall"
 	"github.com/nish-driver/nish-driver/native"
 )
 
@@ -47,15 +47,7 @@ type app struct {
 // accessibility bus under name.
 func startApp(t testing.TB, name string, argv ...string) *app {
 	t.Helper()
-	cmd := desk.Command(argv[0], argv[1:]...)
-	if err := desk.Start(cmd); err != nil {
-		t.Fatalf("%s: %v", argv[0], err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	if _, err := desk.WaitForApp(context.Background(), name, 30*time.Second); err != nil {
-		t.Fatal(err)
-	}
-	return &app{cmd: cmd, name: name}
+	return &app{cmd: desktop.RunApp(t, desk, name, argv...), name: name}
 }
 
 // startSynthetic runs the synthetic form fixture with rows rows and waits
@@ -70,31 +62,7 @@ func startSynthetic(t testing.TB, rows int) *app {
 // prints a line holding "ready" (it is killed when the test ends).
 func startReady(t testing.TB, what string, cmd *exec.Cmd) *exec.Cmd {
 	t.Helper()
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := desk.Start(cmd); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	ready := make(chan bool, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if strings.Contains(sc.Text(), "ready") {
-				ready <- true
-				break
-			}
-		}
-		for sc.Scan() {
-		}
-	}()
-	select {
-	case <-ready:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("%s did not say ready", what)
-	}
+	desktop.RunReady(t, desk, what, cmd)
 	return cmd
 }
 
@@ -107,10 +75,11 @@ func getenv(k string) string {
 
 // harness is the engine on the native backend with one connection.
 type harness struct {
-	t testing.TB
-	b *native.Backend
-	d *engine.Driver
-	c *engine.Conn
+	t     testing.TB
+	b     *native.Backend
+	d     *engine.Driver
+	c     *engine.Conn
+	calls enginecall.Caller
 }
 
 func newHarness(t testing.TB, consentTimeout time.Duration) *harness {
@@ -129,6 +98,7 @@ func newHarnessWith(t testing.TB, opts engine.Options) *harness {
 	opts.Backend = b
 	d := engine.New(opts)
 	h := &harness{t: t, b: b, d: d, c: d.Connect(engine.ClientInfo{Name: "itest", Pid: os.Getpid()})}
+	h.calls = enginecall.Caller{T: t, Conn: h.c, Bound: 60 * time.Second}
 	t.Cleanup(func() {
 		h.c.Close()
 		d.Shutdown()
@@ -139,42 +109,22 @@ func newHarnessWith(t testing.TB, opts engine.Options) *harness {
 
 func (h *harness) call(tool string, args map[string]any) engine.Result {
 	h.t.Helper()
-	raw, _ := json.Marshal(args)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	return h.c.Call(ctx, tool, raw)
+	return h.calls.Call(tool, args)
 }
 
 func (h *harness) ok(tool string, args map[string]any) map[string]any {
 	h.t.Helper()
-	r := h.call(tool, args)
-	if r.Err != nil {
-		h.t.Fatalf("%s %v: %s", tool, args, r.Text)
-	}
-	return asMap(h.t, r.Structured)
+	return h.calls.OK(tool, args)
 }
 
+// fail runs a call that must fail with code and returns the error object.
 func (h *harness) fail(code engine.Code, tool string, args map[string]any) map[string]any {
 	h.t.Helper()
-	r := h.call(tool, args)
-	if r.Err == nil || r.Err.Code != code {
-		h.t.Fatalf("%s %v: want %s, got %s", tool, args, code, r.Text)
-	}
-	return asMap(h.t, r.Structured)
+	return h.calls.Fail(code, tool, args)
 }
 
-func asMap(t testing.TB, v any) map[string]any {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
+// asMap is testkit.Decode under the name the everyday-app tests use.
+var asMap = testkit.Decode
 
 // person answers consent dialogs with real XTEST clicks from a separate X
 // connection (package person), failing the test when it cannot.

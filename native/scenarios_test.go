@@ -14,6 +14,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/doctor"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/native"
 	"github.com/nish-driver/nish-driver/schema"
 )
@@ -126,7 +127,7 @@ func TestReadsOfTheSyntheticWindow(t *testing.T) {
 	if err := schema.ValidateOutput("get_window_state", r.Structured); err != nil {
 		t.Fatal(err)
 	}
-	full := asMap(t, r.Structured)
+	full := testkit.Decode(t, r.Structured)
 	n := int(full["element_count"].(float64))
 	if n < 1000 || full["truncated"] != false {
 		t.Fatalf("a 200-row window has over 1,000 elements, read whole: %d truncated=%v", n, full["truncated"])
@@ -191,7 +192,7 @@ func TestAmbiguousTargetsOnRealWindows(t *testing.T) {
 	h := newHarness(t, 20*time.Second)
 	grant(t, h, "synthetic.py")
 	e := h.fail(engine.CodeAmbiguousTarget, "get_window_state", map[string]any{"app": "Synthetic"})
-	if c := e["error"].(map[string]any)["candidates"].([]any); len(c) != 2 {
+	if c := e["candidates"].([]any); len(c) != 2 {
 		t.Fatalf("candidates: %v", c)
 	}
 	h.fail(engine.CodeAmbiguousWindowTarget, "get_window_state", nil)
@@ -219,7 +220,7 @@ func TestRealApps(t *testing.T) {
 			if r.Err != nil {
 				t.Fatal(r.Text)
 			}
-			full := asMap(t, r.Structured)
+			full := testkit.Decode(t, r.Structured)
 			if n := int(full["element_count"].(float64)); n < 5 {
 				t.Fatalf("%d elements:\n%s", n, full["tree_text"])
 			}

@@ -20,6 +20,7 @@ import (
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/control"
 	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/native"
 	"github.com/nish-driver/nish-driver/native/xlib"
 )
@@ -479,13 +480,13 @@ func TestTakeoverActsOnTheDesktop(t *testing.T) {
 	if res := w.ok("click", map[string]any{"window_id": win, "x": 1, "y": 650}); res["path"] != "xtest" {
 		t.Fatalf("a click under the indicator's frame: %v", res)
 	}
-	click, _ := findRow(t, read, "push_button", "Click me")
+	click := testkit.Token(t, read, "push_button", "Click me")
 	res = w.ok("click", map[string]any{"element_token": click, "delivery_mode": "foreground"})
 	if res["path"] != "xtest" || res["took_cursor"] != true || !strings.Contains(asJSON(t, res["diff"]), "clicked 1") {
 		t.Fatalf("a foreground click: %v", res)
 	}
 	_, read = w.read(pid)
-	click, _ = findRow(t, read, "push_button", "Click me")
+	click = testkit.Token(t, read, "push_button", "Click me")
 	res = w.ok("double_click", map[string]any{"element_token": click, "delivery_mode": "foreground"})
 	if !strings.Contains(asJSON(t, res["diff"]), "clicked 3") {
 		t.Fatalf("a double click clicks twice: %v", res["diff"])
@@ -547,7 +548,7 @@ func TestTakeoverActsOnTheDesktop(t *testing.T) {
 	// pointer is there first, so a hover highlight is in both captures.
 	w.ok("move_cursor", map[string]any{"window_id": win, "x": 850, "y": 600})
 	_, read = w.read(pid)
-	_, row10 := findRow(t, read, "label", "Row 10")
+	row10 := testkit.Row(t, read, "label", "Row 10")
 	rf := row10["frame"].(map[string]any)
 	strip := image.Rect(int(rf["x"].(float64)), int(rf["y"].(float64)), int(rf["x"].(float64)+rf["w"].(float64)), int(rf["y"].(float64)+rf["h"].(float64)))
 	shot := func() [32]byte {
@@ -623,7 +624,7 @@ func TestHandBack(t *testing.T) {
 
 	t.Run("while paused acts are refused and reads work", func(t *testing.T) {
 		_, read := w.read(pid)
-		click, _ := findRow(t, read, "push_button", "Click me")
+		click := testkit.Token(t, read, "push_button", "Click me")
 		sent := w.spy.count("")
 		for tool, args := range map[string]map[string]any{
 			"click":          {"element_token": click},
@@ -711,7 +712,7 @@ func TestHandBack(t *testing.T) {
 
 	t.Run("the host resumes; earlier tokens are stale", func(t *testing.T) {
 		_, read := w.read(pid)
-		click, _ := findRow(t, read, "push_button", "Click me")
+		click := testkit.Token(t, read, "push_button", "Click me")
 		mark := w.host.mark()
 		w.host.send(t, "takeover.resume", map[string]any{"session": session})
 		ack := w.host.find(t, "ack:takeover.resume", mark)
@@ -723,7 +724,7 @@ func TestHandBack(t *testing.T) {
 		}
 		w.fail(engine.CodeStaleElementToken, "click", map[string]any{"element_token": click})
 		_, read = w.read(pid)
-		fresh, _ := findRow(t, read, "push_button", "Click me")
+		fresh := testkit.Token(t, read, "push_button", "Click me")
 		if tokenIndex(fresh) != tokenIndex(click) {
 			t.Fatal("a resume keeps row numbers")
 		}
@@ -861,7 +862,7 @@ func TestTakeoverRefusals(t *testing.T) {
 	}
 
 	t.Run("an occluded target", func(t *testing.T) {
-		click, _ := findRow(t, read, "push_button", "Click me")
+		click := testkit.Token(t, read, "push_button", "Click me")
 		sent := w.spy.count("")
 		e := w.fail(engine.CodeOccluded, "click", map[string]any{"element_token": click, "delivery_mode": "foreground"})
 		if e["error"].(map[string]any)["disposition"].(map[string]any)["retry"] != "after_refresh" {
@@ -902,11 +903,11 @@ func TestTakeoverRefusals(t *testing.T) {
 
 	t.Run("a secure field", func(t *testing.T) {
 		_, read := w.read(pid)
-		pw, _ := findRow(t, read, "password_text", "")
+		pw := testkit.Token(t, read, "password_text", "")
 		// A click that focuses it is allowed; typing into it is not.
 		w.ok("click", map[string]any{"element_token": pw, "delivery_mode": "foreground"})
 		_, read = w.read(pid)
-		pw, _ = findRow(t, read, "password_text", "")
+		pw = testkit.Token(t, read, "password_text", "")
 		sent := w.spy.count("")
 		for _, args := range []map[string]any{
 			{"element_token": pw, "text": "x", "delivery_mode": "foreground"},
