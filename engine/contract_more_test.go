@@ -281,7 +281,10 @@ func testFaults(t *testing.T, h *harness) {
 	h3.demo.ChatApp.Hang()
 	done := make(chan engine.Result, 1)
 	go func() { done <- h3.raw("get_window_state", map[string]any{"window_id": uint64(w.ID())}) }()
-	time.Sleep(50 * time.Millisecond)
+	// The app exits only once the read is waiting on it.
+	testkit.Eventually(t, 10*time.Second, "the read waits on the hung app", func() bool {
+		return inFlightOn(h3.desk, w.ID())
+	})
 	h3.demo.ChatApp.Exit()
 	if r := <-done; r.Err == nil || r.Err.Code != engine.CodeWindowGone {
 		t.Fatalf("an app that exits mid-read: %s", r.Text)
@@ -340,4 +343,15 @@ func testBadInput(t *testing.T, h *harness) {
 	if r := h.c.Call(t.Context(), "no_such_tool", nil); r.Err == nil {
 		t.Fatal("an unknown tool fails")
 	}
+}
+
+// inFlightOn reports whether a backend call on window w has started and not
+// returned.
+func inFlightOn(desk *mock.Desktop, w engine.WindowID) bool {
+	for _, c := range desk.Calls() {
+		if c.Window == w && !c.Done {
+			return true
+		}
+	}
+	return false
 }

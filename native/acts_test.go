@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -350,24 +351,77 @@ func tokenIn(t *testing.T, h *harness, pid int, old string) string {
 }
 
 // TestAppExitsMidAct: the app dies while the act is in flight (stopped
-// first, so the act is surely waiting on it): window_gone, and the driver
-// keeps serving.
+// first, and killed only once the act has asked the backend for something
+// the app must answer, so the act is surely waiting on it): window_gone, and the driver keeps serving.
 func TestAppExitsMidAct(t *testing.T) {
 	a := startSynthetic(t, 3)
 	other := startSynthetic(t, 4)
 	pid := a.cmd.Process.Pid
-	h := newHarness(t, 20*time.Second)
+	acting := make(chan struct{}, 1)
+	sig := &actSignal{acting: acting}
+	h := newHarnessAround(t, engine.Options{ConsentTimeout: 20 * time.Second}, func(b *native.Backend) engine.Backend {
+		sig.Backend = b
+		return sig
+	})
 	grant(t, h, pid, other.cmd.Process.Pid)
 	read := h.ok("get_window_state", map[string]any{"pid": pid})
 	click := testkit.Token(t, read, "push_button", "Click me")
 	_ = syscall.Kill(pid, syscall.SIGSTOP)
+	sig.armed.Store(true)
 	done := make(chan engine.Result, 1)
 	go func() { done <- h.call("click", map[string]any{"element_token": click}) }()
-	time.Sleep(300 * time.Millisecond)
+	select {
+	case <-acting:
+	case r := <-done:
+		t.Fatalf("the click on a stopped app returned before it reached the app: %s", r.Text)
+	}
 	_ = syscall.Kill(pid, syscall.SIGKILL)
 	r := <-done
 	if r.Err == nil || r.Err.Code != engine.CodeWindowGone {
 		t.Fatalf("an app that dies mid-act is window_gone: %s", r.Text)
 	}
 	h.ok("get_window_state", map[string]any{"pid": other.cmd.Process.Pid})
+}
+
+// actSignal is the native backend with a signal when a call that the app
+// must answer starts, once armed: reads, refreshes and actions.
+type actSignal struct {
+	*native.Backend
+	armed  atomic.Bool
+	acting chan<- struct{}
+}
+
+func (b *actSignal) signal() {
+	if !b.armed.Load() {
+		return
+	}
+	select {
+	case b.acting <- struct{}{}:
+	default:
+	}
+}
+
+func (b *actSignal) ReadTree(ctx context.Context, w engine.WindowID, budget engine.Budget) (*engine.Tree, error) {
+	b.signal()
+	return b.Backend.ReadTree(ctx, w, budget)
+}
+
+func (b *actSignal) ReadStructure(ctx context.Context, w engine.WindowID, budget engine.Budget) (*engine.Tree, error) {
+	b.signal()
+	return b.Backend.ReadStructure(ctx, w, budget)
+}
+
+func (b *actSignal) ReadDetails(ctx context.Context, w engine.WindowID, nodes []*engine.Node) error {
+	b.signal()
+	return b.Backend.ReadDetails(ctx, w, nodes)
+}
+
+func (b *actSignal) Refresh(ctx context.Context, nodes []*engine.Node) error {
+	b.signal()
+	return b.Backend.Refresh(ctx, nodes)
+}
+
+func (b *actSignal) DoAction(ctx context.Context, ref engine.ElementRef, action string) error {
+	b.signal()
+	return b.Backend.DoAction(ctx, ref, action)
 }

@@ -91,11 +91,22 @@ func newHarness(t testing.TB, consentTimeout time.Duration) *harness {
 // filled in).
 func newHarnessWith(t testing.TB, opts engine.Options) *harness {
 	t.Helper()
+	return newHarnessAround(t, opts, nil)
+}
+
+// newHarnessAround is newHarnessWith with the engine on wrap(backend)
+// instead of the backend itself (nil wrap: the backend), for a test that
+// watches the engine's calls into it.
+func newHarnessAround(t testing.TB, opts engine.Options, wrap func(*native.Backend) engine.Backend) *harness {
+	t.Helper()
 	b, err := native.Open(native.Options{Display: desk.Display, Getenv: getenv})
 	if err != nil {
 		t.Fatal(err)
 	}
 	opts.Backend = b
+	if wrap != nil {
+		opts.Backend = wrap(b)
+	}
 	d := engine.New(opts)
 	h := &harness{t: t, b: b, d: d, c: d.Connect(engine.ClientInfo{Name: "itest", Pid: os.Getpid()})}
 	h.calls = enginecall.Caller{T: t, Conn: h.c, Bound: 60 * time.Second}
