@@ -58,17 +58,16 @@ func startDaemonProcess(t *testing.T, env []string, socket string) *runningDaemo
 		cmd.Process.Kill()
 		<-rd.exited
 	})
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(rd.stderr.String(), "daemon listening") {
+	started := testkit.Poll(20*time.Second, func() bool {
 		select {
 		case <-rd.exited:
 			t.Fatalf("the daemon exited at start:\n%s", rd.stderr.String())
 		default:
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the daemon did not start:\n%s", rd.stderr.String())
-		}
-		time.Sleep(10 * time.Millisecond)
+		return strings.Contains(rd.stderr.String(), "daemon listening")
+	})
+	if !started {
+		t.Fatalf("the daemon did not start:\n%s", rd.stderr.String())
 	}
 	return rd
 }

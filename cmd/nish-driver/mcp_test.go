@@ -330,10 +330,7 @@ func TestControlPipeIsWired(t *testing.T) {
 	}
 	// The control pipe starts before the server logs its start line, so
 	// the answer can come first: wait for the line.
-	for i := 0; i < 500 && !strings.Contains(stderr.String(), "control_pipe=true"); i++ {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if !strings.Contains(stderr.String(), "control_pipe=true") {
+	if !testkit.Poll(10*time.Second, func() bool { return strings.Contains(stderr.String(), "control_pipe=true") }) {
 		t.Errorf("stderr does not say the control pipe is on:\n%s", stderr.String())
 	}
 }
