@@ -126,9 +126,7 @@ func TestStoppedAppMidAct(t *testing.T) {
 	_ = syscall.Kill(pid, syscall.SIGCONT)
 	h.ok("get_window_state", map[string]any{"pid": pid})
 	_ = a.cmd.Process.Kill()
-	for i := 0; i < 500 && syscall.Kill(pid, 0) == nil; i++ {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testkit.Poll(10*time.Second, func() bool { return syscall.Kill(pid, 0) != nil })
 	r := h.call("click", map[string]any{"element_token": click})
 	if r.Err == nil || (r.Err.Code != engine.CodeWindowGone && r.Err.Code != engine.CodeWindowTargetNotFound && r.Err.Code != engine.CodeStaleElementToken) {
 		t.Fatalf("an exited app: %s", r.Text)

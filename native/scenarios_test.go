@@ -256,9 +256,7 @@ func TestFaults(t *testing.T) {
 
 	_ = other.cmd.Process.Kill()
 	// The sandbox reaps its children; wait until the pid is gone.
-	for i := 0; i < 500 && syscall.Kill(other.cmd.Process.Pid, 0) == nil; i++ {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testkit.Poll(10*time.Second, func() bool { return syscall.Kill(other.cmd.Process.Pid, 0) != nil })
 	r := h.call("get_window_state", map[string]any{"pid": other.cmd.Process.Pid})
 	if r.Err == nil || (r.Err.Code != engine.CodeWindowGone && r.Err.Code != engine.CodeWindowTargetNotFound) {
 		t.Fatalf("a killed app: %s", r.Text)
@@ -296,10 +294,7 @@ func TestNoGoroutineLeak(t *testing.T) {
 		b.Close()
 		_ = p.p.Close()
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > base+2 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	testkit.Poll(10*time.Second, func() bool { return runtime.NumGoroutine() <= base+2 })
 	if n := runtime.NumGoroutine(); n > base+2 {
 		buf := make([]byte, 1<<16)
 		t.Fatalf("%d goroutines after closing, %d before:\n%s", n, base, buf[:runtime.Stack(buf, true)])

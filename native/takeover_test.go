@@ -88,12 +88,12 @@ func (h *testHost) send(t testing.TB, method string, params map[string]any) {
 }
 
 // find returns the first event or ack named name (for acks, "ack:"+method)
-// after the first skip events, waiting up to 5 s for it.
+// after the first skip events, waiting up to 10 s for it.
 func (h *testHost) find(t testing.TB, name string, skip int) map[string]any {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
+	return testkit.Await(t, 10*time.Second, "the host's "+name, func() (map[string]any, error) {
 		h.mu.Lock()
+		defer h.mu.Unlock()
 		for _, ev := range h.evs[min(skip, len(h.evs)):] {
 			n, _ := ev["event"].(string)
 			if n == "ack" {
@@ -101,16 +101,15 @@ func (h *testHost) find(t testing.TB, name string, skip int) map[string]any {
 				n += ":" + m
 			}
 			if n == name {
-				h.mu.Unlock()
-				return ev
+				return ev, nil
 			}
 		}
-		h.mu.Unlock()
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatalf("the host never got %s", name)
-	return nil
+		return nil, errNotYet
+	})
 }
+
+// errNotYet is a wait's answer while what it waits for has not come.
+var errNotYet = errors.New("not yet")
 
 func (h *testHost) mark() int {
 	h.mu.Lock()
@@ -215,13 +214,7 @@ func (w *tk) indicatorWindows() []uint64 {
 // waitIndicatorGone waits until no indicator window is left.
 func (w *tk) waitIndicatorGone() {
 	w.t.Helper()
-	deadline := time.Now().Add(3 * time.Second)
-	for len(w.indicatorWindows()) != 0 {
-		if time.Now().After(deadline) {
-			w.t.Fatal("the indicator is still on screen")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testkit.Eventually(w.t, 10*time.Second, "the indicator is off the screen", func() bool { return len(w.indicatorWindows()) == 0 })
 }
 
 // indicatorState reads _NISH_INDICATOR_STATE off the label window.
@@ -250,17 +243,11 @@ func (w *tk) takeoverState() map[string]any {
 // paused false) no longer paused.
 func (w *tk) waitPaused(paused bool) map[string]any {
 	w.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		st := w.takeoverState()
-		if st["paused"] == paused {
-			return st
-		}
-		if time.Now().After(deadline) {
-			w.t.Fatalf("the session never became paused=%v: %v", paused, st)
-		}
-		time.Sleep(10 * time.Millisecond)
+	var st map[string]any
+	if !testkit.Poll(10*time.Second, func() bool { st = w.takeoverState(); return st["paused"] == paused }) {
+		w.t.Fatalf("the session never became paused=%v: %v", paused, st)
 	}
+	return st
 }
 
 // nothingHeld fails when a key or button is still down on the server.
@@ -339,12 +326,8 @@ func (w *tk) nudgeUntil(done <-chan engine.Result) engine.Result {
 // waitSends waits until the driver has sent at least n events of kind.
 func (w *tk) waitSends(kind engine.InputKind, n int) {
 	w.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for w.spy.count(kind) < n {
-		if time.Now().After(deadline) {
-			w.t.Fatalf("the driver sent only %d %s events", w.spy.count(kind), kind)
-		}
-		time.Sleep(2 * time.Millisecond)
+	if !testkit.Poll(10*time.Second, func() bool { return w.spy.count(kind) >= n }) {
+		w.t.Fatalf("the driver sent only %d %s events", w.spy.count(kind), kind)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/internal/sandbox"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // The monitors of a wider test screen: a 2880x1080 Xvfb screen split with
@@ -208,16 +209,11 @@ func TestIndicatorFramesEveryMonitorAndPutsItsControlsOnTheTargets(t *testing.T)
 
 	// RIGHT goes away while the indicator is up: its frame follows.
 	xrandr(t, d, "--delmonitor", "RIGHT")
-	deadline := time.Now().Add(3 * time.Second)
-	for {
+	if !testkit.Poll(10*time.Second, func() bool {
 		on = lookAtIndicator(t, x)
-		if len(on.frames) == 4+1 { // LEFT's strips and Continue
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("after RIGHT was removed the indicator has %d windows besides the label", len(on.frames))
-		}
-		time.Sleep(10 * time.Millisecond)
+		return len(on.frames) == 4+1 // LEFT's strips and Continue
+	}) {
+		t.Fatalf("after RIGHT was removed the indicator has %d windows besides the label", len(on.frames))
 	}
 	select {
 	case ev := <-ind.Events():
