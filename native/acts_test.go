@@ -263,7 +263,7 @@ func TestLeaseAndAuditOnARealApp(t *testing.T) {
 	}
 	clock := &fakeClock{now: time.Now()}
 	d := engine.New(engine.Options{Backend: b, Clock: clock, Audit: log, ConsentTimeout: 20 * time.Second})
-	h := &harness{t: t, b: b, d: d, c: d.Connect(engine.ClientInfo{Name: "lease", Pid: os.Getpid()})}
+	h := harnessOn(t, b, d, "lease")
 	defer d.Shutdown()
 
 	p := newPerson(t)

@@ -75,11 +75,10 @@ func getenv(k string) string {
 
 // harness is the engine on the native backend with one connection.
 type harness struct {
-	t     testing.TB
-	b     *native.Backend
-	d     *engine.Driver
-	c     *engine.Conn
-	calls enginecall.Caller
+	t testing.TB
+	b *native.Backend
+	d *engine.Driver
+	c *engine.Conn // a test may replace it with a new connection
 }
 
 func newHarness(t testing.TB, consentTimeout time.Duration) *harness {
@@ -108,8 +107,7 @@ func newHarnessAround(t testing.TB, opts engine.Options, wrap func(*native.Backe
 		opts.Backend = wrap(b)
 	}
 	d := engine.New(opts)
-	h := &harness{t: t, b: b, d: d, c: d.Connect(engine.ClientInfo{Name: "itest", Pid: os.Getpid()})}
-	h.calls = enginecall.Caller{T: t, Conn: h.c, Bound: 60 * time.Second}
+	h := harnessOn(t, b, d, "itest")
 	t.Cleanup(func() {
 		h.c.Close()
 		d.Shutdown()
@@ -118,20 +116,31 @@ func newHarnessAround(t testing.TB, opts engine.Options, wrap func(*native.Backe
 	return h
 }
 
+// harnessOn is a harness for one connection named client to driver d on
+// backend b (the caller closes them).
+func harnessOn(t testing.TB, b *native.Backend, d *engine.Driver, client string) *harness {
+	return &harness{t: t, b: b, d: d, c: d.Connect(engine.ClientInfo{Name: client, Pid: os.Getpid()})}
+}
+
+// calls runs calls on the harness's current connection.
+func (h *harness) calls() enginecall.Caller {
+	return enginecall.Caller{T: h.t, Conn: h.c, Bound: 60 * time.Second}
+}
+
 func (h *harness) call(tool string, args map[string]any) engine.Result {
 	h.t.Helper()
-	return h.calls.Call(tool, args)
+	return h.calls().Call(tool, args)
 }
 
 func (h *harness) ok(tool string, args map[string]any) map[string]any {
 	h.t.Helper()
-	return h.calls.OK(tool, args)
+	return h.calls().OK(tool, args)
 }
 
 // fail runs a call that must fail with code and returns the error object.
 func (h *harness) fail(code engine.Code, tool string, args map[string]any) map[string]any {
 	h.t.Helper()
-	return h.calls.Fail(code, tool, args)
+	return h.calls().Fail(code, tool, args)
 }
 
 // asMap is testkit.Decode under the name the everyday-app tests use.

@@ -196,7 +196,7 @@ func TestTakeoverHitTestOnTheDesktop(t *testing.T) {
 		startCover(t, cx-100, cy-60)
 		sent := w.spy.count("")
 		e := w.fail(engine.CodeOccluded, "click", map[string]any{"element_token": tok, "delivery_mode": "foreground"})
-		if e["error"].(map[string]any)["disposition"].(map[string]any)["retry"] != "after_refresh" {
+		if e["disposition"].(map[string]any)["retry"] != "after_refresh" {
 			t.Fatalf("occluded: %v", e)
 		}
 		if got := w.spy.since(sent); len(got) != 0 {

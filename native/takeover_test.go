@@ -142,7 +142,7 @@ func newTakeoverOn(t testing.TB, wrap func(*sendSpy) engine.Backend) *tk {
 		be = wrap(spy)
 	}
 	d := engine.New(engine.Options{Backend: be, ConsentTimeout: 20 * time.Second})
-	h := &harness{t: t, b: b, d: d, c: d.Connect(engine.ClientInfo{Name: "takeover", Pid: os.Getpid()})}
+	h := harnessOn(t, b, d, "takeover")
 
 	hostIn, driverOut := io.Pipe()
 	driverIn, hostOut := io.Pipe()
@@ -848,7 +848,7 @@ func TestTakeoverRefusals(t *testing.T) {
 		click := testkit.Token(t, read, "push_button", "Click me")
 		sent := w.spy.count("")
 		e := w.fail(engine.CodeOccluded, "click", map[string]any{"element_token": click, "delivery_mode": "foreground"})
-		if e["error"].(map[string]any)["disposition"].(map[string]any)["retry"] != "after_refresh" {
+		if e["disposition"].(map[string]any)["retry"] != "after_refresh" {
 			t.Fatalf("occluded: %v", e)
 		}
 		if got := w.spy.since(sent); len(got) != 0 {
