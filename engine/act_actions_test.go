@@ -1,6 +1,10 @@
 package engine_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
+)
 
 // TestActionsReadAgainWhenTheReadListedNone: a read that found no actions
 // on an element (Firefox answers its first question about a page
@@ -16,9 +20,9 @@ func TestActionsReadAgainWhenTheReadListedNone(t *testing.T) {
 	// A first act starts the app's change reports, so the next act can
 	// take the model's read as it is (engine/reuse.go).
 	read := h.readForm(nil)
-	h.ok("click", map[string]any{"element_token": tokenOf(t, read, "check_box", "Remember me")})
+	h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "check_box", "Remember me")})
 	read = h.readForm(nil)
-	tok := tokenOf(t, read, "push_button", "Add row")
+	tok := testkit.Token(t, read, "push_button", "Add row")
 	add.SetActions("click") // as the app now answers; no change is reported
 
 	res := h.ok("click", map[string]any{"element_token": tok})
@@ -29,5 +33,5 @@ func TestActionsReadAgainWhenTheReadListedNone(t *testing.T) {
 	// An element that really has no click action is still refused.
 	add.SetActions("describe")
 	read = h.readForm(nil)
-	h.fail("not_actionable", "click", map[string]any{"element_token": tokenOf(t, read, "push_button", "Add row")})
+	h.fail("not_actionable", "click", map[string]any{"element_token": testkit.Token(t, read, "push_button", "Add row")})
 }

@@ -1,6 +1,10 @@
 package engine_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
+)
 
 // TestOptionOfAClosedChoice picks an option of a closed combo box (its
 // options hidden, as a browser's <select> keeps them) by clicking it, and
@@ -13,7 +17,7 @@ func TestOptionOfAClosedChoice(t *testing.T) {
 	}
 	h.start(nil)
 	read := h.readForm(map[string]any{"max_elements": 5000})
-	res := h.ok("click", map[string]any{"element_token": tokenOf(t, read, "menu_item", "Deutsch")})
+	res := h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "menu_item", "Deutsch")})
 	if res["path"] != "atspi_action" || f.Language.Name() != "Deutsch" {
 		t.Fatalf("picking a hidden option of a showing combo box: %v (combo %q)", res, f.Language.Name())
 	}
@@ -23,10 +27,10 @@ func TestOptionOfAClosedChoice(t *testing.T) {
 
 	// Only a click picks: other acts on the hidden option stay refused.
 	read = h.readForm(map[string]any{"max_elements": 5000})
-	h.fail("element_disabled", "right_click", map[string]any{"element_token": tokenOf(t, read, "menu_item", "Español")})
+	h.fail("element_disabled", "right_click", map[string]any{"element_token": testkit.Token(t, read, "menu_item", "Español")})
 
 	// A combo box that is not showing itself hides its options for good.
 	f.Language.Hide()
 	read = h.readForm(map[string]any{"max_elements": 5000})
-	h.fail("element_disabled", "click", map[string]any{"element_token": tokenOf(t, read, "menu_item", "Español")})
+	h.fail("element_disabled", "click", map[string]any{"element_token": testkit.Token(t, read, "menu_item", "Español")})
 }

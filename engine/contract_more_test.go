@@ -10,6 +10,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/schema"
 )
 
@@ -46,7 +47,7 @@ func testTakeoverActs(t *testing.T, h *harness) {
 	win := uint64(f.Window.ID())
 	read := h.readForm(nil)
 
-	res := h.ok("click", map[string]any{"element_token": tokenOf(t, read, "check_box", "Remember me"), "delivery_mode": "foreground"})
+	res := h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "check_box", "Remember me"), "delivery_mode": "foreground"})
 	if res["path"] != "xtest" || res["took_cursor"] != true {
 		t.Fatalf("foreground click: %v", res)
 	}
@@ -65,7 +66,7 @@ func testTakeoverActs(t *testing.T, h *harness) {
 	h.ok("move_cursor", map[string]any{"window_id": win, "x": 30, "y": 30, "duration_ms": 50})
 	h.ok("move_cursor", map[string]any{"window_id": win, "x": 1900, "y": 1000, "scope": "desktop"})
 	read = h.readForm(nil)
-	h.ok("type_text", map[string]any{"element_token": tokenOf(t, read, "entry", "Email"), "text": "hi there", "delivery_mode": "foreground"})
+	h.ok("type_text", map[string]any{"element_token": testkit.Token(t, read, "entry", "Email"), "text": "hi there", "delivery_mode": "foreground"})
 
 	h.fail(engine.CodeInvalidArguments, "press_key", map[string]any{"window_id": win, "key": "NoSuchKey"})
 	h.fail(engine.CodeInvalidArguments, "hotkey", map[string]any{"window_id": win, "keys": []any{}})
@@ -130,7 +131,7 @@ func testApprovals(t *testing.T, h *harness) {
 	if n := len(h.host.Requests()); n == 0 {
 		t.Fatal("a read asks the host while it approves reads one by one")
 	}
-	save := tokenOf(t, read, "push_button", "Save")
+	save := testkit.Token(t, read, "push_button", "Save")
 	h.host.mu.Lock()
 	h.host.answer = denyAll
 	h.host.mu.Unlock()
@@ -152,7 +153,7 @@ func testApprovals(t *testing.T, h *harness) {
 		t.Fatal("a pre-approved act needs no approval")
 	}
 	read = h.readForm(nil)
-	h.ok("click", map[string]any{"element_token": tokenOf(t, read, "push_button", "Save"), "observe": map[string]any{"tree": true}})
+	h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "push_button", "Save"), "observe": map[string]any{"tree": true}})
 	reqs := h.host.Requests()
 	last := reqs[len(reqs)-1]
 	if last.Tool != "click" || last.Observe == nil || !last.Observe.Tree {
@@ -214,7 +215,7 @@ func testLease(t *testing.T, h *harness) {
 	read := h.readForm(nil)
 	h.clock.Advance(61 * time.Second)
 	h.fail(engine.CodeConsentExpired, "get_window_state", map[string]any{"app": "Form Demo"})
-	h.fail(engine.CodeConsentExpired, "click", map[string]any{"element_token": tokenOf(t, read, "push_button", "Save")})
+	h.fail(engine.CodeConsentExpired, "click", map[string]any{"element_token": testkit.Token(t, read, "push_button", "Save")})
 	// A new start_session asks again and renews.
 	n := len(h.desk.ConsentRequests())
 	h.start(nil)
@@ -258,7 +259,7 @@ func testFaults(t *testing.T, h *harness) {
 	h.fail(engine.CodeAppNotApproved, "get_window_state", map[string]any{"window_id": uint64(reborn.ID())})
 
 	// The window closes between the target lookup and the read.
-	tok := tokenOf(t, h.readForm(nil), "push_button", "Save")
+	tok := testkit.Token(t, h.readForm(nil), "push_button", "Save")
 	f.Save.OnAction("click", func(c *mock.ActionContext) { f.Window.Close() })
 	res := h.ok("click", map[string]any{"element_token": tok})
 	if res["effect"] != "changed" {
@@ -280,7 +281,10 @@ func testFaults(t *testing.T, h *harness) {
 	h3.demo.ChatApp.Hang()
 	done := make(chan engine.Result, 1)
 	go func() { done <- h3.raw("get_window_state", map[string]any{"window_id": uint64(w.ID())}) }()
-	time.Sleep(50 * time.Millisecond)
+	// The app exits only once the read is waiting on it.
+	testkit.Eventually(t, 10*time.Second, "the read waits on the hung app", func() bool {
+		return inFlightOn(h3.desk, w.ID())
+	})
 	h3.demo.ChatApp.Exit()
 	if r := <-done; r.Err == nil || r.Err.Code != engine.CodeWindowGone {
 		t.Fatalf("an app that exits mid-read: %s", r.Text)
@@ -339,4 +343,15 @@ func testBadInput(t *testing.T, h *harness) {
 	if r := h.c.Call(t.Context(), "no_such_tool", nil); r.Err == nil {
 		t.Fatal("an unknown tool fails")
 	}
+}
+
+// inFlightOn reports whether a backend call on window w has started and not
+// returned.
+func inFlightOn(desk *mock.Desktop, w engine.WindowID) bool {
+	for _, c := range desk.Calls() {
+		if c.Window == w && !c.Done {
+			return true
+		}
+	}
+	return false
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // The contract test: every tool against the mock desktop, every input and
@@ -217,9 +218,9 @@ func testReads(t *testing.T, h *harness) {
 	}
 
 	// Row numbers are stable across reads, skeleton and drill-down alike.
-	save := tokenOf(h.t, full, "push_button", "Save")
+	save := testkit.Token(h.t, full, "push_button", "Save")
 	again := h.readForm(nil)
-	if idx := strings.Split(tokenOf(h.t, again, "push_button", "Save"), ":")[1]; idx != strings.Split(save, ":")[1] {
+	if idx := strings.Split(testkit.Token(h.t, again, "push_button", "Save"), ":")[1]; idx != strings.Split(save, ":")[1] {
 		t.Fatalf("Save's row number moved: %s vs %s", save, idx)
 	}
 
@@ -262,13 +263,13 @@ func testReads(t *testing.T, h *harness) {
 	}
 
 	// Drill-down: a list's region, and a text element's whole text redacted.
-	list := tokenOf(h.t, chatFull, "list", "Channels")
+	list := testkit.Token(h.t, chatFull, "list", "Channels")
 	region := h.ok("get_window_state", map[string]any{"root": list})
 	if region["root"] != list || num(region["element_count"]) != 21 {
 		t.Fatalf("drill-down into Channels: %v rows\n%s", region["element_count"], region["tree_text"])
 	}
 	ed := h.ok("get_window_state", map[string]any{"app": "Editor"})
-	doc := tokenOf(h.t, ed, "document_text", "")
+	doc := testkit.Token(h.t, ed, "document_text", "")
 	docRead := h.ok("get_window_state", map[string]any{"root": doc})
 	body, _ := docRead["text"].(string)
 	if !strings.Contains(body, "Meeting notes") || !strings.Contains(body, "[redacted]") {
@@ -280,7 +281,7 @@ func testReads(t *testing.T, h *harness) {
 	if shot.Image == nil || len(shot.Image.Data) < 100 {
 		t.Fatalf("screenshot missing: %s", shot.Text)
 	}
-	if info := decode(t, shot.Structured)["screenshot"].(map[string]any); num(info["blacked_out"]) != 1 {
+	if info := testkit.Decode(t, shot.Structured)["screenshot"].(map[string]any); num(info["blacked_out"]) != 1 {
 		t.Fatalf("one secure frame blacked out: %v", info)
 	}
 	if hasCanaryPixels(t, shot.Image.Data) {
@@ -315,7 +316,7 @@ func testHeadlessActs(t *testing.T, h *harness) {
 	read := h.readForm(nil)
 
 	// Click Save: the status label changes late; settle waits for it.
-	res := h.ok("click", map[string]any{"element_token": tokenOf(t, read, "push_button", "Save")})
+	res := h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "push_button", "Save")})
 	if res["path"] != "atspi_action" || res["took_cursor"] != false || res["effect"] != "changed" {
 		t.Fatalf("click Save: %v", res)
 	}
@@ -331,29 +332,29 @@ func testHeadlessActs(t *testing.T, h *harness) {
 
 	// A check box toggles: confirmed.
 	read = h.readForm(nil)
-	res = h.ok("click", map[string]any{"element_token": tokenOf(t, read, "check_box", "Remember me")})
+	res = h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "check_box", "Remember me")})
 	if res["effect"] != "confirmed" || res["verified"] != true {
 		t.Fatalf("toggle: %v", res)
 	}
 
 	// Refusals.
 	read = h.readForm(nil)
-	h.fail(engine.CodeNotActionable, "click", map[string]any{"element_token": tokenOf(t, read, "image", "")})
-	e := h.fail(engine.CodeNotActionable, "double_click", map[string]any{"element_token": tokenOf(t, read, "image", "")})
+	h.fail(engine.CodeNotActionable, "click", map[string]any{"element_token": testkit.Token(t, read, "image", "")})
+	e := h.fail(engine.CodeNotActionable, "double_click", map[string]any{"element_token": testkit.Token(t, read, "image", "")})
 	if esc := e["escalation"].(map[string]any); esc["recommend"] != "takeover" {
 		t.Fatalf("escalation: %v", esc)
 	}
-	h.fail(engine.CodeNotActionable, "right_click", map[string]any{"element_token": tokenOf(t, read, "push_button", "Save")})
-	h.fail(engine.CodeElementDisabled, "click", map[string]any{"element_token": tokenOf(t, read, "push_button", f.Unavailable.Name())})
+	h.fail(engine.CodeNotActionable, "right_click", map[string]any{"element_token": testkit.Token(t, read, "push_button", "Save")})
+	h.fail(engine.CodeElementDisabled, "click", map[string]any{"element_token": testkit.Token(t, read, "push_button", f.Unavailable.Name())})
 	h.fail(engine.CodeRequiresTakeover, "click", map[string]any{"window_id": uint64(f.Window.ID()), "x": 10, "y": 10})
-	h.fail(engine.CodeRequiresTakeover, "click", map[string]any{"element_token": tokenOf(t, read, "push_button", "Save"), "delivery_mode": "foreground"})
+	h.fail(engine.CodeRequiresTakeover, "click", map[string]any{"element_token": testkit.Token(t, read, "push_button", "Save"), "delivery_mode": "foreground"})
 	h.fail(engine.CodeInvalidArguments, "click", map[string]any{"app": "Form Demo"})
 	for _, tool := range []string{"double_click", "right_click"} {
 		h.fail(engine.CodeRequiresTakeover, tool, map[string]any{"window_id": uint64(f.Window.ID()), "x": 10, "y": 10})
 	}
 
 	// Typing and values.
-	name := tokenOf(t, read, "entry", f.Name.Name())
+	name := testkit.Token(t, read, "entry", f.Name.Name())
 	res = h.ok("type_text", map[string]any{"element_token": name, "text": "Ada"})
 	if res["path"] != "atspi_text" || res["effect"] != "confirmed" {
 		t.Fatalf("type_text: %v", res)
@@ -365,7 +366,7 @@ func testHeadlessActs(t *testing.T, h *harness) {
 	if d, _ := json.Marshal(res["diff"]); !strings.Contains(string(d), f.Name.Value()) {
 		t.Fatalf("the diff must show the typed value: %s", d)
 	}
-	pw := tokenOf(t, read, "password_text", "")
+	pw := testkit.Token(t, read, "password_text", "")
 	h.fail(engine.CodeSecureField, "type_text", map[string]any{"element_token": pw, "text": "hunter2"})
 	h.fail(engine.CodeSecureField, "set_value", map[string]any{"element_token": pw, "value": "x"})
 	h.fail(engine.CodeSensitiveText, "type_text", map[string]any{"element_token": name, "text": "api_key=sk-live-0123456789abcdefghij"})
@@ -376,28 +377,28 @@ func testHeadlessActs(t *testing.T, h *harness) {
 			t.Fatal("a refused text reached the app")
 		}
 	}
-	h.fail(engine.CodeNotActionable, "type_text", map[string]any{"element_token": tokenOf(t, read, "push_button", "Save"), "text": "x"})
+	h.fail(engine.CodeNotActionable, "type_text", map[string]any{"element_token": testkit.Token(t, read, "push_button", "Save"), "text": "x"})
 	h.fail(engine.CodeInvalidArguments, "type_text", map[string]any{"app": "Form Demo", "text": "x"})
 	h.fail(engine.CodeRequiresTakeover, "type_text", map[string]any{"app": "Form Demo", "text": "x", "delivery_mode": "foreground"})
 
-	res = h.ok("set_value", map[string]any{"element_token": tokenOf(t, read, "spin_button", ""), "value": 42})
+	res = h.ok("set_value", map[string]any{"element_token": testkit.Token(t, read, "spin_button", ""), "value": 42})
 	if res["readback"] != "match" || res["effect"] != "confirmed" || res["path"] != "atspi_value" {
 		t.Fatalf("set_value spin: %v", res)
 	}
-	res = h.ok("set_value", map[string]any{"element_token": tokenOf(t, read, "entry", f.Email.Name()), "value": "ada@example.org"})
+	res = h.ok("set_value", map[string]any{"element_token": testkit.Token(t, read, "entry", f.Email.Name()), "value": "ada@example.org"})
 	if res["readback"] != "match" || res["path"] != "atspi_text" {
 		t.Fatalf("set_value entry: %v", res)
 	}
-	h.fail(engine.CodeNotActionable, "set_value", map[string]any{"element_token": tokenOf(t, read, "push_button", "Save"), "value": "x"})
+	h.fail(engine.CodeNotActionable, "set_value", map[string]any{"element_token": testkit.Token(t, read, "push_button", "Save"), "value": "x"})
 	h.fail(engine.CodeInvalidArguments, "set_value", map[string]any{"element_token": name})
 
 	// Structural change: old tokens go stale, unchanged rows keep numbers.
 	read = h.readForm(nil)
-	save := tokenOf(t, read, "push_button", "Save")
-	h.ok("click", map[string]any{"element_token": tokenOf(t, read, "push_button", f.AddRow.Name())})
+	save := testkit.Token(t, read, "push_button", "Save")
+	h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "push_button", f.AddRow.Name())})
 	h.fail(engine.CodeStaleElementToken, "click", map[string]any{"element_token": save})
 	fresh := h.readForm(nil)
-	if strings.Split(tokenOf(t, fresh, "push_button", "Save"), ":")[1] != strings.Split(save, ":")[1] {
+	if strings.Split(testkit.Token(t, fresh, "push_button", "Save"), ":")[1] != strings.Split(save, ":")[1] {
 		t.Fatal("an unchanged element keeps its row number after a structural change")
 	}
 
@@ -419,7 +420,7 @@ func testHeadlessActs(t *testing.T, h *harness) {
 
 	// observe: a fresh tree and a screenshot ride along.
 	read = h.readForm(nil)
-	res = h.ok("click", map[string]any{"element_token": tokenOf(t, read, "check_box", "Dark mode"), "observe": map[string]any{"tree": true, "screenshot": true}})
+	res = h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "check_box", "Dark mode"), "observe": map[string]any{"tree": true, "screenshot": true}})
 	obs := res["observe"].(map[string]any)
 	if obs["tree_text"] == nil || obs["screenshot"] == nil || obs["snapshot_id"] != res["snapshot_id"] {
 		t.Fatalf("observe: %v", obs)
@@ -439,7 +440,7 @@ func testHeadlessActs(t *testing.T, h *harness) {
 
 	// The act bucket.
 	read = h.readForm(nil)
-	cb := tokenOf(t, read, "check_box", "Dark mode")
+	cb := testkit.Token(t, read, "check_box", "Dark mode")
 	limited := false
 	for i := 0; i < 40 && !limited; i++ {
 		r := h.call("click", map[string]any{"element_token": cb})

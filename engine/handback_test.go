@@ -7,6 +7,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // The hand-back test: docs/contract.md#hand-back end to end on the mock
@@ -59,18 +60,6 @@ func takeoverHarness(t *testing.T) *harness {
 	return h
 }
 
-// eventually polls cond for up to a second.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(2 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting: %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 func hostEvent(h *harness, name string) *engine.HostEvent {
 	for _, ev := range h.host.Events() {
 		if ev.Event == name {
@@ -85,13 +74,13 @@ func TestHandback(t *testing.T) {
 	t.Run("a key press stops typing; exactly typed_characters arrived", func(t *testing.T) {
 		h := takeoverHarness(t)
 		read := h.readForm(nil)
-		notes := tokenOf(t, read, "text", "Notes")
+		notes := testkit.Token(t, read, "text", "Notes")
 		text := strings.Repeat("abcdefghij", 20) // 200 characters
 		done := make(chan engine.Result, 1)
 		go func() {
 			done <- h.raw("type_text", map[string]any{"element_token": notes, "text": text, "delivery_mode": "foreground"})
 		}()
-		eventually(t, "typing started", func() bool { return typedKeys(h.desk.Sent()) >= 20 })
+		testkit.Eventually(t, 10*time.Second, "typing started", func() bool { return typedKeys(h.desk.Sent()) >= 20 })
 		h.desk.PressKey("x")
 		r := <-done
 		if r.Err == nil || r.Err.Code != engine.CodeUserTookOver {
@@ -125,7 +114,7 @@ func TestHandback(t *testing.T) {
 		go func() {
 			done <- h.raw("move_cursor", map[string]any{"window_id": win, "x": 600, "y": 700, "duration_ms": 3000})
 		}()
-		eventually(t, "the glide started", func() bool { return len(h.desk.Sent()) >= 5 })
+		testkit.Eventually(t, 10*time.Second, "the glide started", func() bool { return len(h.desk.Sent()) >= 5 })
 		p := h.desk.PointerAt()
 		motionsBefore := len(h.desk.Sent())
 		h.desk.MovePointer(engine.Point{X: p.X + 20, Y: p.Y})
@@ -159,11 +148,11 @@ func TestHandback(t *testing.T) {
 		h := takeoverHarness(t)
 		win := uint64(h.demo.Form.Window.ID())
 		read := h.readForm(nil)
-		save := tokenOf(t, read, "push_button", "Save")
+		save := testkit.Token(t, read, "push_button", "Save")
 		// A driver click, then the person's input.
 		h.ok("click", map[string]any{"window_id": win, "x": 5, "y": 5})
 		h.desk.PressButton(1)
-		eventually(t, "paused", func() bool { return h.desk.IndicatorState() == mock.IndicatorPaused })
+		testkit.Eventually(t, 10*time.Second, "paused", func() bool { return h.desk.IndicatorState() == mock.IndicatorPaused })
 
 		sent := len(h.desk.Sent())
 		for tool, args := range map[string]map[string]any{
@@ -201,23 +190,23 @@ func TestHandback(t *testing.T) {
 		}
 		h.clock.Advance(2 * time.Second)
 		h.desk.ClickContinue()
-		eventually(t, "resumed by Continue", func() bool { return h.desk.IndicatorState() == mock.IndicatorActive })
+		testkit.Eventually(t, 10*time.Second, "resumed by Continue", func() bool { return h.desk.IndicatorState() == mock.IndicatorActive })
 		if ev := hostEvent(h, "takeover.resumed"); ev == nil || ev.By != "indicator" {
 			t.Fatalf("takeover.resumed by indicator: %+v", ev)
 		}
 		// Every earlier token is stale; row numbers stay.
 		h.fail(engine.CodeStaleElementToken, "click", map[string]any{"element_token": save})
 		fresh := h.readForm(nil)
-		if strings.Split(tokenOf(t, fresh, "push_button", "Save"), ":")[1] != strings.Split(save, ":")[1] {
+		if strings.Split(testkit.Token(t, fresh, "push_button", "Save"), ":")[1] != strings.Split(save, ":")[1] {
 			t.Fatal("resume keeps row numbers of unchanged elements")
 		}
-		h.ok("click", map[string]any{"element_token": tokenOf(t, fresh, "push_button", "Save")})
+		h.ok("click", map[string]any{"element_token": testkit.Token(t, fresh, "push_button", "Save")})
 	})
 
 	t.Run("the host resumes; a lease that ended during the pause needs consent", func(t *testing.T) {
 		h := takeoverHarness(t)
 		h.desk.PressKey("q")
-		eventually(t, "paused", func() bool { return h.desk.IndicatorState() == mock.IndicatorPaused })
+		testkit.Eventually(t, 10*time.Second, "paused", func() bool { return h.desk.IndicatorState() == mock.IndicatorPaused })
 		h.clock.Advance(31 * time.Minute)
 		if got := h.d.TakeoverResume("mcp:other:1"); len(got) != 0 {
 			t.Fatalf("another session's resume resumed %v", got)
@@ -235,22 +224,22 @@ func TestHandback(t *testing.T) {
 	t.Run("headless while paused ends the takeover; the session stays paused", func(t *testing.T) {
 		h := takeoverHarness(t)
 		h.desk.PressKey("q")
-		eventually(t, "paused", func() bool { return h.desk.IndicatorState() == mock.IndicatorPaused })
+		testkit.Eventually(t, 10*time.Second, "paused", func() bool { return h.desk.IndicatorState() == mock.IndicatorPaused })
 		h.ok("start_session", map[string]any{"apps": []any{"Form Demo"}, "input": "headless"})
 		if h.desk.IndicatorState() != mock.IndicatorNone {
 			t.Fatal("headless removes the indicator at once")
 		}
 		read := h.readForm(nil)
-		h.fail(engine.CodeUserTookOver, "click", map[string]any{"element_token": tokenOf(t, read, "push_button", "Save")})
+		h.fail(engine.CodeUserTookOver, "click", map[string]any{"element_token": testkit.Token(t, read, "push_button", "Save")})
 		h.d.TakeoverResume("")
 		read = h.readForm(nil)
-		h.ok("click", map[string]any{"element_token": tokenOf(t, read, "push_button", "Save")})
+		h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "push_button", "Save")})
 	})
 
 	t.Run("a lost indicator ends the takeover", func(t *testing.T) {
 		h := takeoverHarness(t)
 		h.desk.DestroyIndicator()
-		eventually(t, "takeover ended", func() bool {
+		testkit.Eventually(t, 10*time.Second, "takeover ended", func() bool {
 			st := h.ok("get_session_state", nil)
 			return st["takeover"].(map[string]any)["on"] == false
 		})
@@ -268,7 +257,7 @@ func TestHandback(t *testing.T) {
 		go func() {
 			done <- h.raw("move_cursor", map[string]any{"window_id": win, "x": 600, "y": 700, "duration_ms": 3000})
 		}()
-		eventually(t, "the glide started", func() bool { return len(h.desk.Sent()) >= 3 })
+		testkit.Eventually(t, 10*time.Second, "the glide started", func() bool { return len(h.desk.Sent()) >= 3 })
 		h.d.KillSwitch()
 		r := <-done
 		if r.Err == nil {
@@ -284,7 +273,7 @@ func TestHandback(t *testing.T) {
 
 		p := takeoverHarness(t)
 		p.desk.PressKey("q")
-		eventually(t, "paused", func() bool { return p.desk.IndicatorState() == mock.IndicatorPaused })
+		testkit.Eventually(t, 10*time.Second, "paused", func() bool { return p.desk.IndicatorState() == mock.IndicatorPaused })
 		p.d.SessionRevoke("")
 		if p.desk.IndicatorState() != mock.IndicatorNone {
 			t.Fatal("revocation removes a paused indicator")
@@ -298,7 +287,7 @@ func TestHandback(t *testing.T) {
 	t.Run("the audit log holds the takeover records and no input", func(t *testing.T) {
 		h := takeoverHarness(t)
 		h.desk.PressKey("q")
-		eventually(t, "paused", func() bool { return h.desk.IndicatorState() == mock.IndicatorPaused })
+		testkit.Eventually(t, 10*time.Second, "paused", func() bool { return h.desk.IndicatorState() == mock.IndicatorPaused })
 		h.d.TakeoverResume("")
 		h.ok("end_session", nil)
 		seen := map[string]bool{}

@@ -11,6 +11,7 @@ import (
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/audit"
 	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/internal/testkit/enginecall"
 	"github.com/nish-driver/nish-driver/schema"
 )
 
@@ -166,6 +167,11 @@ func newHarness(t *testing.T, cov *coverage, opts ...harnessOption) *harness {
 	return h
 }
 
+// calls is the harness's caller: every result checked by check.
+func (h *harness) calls() enginecall.Caller {
+	return enginecall.Caller{T: h.t, Conn: h.c, Check: h.check}
+}
+
 // call runs one tool call, validates its input (when it is meant to be a
 // well-formed call) and its output against the schemas, checks that no
 // secret leaked, and returns the result.
@@ -174,24 +180,25 @@ func (h *harness) call(tool string, args map[string]any) engine.Result {
 	if args == nil {
 		args = map[string]any{}
 	}
+	h.validInput(tool, args)
+	return h.raw(tool, args)
+}
+
+// validInput fails the test when its own arguments break the input schema.
+func (h *harness) validInput(tool string, args map[string]any) {
+	h.t.Helper()
+	if args == nil {
+		args = map[string]any{}
+	}
 	if err := schema.ValidateInput(tool, args); err != nil {
 		h.t.Fatalf("%s: the test's own arguments break the input schema: %v", tool, err)
 	}
-	return h.raw(tool, args)
 }
 
 // raw runs a call without validating its input (for bad-input tests).
 func (h *harness) raw(tool string, args any) engine.Result {
 	h.t.Helper()
-	b, err := json.Marshal(args)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	res := h.c.Call(ctx, tool, b)
-	h.check(tool, res)
-	return res
+	return h.calls().Call(tool, args)
 }
 
 func (h *harness) check(tool string, res engine.Result) {
@@ -227,40 +234,15 @@ func (h *harness) check(tool string, res engine.Result) {
 // ok runs a call that must succeed and returns its structured result.
 func (h *harness) ok(tool string, args map[string]any) map[string]any {
 	h.t.Helper()
-	res := h.call(tool, args)
-	if res.Err != nil {
-		h.t.Fatalf("%s %v: want success, got %s", tool, args, res.Text)
-	}
-	return decode(h.t, res.Structured)
+	h.validInput(tool, args)
+	return h.calls().OK(tool, args)
 }
 
-// fail runs a call that must fail with code and returns the error object.
+// fail runs a call that must fail with code and returns the error object
+// (failure tests may break the input schema on purpose).
 func (h *harness) fail(code engine.Code, tool string, args map[string]any) map[string]any {
 	h.t.Helper()
-	if args == nil {
-		args = map[string]any{}
-	}
-	res := h.raw(tool, args) // failure tests may break the input schema on purpose
-	if res.Err == nil {
-		h.t.Fatalf("%s %v: want %s, got success: %s", tool, args, code, res.Text)
-	}
-	if res.Err.Code != code {
-		h.t.Fatalf("%s %v: want %s, got %s", tool, args, code, res.Text)
-	}
-	return decode(h.t, res.Structured)["error"].(map[string]any)
-}
-
-func decode(t *testing.T, v any) map[string]any {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return h.calls().Fail(code, tool, args)
 }
 
 // start opens a session on the demo's apps.
@@ -283,19 +265,6 @@ func (h *harness) readForm(extra map[string]any) map[string]any {
 		args[k] = v
 	}
 	return h.ok("get_window_state", args)
-}
-
-// token finds the token of the first row with role and label in a read.
-func tokenOf(t *testing.T, read map[string]any, role, label string) string {
-	t.Helper()
-	for _, e := range read["elements"].([]any) {
-		row := e.(map[string]any)
-		if row["role"] == role && (label == "" || row["label"] == label) {
-			return row["element_token"].(string)
-		}
-	}
-	t.Fatalf("no %s %q row in the read:\n%s", role, label, read["tree_text"])
-	return ""
 }
 
 func num(v any) int { return int(v.(float64)) }

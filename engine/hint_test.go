@@ -9,6 +9,7 @@ import (
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/doctor"
 	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // Starting a session turns the desktop's accessibility switch on and says
@@ -124,7 +125,7 @@ func TestWindowStateAccessibilityHint(t *testing.T) {
 			if res.Err != nil {
 				t.Fatal(res.Text)
 			}
-			read := decode(t, res.Structured)
+			read := testkit.Decode(t, res.Structured)
 			hint, _ := read["accessibility_hint"].(map[string]any)
 			if tt.want == "" {
 				if hint != nil || strings.Contains(res.Text, "accessibility hint") {

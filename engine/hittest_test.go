@@ -3,7 +3,6 @@ package engine_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"image/png"
 	"strings"
@@ -12,6 +11,8 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/testkit/enginecall"
 )
 
 // The takeover's pointer acts by token on a window whose app scales its
@@ -26,7 +27,7 @@ type buttonsWorld struct {
 	win     *mock.Window
 	status  *mock.Element
 	buttons []*mock.Element
-	c       *engine.Conn
+	calls   enginecall.Caller
 }
 
 // newButtons opens the buttons window at frame (device pixels) with the
@@ -53,9 +54,10 @@ func newButtons(t *testing.T, frame engine.Rect, scale float64, backend func(*mo
 		be = backend(desk)
 	}
 	d := engine.New(engine.Options{Backend: be, ConsentTimeout: 2 * time.Second, CallTimeout: time.Second})
-	w.c = d.Connect(engine.ClientInfo{Name: "Test Host", Pid: 4242})
+	c := d.Connect(engine.ClientInfo{Name: "Test Host", Pid: 4242})
+	w.calls = enginecall.Caller{T: t, Conn: c, Bound: 10 * time.Second}
 	t.Cleanup(func() {
-		w.c.Close()
+		c.Close()
 		d.Shutdown()
 		desk.Close()
 	})
@@ -68,37 +70,17 @@ func newButtons(t *testing.T, frame engine.Rect, scale float64, backend func(*mo
 
 func (w *buttonsWorld) call(tool string, args map[string]any) engine.Result {
 	w.t.Helper()
-	b, _ := json.Marshal(args)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	return w.c.Call(ctx, tool, b)
+	return w.calls.Call(tool, args)
 }
 
 func (w *buttonsWorld) ok(tool string, args map[string]any) map[string]any {
 	w.t.Helper()
-	r := w.call(tool, args)
-	if r.Err != nil {
-		w.t.Fatalf("%s %v: %s", tool, args, r.Text)
-	}
-	return decode(w.t, r.Structured)
+	return w.calls.OK(tool, args)
 }
 
 func (w *buttonsWorld) read() map[string]any {
 	w.t.Helper()
 	return w.ok("get_window_state", map[string]any{"window_id": uint64(w.win.ID())})
-}
-
-// rowOf finds a row by role and label.
-func rowOf(t *testing.T, read map[string]any, role, label string) map[string]any {
-	t.Helper()
-	for _, e := range read["elements"].([]any) {
-		row := e.(map[string]any)
-		if row["role"] == role && row["label"] == label {
-			return row
-		}
-	}
-	t.Fatalf("no %s %q in:\n%s", role, label, read["tree_text"])
-	return nil
 }
 
 func rectOf(v any) engine.Rect {
@@ -119,7 +101,7 @@ func TestTakeoverClickByTokenAtEveryScale(t *testing.T) {
 			for _, n := range []int{9, 4, 12, 1} {
 				read := w.read()
 				name := fmt.Sprintf("button %d", n)
-				row := rowOf(t, read, "push_button", name)
+				row := testkit.Row(t, read, "push_button", name)
 				want := w.buttons[n-1].Frame()
 				got := rectOf(row["frame"])
 				if got != (engine.Rect{X: want.X - frame.X, Y: want.Y - frame.Y, W: want.W, H: want.H}) {
@@ -200,13 +182,13 @@ func TestTakeoverHitTestRefusesBeforeSending(t *testing.T) {
 			// so moving it changes no structure (the token stays good).
 			w.win.Root().Add("panel", "popover").SetFrame(engine.Rect{X: frame.X + 540, Y: frame.Y + 400, W: 40, H: 30})
 			read := w.read()
-			tok := rowOf(t, read, "push_button", "button 9")["element_token"]
+			tok := testkit.Row(t, read, "push_button", "button 9")["element_token"]
 			args := map[string]any{"element_token": tok, "delivery_mode": "foreground"}
 			switch c.tool {
 			case "scroll":
 				args["direction"] = "down"
 			case "drag":
-				args = map[string]any{"from_token": rowOf(t, read, "push_button", "button 1")["element_token"], "to_token": tok}
+				args = map[string]any{"from_token": testkit.Row(t, read, "push_button", "button 1")["element_token"], "to_token": tok}
 			}
 			c.arrange(w)
 			w.desk.ResetCalls()
@@ -214,7 +196,7 @@ func TestTakeoverHitTestRefusesBeforeSending(t *testing.T) {
 			if r.Err == nil || r.Err.Code != c.want {
 				t.Fatalf("%s: want %s, got %s", c.tool, c.want, r.Text)
 			}
-			e := decode(t, r.Structured)["error"].(map[string]any)
+			e := testkit.Decode(t, r.Structured)["error"].(map[string]any)
 			if e["disposition"].(map[string]any)["retry"] != "after_refresh" || !strings.Contains(e["message"].(string), "nothing was sent") {
 				t.Fatalf("the refusal: %v", e)
 			}
@@ -277,7 +259,7 @@ func TestFramesInTheWrongSpace(t *testing.T) {
 	}
 	t.Run("refused by the hit-test", func(t *testing.T) {
 		w := newButtons(t, frame, 2, bug(true))
-		tok := rowOf(t, w.read(), "push_button", "button 9")["element_token"]
+		tok := testkit.Row(t, w.read(), "push_button", "button 9")["element_token"]
 		w.desk.ResetCalls()
 		r := w.call("click", map[string]any{"element_token": tok, "delivery_mode": "foreground"})
 		if r.Err == nil || r.Err.Code != engine.CodeStaleElementToken {
@@ -290,13 +272,13 @@ func TestFramesInTheWrongSpace(t *testing.T) {
 	t.Run("no hit-test: the result names where it landed", func(t *testing.T) {
 		w := newButtons(t, frame, 2, bug(false))
 		read := w.read()
-		tok := rowOf(t, read, "push_button", "button 9")["element_token"]
+		tok := testkit.Row(t, read, "push_button", "button 9")["element_token"]
 		res := w.ok("click", map[string]any{"element_token": tok, "delivery_mode": "foreground"})
 		st := w.status.Name()
 		if st == "clicked button 9" || !strings.HasPrefix(st, "clicked button ") {
 			t.Fatalf("the wrong-space click was meant to reach another button, status %q", st)
 		}
-		other := num(rowOf(t, read, "push_button", strings.TrimPrefix(st, "clicked "))["element_index"])
+		other := num(testkit.Row(t, read, "push_button", strings.TrimPrefix(st, "clicked "))["element_index"])
 		landed, _ := res["landed_elsewhere"].([]any)
 		if res["effect"] != "no_change" || res["verified"] != false || len(landed) != 1 || num(landed[0]) != other {
 			t.Fatalf("a click that reached %s (element %d): %v", st, other, res)

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // TestUnchangedWindowsKeepTheirSnapshot: a read of a window whose app
@@ -35,7 +37,7 @@ func TestUnchangedWindowsKeepTheirSnapshot(t *testing.T) {
 	}
 	// Its tokens act. The act's settled read is the window as it is now:
 	// the next read keeps that one, with the act's change in it.
-	res := h.ok("click", map[string]any{"element_token": tokenOf(t, again, "check_box", "Remember me")})
+	res := h.ok("click", map[string]any{"element_token": testkit.Token(t, again, "check_box", "Remember me")})
 	after := h.readForm(nil)
 	if after["snapshot_id"] != res["snapshot_id"] || after["snapshot_kept"] != true || after["snapshot_id"] == again["snapshot_id"] {
 		t.Fatalf("a read after an act keeps the act's settled snapshot %v: %v (kept %v)", res["snapshot_id"], after["snapshot_id"], after["snapshot_kept"])

@@ -2,14 +2,13 @@ package engine_test
 
 import (
 	"encoding/json"
-	"fmt"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // traces collects the ActTrace of every act.
@@ -38,23 +37,6 @@ func withTraces(tr *traces) harnessOption {
 	}
 }
 
-// rowsOf lists a read's rows as comparable lines: element_index, role,
-// label, value and states, without the snapshot id.
-func rowsOf(t *testing.T, elements any) []string {
-	t.Helper()
-	var out []string
-	for _, e := range elements.([]any) {
-		row := e.(map[string]any)
-		tok := row["element_token"].(string)
-		states, _ := json.Marshal(row["states"])
-		frame, _ := json.Marshal(row["frame"])
-		out = append(out, fmt.Sprintf("%s %v %q %q %s parent=%v children=%v frame=%s actions=%v", tok[strings.IndexByte(tok, ':'):],
-			row["role"], row["label"], row["value"], states, row["parent_index"], row["child_count"], frame, row["actions"]))
-	}
-	sort.Strings(out)
-	return out
-}
-
 // TestActsLeaveOutReads checks the reads an act leaves out (reuse.go): a
 // fresh read stands in for the read before the act when nothing changed
 // since, and the settled read is built from the elements that changed. In
@@ -69,7 +51,7 @@ func TestActsLeaveOutReads(t *testing.T) {
 	// The first read starts the backend listening to the app, so the
 	// first act can already take it for its read before.
 	read := h.readForm(nil)
-	h.ok("click", map[string]any{"element_token": tokenOf(t, read, "check_box", "Remember me")})
+	h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "check_box", "Remember me")})
 	if !tr.last(t).PreReadReused {
 		t.Fatal("the first act did not reuse the read just made (the read started the app's reports)")
 	}
@@ -93,7 +75,7 @@ func TestActsLeaveOutReads(t *testing.T) {
 	for _, a := range acts {
 		t.Run(a.name, func(t *testing.T) {
 			read := h.readForm(map[string]any{"max_elements": 400})
-			args := map[string]any{"element_token": tokenOf(t, read, a.role, a.lbl), "observe": map[string]any{"tree": true}}
+			args := map[string]any{"element_token": testkit.Token(t, read, a.role, a.lbl), "observe": map[string]any{"tree": true}}
 			for k, v := range a.args {
 				args[k] = v
 			}
@@ -112,7 +94,7 @@ func TestActsLeaveOutReads(t *testing.T) {
 			// The settled read shown by observe equals a whole read made now.
 			obs := res["observe"].(map[string]any)
 			fresh := h.readForm(nil)
-			if want, got := rowsOf(t, fresh["elements"]), rowsOf(t, obs["elements"]); strings.Join(want, "\n") != strings.Join(got, "\n") {
+			if want, got := testkit.RowLines(fresh["elements"]), testkit.RowLines(obs["elements"]); strings.Join(want, "\n") != strings.Join(got, "\n") {
 				t.Errorf("the settled read differs from a whole read:\nsettled:\n%s\nwhole:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
 		})
@@ -120,10 +102,10 @@ func TestActsLeaveOutReads(t *testing.T) {
 
 	t.Run("a second act with a token of the same read", func(t *testing.T) {
 		read := h.readForm(nil)
-		h.ok("click", map[string]any{"element_token": tokenOf(t, read, "check_box", "Send me updates")})
+		h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "check_box", "Send me updates")})
 		// The first act's settled read stands in for the read the token
 		// came from: the structure is the same and nothing changed since.
-		res := h.ok("click", map[string]any{"element_token": tokenOf(t, read, "check_box", "Show notifications")})
+		res := h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "check_box", "Show notifications")})
 		if !tr.last(t).PreReadReused {
 			t.Error("the first act's settled read was not reused")
 		}
@@ -136,7 +118,7 @@ func TestActsLeaveOutReads(t *testing.T) {
 	t.Run("a change after the read", func(t *testing.T) {
 		read := h.readForm(nil)
 		f.Hint.SetName("The app changed this by itself")
-		h.ok("click", map[string]any{"element_token": tokenOf(t, read, "check_box", "Play sounds")})
+		h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "check_box", "Play sounds")})
 		if tr.last(t).PreReadReused {
 			t.Fatal("a read the app changed since was reused")
 		}
@@ -145,7 +127,7 @@ func TestActsLeaveOutReads(t *testing.T) {
 	t.Run("an old read", func(t *testing.T) {
 		read := h.readForm(nil)
 		h.clock.Advance(3 * time.Second)
-		h.ok("click", map[string]any{"element_token": tokenOf(t, read, "check_box", "Start at login")})
+		h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "check_box", "Start at login")})
 		if tr.last(t).PreReadReused {
 			t.Fatal("a read older than the reuse bound was reused")
 		}

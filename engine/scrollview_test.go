@@ -7,6 +7,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // belowFold is a settings window of the Form Demo app with long scrolled
@@ -102,7 +103,7 @@ func TestActsBelowTheFoldScrollFirst(t *testing.T) {
 	h.start(nil)
 	read := b.read(h)
 
-	open := tokenOf(t, read, "push_button", "Open 25")
+	open := testkit.Token(t, read, "push_button", "Open 25")
 	if !b.list.Find("push_button", "Open 25").HasState("visible") || b.list.Find("push_button", "Open 25").HasState("showing") {
 		t.Fatal("the fixture's row 25 starts visible and not showing")
 	}
@@ -129,14 +130,14 @@ func TestActsBelowTheFoldScrollFirst(t *testing.T) {
 	// An element in view is acted on without a scroll, and the result
 	// does not say it scrolled.
 	read = b.read(h)
-	res = h.ok("click", map[string]any{"element_token": tokenOf(t, read, "push_button", "Open 26")})
+	res = h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "push_button", "Open 26")})
 	if _, said := res["scrolled_into_view"]; said {
 		t.Fatalf("an element in view is not scrolled to: %v", res)
 	}
 
 	// type_text and set_value scroll too (back up to row 2).
 	read = b.read(h)
-	note := tokenOf(t, read, "entry", "Note 2")
+	note := testkit.Token(t, read, "entry", "Note 2")
 	if rowState(t, read, note, "showing") {
 		t.Fatal("row 2 is out of view after scrolling to row 25")
 	}
@@ -145,7 +146,7 @@ func TestActsBelowTheFoldScrollFirst(t *testing.T) {
 		t.Fatalf("type_text below the fold: %v", res)
 	}
 	read = b.read(h)
-	res = h.ok("set_value", map[string]any{"element_token": tokenOf(t, read, "entry", "Note 29"), "value": "last"})
+	res = h.ok("set_value", map[string]any{"element_token": testkit.Token(t, read, "entry", "Note 29"), "value": "last"})
 	if res["scrolled_into_view"] != true || res["readback"] != "match" {
 		t.Fatalf("set_value below the fold: %v", res)
 	}
@@ -169,7 +170,7 @@ func TestHiddenElementsStayRefused(t *testing.T) {
 			el := c.el()
 			read := b.read(h)
 			h.desk.ResetCalls()
-			tok := tokenOf(t, read, el.Role(), el.Name())
+			tok := testkit.Token(t, read, el.Role(), el.Name())
 			h.fail(engine.CodeElementDisabled, "click", map[string]any{"element_token": tok})
 			if calls := h.desk.CallsOf("ScrollIntoView"); len(calls) != 0 {
 				t.Fatalf("nothing is scrolled for it: %v", calls)
@@ -206,7 +207,7 @@ func TestScrollByTheBarOnly(t *testing.T) {
 	for _, name := range names {
 		read := h.ok("get_window_state", map[string]any{"window_id": uint64(w.ID()), "max_elements": 1000})
 		h.desk.ResetCalls()
-		res := h.ok("click", map[string]any{"element_token": tokenOf(t, read, "push_button", name)})
+		res := h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "push_button", name)})
 		if res["scrolled_into_view"] != true {
 			t.Fatalf("%s: %v", name, res)
 		}
@@ -238,7 +239,7 @@ func TestScrollPagesThroughContent(t *testing.T) {
 	for _, name := range []string{"Pick 30", "Pick 8", "Pick 22"} {
 		read := h.ok("get_window_state", map[string]any{"window_id": uint64(w.ID()), "max_elements": 1000})
 		h.desk.ResetCalls()
-		res := h.ok("click", map[string]any{"element_token": tokenOf(t, read, "push_button", name)})
+		res := h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "push_button", name)})
 		if res["scrolled_into_view"] != true {
 			t.Fatalf("%s: %v", name, res)
 		}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // A credential split over several writes into one field is refused at the
@@ -31,14 +32,14 @@ func TestACredentialSplitOverHeadlessWritesIsRefused(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			h := newHarness(t, nil)
 			h.start(map[string]any{"apps": []any{"Form Demo"}})
-			entry := tokenOf(t, h.readForm(nil), "entry", "Phone")
+			entry := testkit.Token(t, h.readForm(nil), "entry", "Phone")
 			h.ok("set_value", map[string]any{"element_token": entry, "value": c.first})
 			field := h.demo.Form.Window.Root().Find("entry", "Phone")
 			if c.caret >= 0 {
 				field.SetCaret(c.caret)
 			}
 			before := inserts(h)
-			args := map[string]any{"element_token": tokenOf(t, h.readForm(nil), "entry", "Phone"), "text": c.second}
+			args := map[string]any{"element_token": testkit.Token(t, h.readForm(nil), "entry", "Phone"), "text": c.second}
 			if !c.wantRefused {
 				h.ok("type_text", args)
 				return
@@ -56,7 +57,7 @@ func TestACredentialSplitOverHeadlessWritesIsRefused(t *testing.T) {
 func TestTypingNextToACredentialADocumentHoldsIsAllowed(t *testing.T) {
 	h := newHarness(t, nil)
 	h.start(map[string]any{"apps": []any{"Editor"}})
-	doc := tokenOf(t, h.readEditor(), "document_text", "")
+	doc := testkit.Token(t, h.readEditor(), "document_text", "")
 	h.ok("type_text", map[string]any{"element_token": doc, "text": "Hello. "})
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // Hand-back rules about the order in which a real desktop reports things
@@ -72,7 +73,7 @@ func TestHandbackOrderingOnARealDesktop(t *testing.T) {
 	}{
 		{"a key read before the host's resume is not judged after it", func(h *harness, tap *rawTap) {
 			h.desk.PressKey("q")
-			eventually(h.t, "paused", func() bool { p, _ := pausedState(h); return p })
+			testkit.Eventually(h.t, 10*time.Second, "paused", func() bool { p, _ := pausedState(h); return p })
 			read := h.clock.Now()
 			h.clock.Advance(time.Millisecond)
 			h.d.TakeoverResume("")
@@ -80,36 +81,36 @@ func TestHandbackOrderingOnARealDesktop(t *testing.T) {
 		}, ""},
 		{"a key read after the resume pauses", func(h *harness, tap *rawTap) {
 			h.desk.PressKey("q")
-			eventually(h.t, "paused", func() bool { p, _ := pausedState(h); return p })
+			testkit.Eventually(h.t, 10*time.Second, "paused", func() bool { p, _ := pausedState(h); return p })
 			h.d.TakeoverResume("")
 			tap.inject(engine.RawInput{Kind: engine.InputKeyPress, Key: "x", Time: h.clock.Now()})
 		}, engine.PausedKeyPressed},
 		{"the Continue click's own press, reported late, is let through once", func(h *harness, tap *rawTap) {
 			h.desk.PressKey("q")
-			eventually(h.t, "paused", func() bool { p, _ := pausedState(h); return p })
+			testkit.Eventually(h.t, 10*time.Second, "paused", func() bool { p, _ := pausedState(h); return p })
 			h.desk.ClickContinue()
-			eventually(h.t, "resumed", func() bool { p, _ := pausedState(h); return !p })
+			testkit.Eventually(h.t, 10*time.Second, "resumed", func() bool { p, _ := pausedState(h); return !p })
 			tap.inject(leftPress(h.clock.Now()))
 		}, ""},
 		{"a second left press after that pauses", func(h *harness, tap *rawTap) {
 			h.desk.PressKey("q")
-			eventually(h.t, "paused", func() bool { p, _ := pausedState(h); return p })
+			testkit.Eventually(h.t, 10*time.Second, "paused", func() bool { p, _ := pausedState(h); return p })
 			h.desk.ClickContinue()
-			eventually(h.t, "resumed", func() bool { p, _ := pausedState(h); return !p })
+			testkit.Eventually(h.t, 10*time.Second, "resumed", func() bool { p, _ := pausedState(h); return !p })
 			tap.inject(leftPress(h.clock.Now()))
 			tap.inject(leftPress(h.clock.Now()))
 		}, engine.PausedButtonPressed},
 		{"a Continue click whose press came before it lets no later press through", func(h *harness, tap *rawTap) {
 			h.desk.PressKey("q")
-			eventually(h.t, "paused", func() bool { p, _ := pausedState(h); return p })
+			testkit.Eventually(h.t, 10*time.Second, "paused", func() bool { p, _ := pausedState(h); return p })
 			tap.inject(leftPress(h.clock.Now())) // the click's press, while paused
 			h.desk.ClickContinue()
-			eventually(h.t, "resumed", func() bool { p, _ := pausedState(h); return !p })
+			testkit.Eventually(h.t, 10*time.Second, "resumed", func() bool { p, _ := pausedState(h); return !p })
 			tap.inject(leftPress(h.clock.Now()))
 		}, engine.PausedButtonPressed},
 		{"the host's resume lets no left press through", func(h *harness, tap *rawTap) {
 			h.desk.PressKey("q")
-			eventually(h.t, "paused", func() bool { p, _ := pausedState(h); return p })
+			testkit.Eventually(h.t, 10*time.Second, "paused", func() bool { p, _ := pausedState(h); return p })
 			h.d.TakeoverResume("")
 			tap.inject(leftPress(h.clock.Now()))
 		}, engine.PausedButtonPressed},

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // Tokens are scoped to the session whose read issued them: snapshot ids
@@ -49,7 +50,7 @@ func TestAnEndedSessionsTokenNeverActsAgain(t *testing.T) {
 	h := newHarness(t, nil)
 	h.start(map[string]any{"apps": []any{"Form Demo", "Editor"}})
 	h.readForm(nil)
-	old := tokenOf(t, h.readEditor(), "push_button", "New")
+	old := testkit.Token(t, h.readEditor(), "push_button", "New")
 	h.ok("end_session", nil)
 
 	h.start(map[string]any{"apps": []any{"Form Demo", "Editor"}})
@@ -76,8 +77,8 @@ func TestATokenOfAnotherConnectionIsStale(t *testing.T) {
 	b := a.second("Other Host")
 	a.start(map[string]any{"apps": []any{"Form Demo", "Editor"}})
 	b.start(map[string]any{"apps": []any{"Form Demo", "Editor"}})
-	tokA := tokenOf(t, a.readEditor(), "push_button", "New")
-	rootA := tokenOf(t, a.readEditor(), "document_text", "")
+	tokA := testkit.Token(t, a.readEditor(), "push_button", "New")
+	rootA := testkit.Token(t, a.readEditor(), "document_text", "")
 	for i := 0; i < 3; i++ {
 		b.readForm(nil)
 		b.readEditor()
@@ -126,7 +127,7 @@ func TestSnapshotIDsNeverRepeatInAProcess(t *testing.T) {
 func TestATargetThatDisagreesWithTheTokensWindowIsRefused(t *testing.T) {
 	h := newHarness(t, nil)
 	h.start(map[string]any{"apps": []any{"Form Demo", "Editor"}})
-	tok := tokenOf(t, h.readEditor(), "push_button", "New")
+	tok := testkit.Token(t, h.readEditor(), "push_button", "New")
 	formPid, editorPid := h.demo.FormApp.Pid(), h.demo.EditorApp.Pid()
 	formWin, editorWin := uint64(h.demo.Form.Window.ID()), uint64(h.demo.Editor.Window.ID())
 	refused := []struct {
@@ -173,7 +174,7 @@ func TestATargetThatDisagreesWithTheTokensWindowIsRefused(t *testing.T) {
 			args[k] = v
 		}
 		h.ok("click", args)
-		tok = tokenOf(t, h.readEditor(), "push_button", "New")
+		tok = testkit.Token(t, h.readEditor(), "push_button", "New")
 	}
 }
 
@@ -182,7 +183,7 @@ func TestATargetThatDisagreesWithTheTokensWindowIsRefused(t *testing.T) {
 func TestAnEndedSessionsRootTokenIsStale(t *testing.T) {
 	h := newHarness(t, nil)
 	h.start(map[string]any{"apps": []any{"Editor"}})
-	root := tokenOf(t, h.readEditor(), "document_text", "")
+	root := testkit.Token(t, h.readEditor(), "document_text", "")
 	h.ok("get_window_state", map[string]any{"root": root})
 	h.ok("end_session", nil)
 

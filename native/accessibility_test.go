@@ -2,6 +2,7 @@ package native_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/doctor"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // statusProp reads a property of org.a11y.Status on the test desktop's
@@ -168,12 +170,7 @@ func TestChromiumWithoutRendererAccessibilityHint(t *testing.T) {
 // removeEventually removes a folder that exiting processes may still be
 // writing to, trying again while they finish.
 func removeEventually(dir string) {
-	for i := 0; i < 50; i++ {
-		if os.RemoveAll(dir) == nil {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	testkit.Poll(5*time.Second, func() bool { return os.RemoveAll(dir) == nil })
 }
 
 // An X app that is not on the accessibility bus reads as its X frame with
@@ -207,24 +204,20 @@ func TestAppOffTheBusHint(t *testing.T) {
 // waitForWindow waits until pid shows a window whose title holds title.
 func waitForWindow(t testing.TB, h *harness, pid int, title string) engine.Window {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	return testkit.Await(t, 60*time.Second, fmt.Sprintf("a window of pid %d titled %q", pid, title), func() (engine.Window, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
 		wins, err := h.b.WindowsWithoutNames(ctx)
-		cancel()
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, w := range wins {
 			if w.Pid == pid && strings.Contains(w.Title, title) {
-				return w
+				return w, nil
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no window of pid %d titled %q appeared: %+v", pid, title, wins)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return engine.Window{}, errNotYet
+	})
 }
 
 // alive reports whether a process is running (not gone, not a zombie).

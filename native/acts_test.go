@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -15,22 +16,9 @@ import (
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/audit"
 	"github.com/nish-driver/nish-driver/engine/control"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/native"
 )
-
-// findRow returns the token and row of the first element with role and
-// label in a read.
-func findRow(t *testing.T, read map[string]any, role, label string) (string, map[string]any) {
-	t.Helper()
-	for _, e := range read["elements"].([]any) {
-		row := e.(map[string]any)
-		if row["role"] == role && (label == "" || row["label"] == label) {
-			return row["element_token"].(string), row
-		}
-	}
-	t.Fatalf("no %s %q in:\n%s", role, label, read["tree_text"])
-	return "", nil
-}
 
 func TestHeadlessActsOnARealForm(t *testing.T) {
 	a := startSynthetic(t, 6)
@@ -40,7 +28,7 @@ func TestHeadlessActsOnARealForm(t *testing.T) {
 	read := h.ok("get_window_state", map[string]any{"pid": pid})
 
 	// A button whose handler changes a label: the diff shows the label.
-	click, _ := findRow(t, read, "push_button", "Click me")
+	click := testkit.Token(t, read, "push_button", "Click me")
 	res := h.ok("click", map[string]any{"element_token": click})
 	if res["path"] != "atspi_action" || res["took_cursor"] != false || res["effect"] == "no_change" {
 		t.Fatalf("click: %v", res)
@@ -50,12 +38,12 @@ func TestHeadlessActsOnARealForm(t *testing.T) {
 	}
 
 	read = h.ok("get_window_state", map[string]any{"pid": pid})
-	box, _ := findRow(t, read, "check_box", "Check 2")
+	box := testkit.Token(t, read, "check_box", "Check 2")
 	if res := h.ok("click", map[string]any{"element_token": box}); res["effect"] != "confirmed" || !strings.Contains(asJSON(t, res["diff"]), "checked") {
 		t.Fatalf("a check box click is confirmed by its state, and the diff shows it: %v", res)
 	}
 
-	entry, _ := findRow(t, read, "text", "")
+	entry := testkit.Token(t, read, "text", "")
 	for _, e := range read["elements"].([]any) {
 		row := e.(map[string]any)
 		if row["role"] == "text" && row["value"] == "value 1" {
@@ -71,7 +59,7 @@ func TestHeadlessActsOnARealForm(t *testing.T) {
 		t.Fatalf("set_value text: %v", res)
 	}
 
-	spin, _ := findRow(t, read, "spin_button", "Amount")
+	spin := testkit.Token(t, read, "spin_button", "Amount")
 	res = h.ok("set_value", map[string]any{"element_token": spin, "value": 42})
 	if res["readback"] != "match" || res["path"] != "atspi_value" {
 		t.Fatalf("set_value spin: %v", res)
@@ -80,16 +68,16 @@ func TestHeadlessActsOnARealForm(t *testing.T) {
 	// Pick a combo box item as a person would: open the combo (its press
 	// action pops its menu up), read again, click the item now showing.
 	read = h.ok("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})
-	combo, _ := findRow(t, read, "combo_box", "")
+	combo := testkit.Token(t, read, "combo_box", "")
 	h.ok("click", map[string]any{"element_token": combo})
 	read = h.ok("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})
-	item, _ := findRow(t, read, "menu_item", "two")
+	item := testkit.Token(t, read, "menu_item", "two")
 	res = h.ok("click", map[string]any{"element_token": item})
 	if !strings.Contains(asJSON(t, res["diff"]), "two") {
 		t.Fatalf("picking a combo item shows in the diff: %v", res["diff"])
 	}
 
-	pw, _ := findRow(t, read, "password_text", "")
+	pw := testkit.Token(t, read, "password_text", "")
 	for _, tool := range []string{"type_text", "set_value"} {
 		r := h.call(tool, map[string]any{"element_token": pw, "text": "x", "value": "x"})
 		if r.Err == nil || r.Err.Code != engine.CodeSecureField {
@@ -104,7 +92,7 @@ func TestHeadlessActsOnARealForm(t *testing.T) {
 
 	// observe rides along.
 	read = h.ok("get_window_state", map[string]any{"pid": pid})
-	click, _ = findRow(t, read, "push_button", "Click me")
+	click = testkit.Token(t, read, "push_button", "Click me")
 	res = h.ok("click", map[string]any{"element_token": click, "observe": map[string]any{"tree": true, "screenshot": true}})
 	obs := res["observe"].(map[string]any)
 	if obs["tree_text"] == nil || obs["screenshot"] == nil {
@@ -129,18 +117,16 @@ func TestStoppedAppMidAct(t *testing.T) {
 	h := newHarness(t, 20*time.Second)
 	grant(t, h, pid)
 	read := h.ok("get_window_state", map[string]any{"pid": pid})
-	click, _ := findRow(t, read, "push_button", "Click me")
+	click := testkit.Token(t, read, "push_button", "Click me")
 	_ = syscall.Kill(pid, syscall.SIGSTOP)
 	e := h.fail(engine.CodeAppNotResponding, "click", map[string]any{"element_token": click})
-	if e["error"].(map[string]any)["disposition"].(map[string]any)["retry"] != "unsafe" {
+	if e["disposition"].(map[string]any)["retry"] != "unsafe" {
 		t.Fatalf("app_not_responding is retry unsafe: %v", e)
 	}
 	_ = syscall.Kill(pid, syscall.SIGCONT)
 	h.ok("get_window_state", map[string]any{"pid": pid})
 	_ = a.cmd.Process.Kill()
-	for i := 0; i < 500 && syscall.Kill(pid, 0) == nil; i++ {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testkit.Poll(10*time.Second, func() bool { return syscall.Kill(pid, 0) != nil })
 	r := h.call("click", map[string]any{"element_token": click})
 	if r.Err == nil || (r.Err.Code != engine.CodeWindowGone && r.Err.Code != engine.CodeWindowTargetNotFound && r.Err.Code != engine.CodeStaleElementToken) {
 		t.Fatalf("an exited app: %s", r.Text)
@@ -222,14 +208,14 @@ func TestHostApprovalsOverTheControlPipe(t *testing.T) {
 	}
 	read = h.ok("get_window_state", map[string]any{"pid": pid})
 	<-cards
-	click, _ := findRow(t, read, "push_button", "Click me")
+	click := testkit.Token(t, read, "push_button", "Click me")
 	h.ok("click", map[string]any{"element_token": click})
 	if len(cards) != 0 {
 		t.Fatal("a pre-approved act without observe needs no card")
 	}
 	read = h.ok("get_window_state", map[string]any{"pid": pid})
 	<-cards
-	click, _ = findRow(t, read, "push_button", "Click me")
+	click = testkit.Token(t, read, "push_button", "Click me")
 	h.ok("click", map[string]any{"element_token": click, "observe": map[string]any{"tree": true}})
 	card := <-cards
 	obs, _ := card["observe"].(map[string]any)
@@ -277,7 +263,7 @@ func TestLeaseAndAuditOnARealApp(t *testing.T) {
 	}
 	clock := &fakeClock{now: time.Now()}
 	d := engine.New(engine.Options{Backend: b, Clock: clock, Audit: log, ConsentTimeout: 20 * time.Second})
-	h := &harness{t: t, b: b, d: d, c: d.Connect(engine.ClientInfo{Name: "lease", Pid: os.Getpid()})}
+	h := harnessOn(t, b, d, "lease")
 	defer d.Shutdown()
 
 	p := newPerson(t)
@@ -294,7 +280,7 @@ func TestLeaseAndAuditOnARealApp(t *testing.T) {
 	}
 	secretWords := "zebra-quartz-typed"
 	h.ok("type_text", map[string]any{"element_token": entry, "text": secretWords})
-	click, _ := findRow(t, read, "push_button", "Click me")
+	click := testkit.Token(t, read, "push_button", "Click me")
 	h.ok("click", map[string]any{"element_token": click})
 
 	clock.advance(61 * time.Second)
@@ -363,24 +349,77 @@ func tokenIn(t *testing.T, h *harness, pid int, old string) string {
 }
 
 // TestAppExitsMidAct: the app dies while the act is in flight (stopped
-// first, so the act is surely waiting on it): window_gone, and the driver
-// keeps serving.
+// first, and killed only once the act has asked the backend for something
+// the app must answer, so the act is surely waiting on it): window_gone, and the driver keeps serving.
 func TestAppExitsMidAct(t *testing.T) {
 	a := startSynthetic(t, 3)
 	other := startSynthetic(t, 4)
 	pid := a.cmd.Process.Pid
-	h := newHarness(t, 20*time.Second)
+	acting := make(chan struct{}, 1)
+	sig := &actSignal{acting: acting}
+	h := newHarnessAround(t, engine.Options{ConsentTimeout: 20 * time.Second}, func(b *native.Backend) engine.Backend {
+		sig.Backend = b
+		return sig
+	})
 	grant(t, h, pid, other.cmd.Process.Pid)
 	read := h.ok("get_window_state", map[string]any{"pid": pid})
-	click, _ := findRow(t, read, "push_button", "Click me")
+	click := testkit.Token(t, read, "push_button", "Click me")
 	_ = syscall.Kill(pid, syscall.SIGSTOP)
+	sig.armed.Store(true)
 	done := make(chan engine.Result, 1)
 	go func() { done <- h.call("click", map[string]any{"element_token": click}) }()
-	time.Sleep(300 * time.Millisecond)
+	select {
+	case <-acting:
+	case r := <-done:
+		t.Fatalf("the click on a stopped app returned before it reached the app: %s", r.Text)
+	}
 	_ = syscall.Kill(pid, syscall.SIGKILL)
 	r := <-done
 	if r.Err == nil || r.Err.Code != engine.CodeWindowGone {
 		t.Fatalf("an app that dies mid-act is window_gone: %s", r.Text)
 	}
 	h.ok("get_window_state", map[string]any{"pid": other.cmd.Process.Pid})
+}
+
+// actSignal is the native backend with a signal when a call that the app
+// must answer starts, once armed: reads, refreshes and actions.
+type actSignal struct {
+	*native.Backend
+	armed  atomic.Bool
+	acting chan<- struct{}
+}
+
+func (b *actSignal) signal() {
+	if !b.armed.Load() {
+		return
+	}
+	select {
+	case b.acting <- struct{}{}:
+	default:
+	}
+}
+
+func (b *actSignal) ReadTree(ctx context.Context, w engine.WindowID, budget engine.Budget) (*engine.Tree, error) {
+	b.signal()
+	return b.Backend.ReadTree(ctx, w, budget)
+}
+
+func (b *actSignal) ReadStructure(ctx context.Context, w engine.WindowID, budget engine.Budget) (*engine.Tree, error) {
+	b.signal()
+	return b.Backend.ReadStructure(ctx, w, budget)
+}
+
+func (b *actSignal) ReadDetails(ctx context.Context, w engine.WindowID, nodes []*engine.Node) error {
+	b.signal()
+	return b.Backend.ReadDetails(ctx, w, nodes)
+}
+
+func (b *actSignal) Refresh(ctx context.Context, nodes []*engine.Node) error {
+	b.signal()
+	return b.Backend.Refresh(ctx, nodes)
+}
+
+func (b *actSignal) DoAction(ctx context.Context, ref engine.ElementRef, action string) error {
+	b.signal()
+	return b.Backend.DoAction(ctx, ref, action)
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // Most of the 200-row synthetic window is below the fold: its rows sit in
@@ -27,7 +29,7 @@ func TestHeadlessClickBelowTheFold(t *testing.T) {
 	grant(t, h, pid)
 
 	for _, row := range []int{150, 199, 3, 120} {
-		tok, _ := findRow(t, readAll(h, pid), "push_button", fmt.Sprintf("Button %d", row))
+		tok := testkit.Token(t, readAll(h, pid), "push_button", fmt.Sprintf("Button %d", row))
 		res := h.ok("click", map[string]any{"element_token": tok})
 		if res["path"] != "atspi_action" || res["took_cursor"] != false {
 			t.Fatalf("row %d: the click is headless: %v", row, res)
@@ -60,13 +62,13 @@ func TestClicksSpreadOverALongWindow(t *testing.T) {
 		// 7 and 120 are coprime: every button of the spread once, in
 		// jumps up and down the window.
 		row := (i * 7 % clicks) * 200 / clicks
-		tok, _ := findRow(t, readAll(h, pid), "push_button", fmt.Sprintf("Button %d", row))
+		tok := testkit.Token(t, readAll(h, pid), "push_button", fmt.Sprintf("Button %d", row))
 		r := h.call("click", map[string]any{"element_token": tok})
 		if r.Err != nil {
 			failures = append(failures, fmt.Sprintf("row %d: %s", row, r.Text))
 			continue
 		}
-		res := asMap(t, r.Structured)
+		res := testkit.Decode(t, r.Structured)
 		if !strings.Contains(asJSON(t, res["diff"]), fmt.Sprintf("pressed row %d", row)) {
 			failures = append(failures, fmt.Sprintf("row %d: no click in the diff: %v", row, res["diff"]))
 			continue

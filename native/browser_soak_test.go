@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // BenchmarkBrowserSoak is the browsers' long run: 1,000 mixed reads and
@@ -186,7 +187,7 @@ func (s *soak) call(st *soakStats, tool string, args map[string]any) (engine.Res
 		st.failures[string(r.Err.Code)]++
 		return r, nil, false
 	}
-	return r, asMap(s.h.t, r.Structured), true
+	return r, testkit.Decode(s.h.t, r.Structured), true
 }
 
 // fresh returns a read made since the last act, reading the window

@@ -15,6 +15,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/internal/sandbox"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/schema"
 )
 
@@ -111,7 +112,7 @@ func waitPage(t testing.TB, h *harness, b *browser) map[string]any {
 	for {
 		r := h.call("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000})
 		if r.Err == nil {
-			read := asMap(t, r.Structured)
+			read := testkit.Decode(t, r.Structured)
 			if hasRow(read, "push_button", "Far button") {
 				return read
 			}
@@ -183,7 +184,7 @@ func TestBrowserReads(t *testing.T) {
 				t.Fatal(err)
 			}
 			noCanary(t, "full read", r)
-			read = asMap(t, r.Structured)
+			read = testkit.Decode(t, r.Structured)
 			if read["truncated"] != false {
 				t.Fatalf("the page fits the budget: truncated=%v", read["truncated"])
 			}
@@ -261,7 +262,7 @@ func TestBrowserReads(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, pw := rowWith(t, asMap(t, shot.Structured), "Password", "password_text")
+			_, pw := rowWith(t, testkit.Decode(t, shot.Structured), "Password", "password_text")
 			f := pw["frame"].(map[string]any)
 			x, y := int(f["x"].(float64))+int(f["w"].(float64))/2, int(f["y"].(float64))+int(f["h"].(float64))/2
 			if r, g, bl, _ := img.At(x, y).RGBA(); r != 0 || g != 0 || bl != 0 {
@@ -408,7 +409,7 @@ func TestBrowserActs(t *testing.T) {
 			name, _ := rowWith(t, read, "Name", "entry")
 			for _, tool := range []string{"type_text", "set_value"} {
 				e := h.fail(engine.CodeNotActionable, tool, map[string]any{"element_token": name, "text": "Ada", "value": "Ada"})
-				if esc, _ := e["error"].(map[string]any)["escalation"].(map[string]any); esc["recommend"] != "takeover" {
+				if esc, _ := e["escalation"].(map[string]any); esc["recommend"] != "takeover" {
 					t.Fatalf("%s in a browser field recommends a takeover: %v", tool, e)
 				}
 			}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/control"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // The clipboard through the engine on the real desktop: xclip plays the
@@ -99,14 +100,7 @@ func clipCopy(t *testing.T, text string) *exec.Cmd {
 // clipWait waits until another app's paste gives what want accepts.
 func clipWait(t *testing.T, want func(string, bool) bool) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		if want(clipOut(t)) {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatal("the clipboard did not change as expected")
+	testkit.Eventually(t, 15*time.Second, "the clipboard changes as expected", func() bool { return want(clipOut(t)) })
 }
 
 func TestClipboardThroughTheEngine(t *testing.T) {

@@ -1,13 +1,10 @@
 package native_test
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +12,9 @@ import (
 	"github.com/nish-driver/nish-driver/engine"
 	personpkg "github.com/nish-driver/nish-driver/internal/person"
 	"github.com/nish-driver/nish-driver/internal/sandbox"
+	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/testkit/desktop"
+	"github.com/nish-driver/nish-driver/internal/testkit/enginecall"
 	"github.com/nish-driver/nish-driver/native"
 )
 
@@ -47,15 +47,7 @@ type app struct {
 // accessibility bus under name.
 func startApp(t testing.TB, name string, argv ...string) *app {
 	t.Helper()
-	cmd := desk.Command(argv[0], argv[1:]...)
-	if err := desk.Start(cmd); err != nil {
-		t.Fatalf("%s: %v", argv[0], err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	if _, err := desk.WaitForApp(context.Background(), name, 30*time.Second); err != nil {
-		t.Fatal(err)
-	}
-	return &app{cmd: cmd, name: name}
+	return &app{cmd: desktop.RunApp(t, desk, name, argv...), name: name}
 }
 
 // startSynthetic runs the synthetic form fixture with rows rows and waits
@@ -70,31 +62,7 @@ func startSynthetic(t testing.TB, rows int) *app {
 // prints a line holding "ready" (it is killed when the test ends).
 func startReady(t testing.TB, what string, cmd *exec.Cmd) *exec.Cmd {
 	t.Helper()
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := desk.Start(cmd); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	ready := make(chan bool, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if strings.Contains(sc.Text(), "ready") {
-				ready <- true
-				break
-			}
-		}
-		for sc.Scan() {
-		}
-	}()
-	select {
-	case <-ready:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("%s did not say ready", what)
-	}
+	desktop.RunReady(t, desk, what, cmd)
 	return cmd
 }
 
@@ -110,7 +78,7 @@ type harness struct {
 	t testing.TB
 	b *native.Backend
 	d *engine.Driver
-	c *engine.Conn
+	c *engine.Conn // a test may replace it with a new connection
 }
 
 func newHarness(t testing.TB, consentTimeout time.Duration) *harness {
@@ -122,13 +90,24 @@ func newHarness(t testing.TB, consentTimeout time.Duration) *harness {
 // filled in).
 func newHarnessWith(t testing.TB, opts engine.Options) *harness {
 	t.Helper()
+	return newHarnessAround(t, opts, nil)
+}
+
+// newHarnessAround is newHarnessWith with the engine on wrap(backend)
+// instead of the backend itself (nil wrap: the backend), for a test that
+// watches the engine's calls into it.
+func newHarnessAround(t testing.TB, opts engine.Options, wrap func(*native.Backend) engine.Backend) *harness {
+	t.Helper()
 	b, err := native.Open(native.Options{Display: desk.Display, Getenv: getenv})
 	if err != nil {
 		t.Fatal(err)
 	}
 	opts.Backend = b
+	if wrap != nil {
+		opts.Backend = wrap(b)
+	}
 	d := engine.New(opts)
-	h := &harness{t: t, b: b, d: d, c: d.Connect(engine.ClientInfo{Name: "itest", Pid: os.Getpid()})}
+	h := harnessOn(t, b, d, "itest")
 	t.Cleanup(func() {
 		h.c.Close()
 		d.Shutdown()
@@ -137,44 +116,35 @@ func newHarnessWith(t testing.TB, opts engine.Options) *harness {
 	return h
 }
 
+// harnessOn is a harness for one connection named client to driver d on
+// backend b (the caller closes them).
+func harnessOn(t testing.TB, b *native.Backend, d *engine.Driver, client string) *harness {
+	return &harness{t: t, b: b, d: d, c: d.Connect(engine.ClientInfo{Name: client, Pid: os.Getpid()})}
+}
+
+// calls runs calls on the harness's current connection.
+func (h *harness) calls() enginecall.Caller {
+	return enginecall.Caller{T: h.t, Conn: h.c, Bound: 60 * time.Second}
+}
+
 func (h *harness) call(tool string, args map[string]any) engine.Result {
 	h.t.Helper()
-	raw, _ := json.Marshal(args)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	return h.c.Call(ctx, tool, raw)
+	return h.calls().Call(tool, args)
 }
 
 func (h *harness) ok(tool string, args map[string]any) map[string]any {
 	h.t.Helper()
-	r := h.call(tool, args)
-	if r.Err != nil {
-		h.t.Fatalf("%s %v: %s", tool, args, r.Text)
-	}
-	return asMap(h.t, r.Structured)
+	return h.calls().OK(tool, args)
 }
 
+// fail runs a call that must fail with code and returns the error object.
 func (h *harness) fail(code engine.Code, tool string, args map[string]any) map[string]any {
 	h.t.Helper()
-	r := h.call(tool, args)
-	if r.Err == nil || r.Err.Code != code {
-		h.t.Fatalf("%s %v: want %s, got %s", tool, args, code, r.Text)
-	}
-	return asMap(h.t, r.Structured)
+	return h.calls().Fail(code, tool, args)
 }
 
-func asMap(t testing.TB, v any) map[string]any {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
+// asMap is testkit.Decode under the name the everyday-app tests use.
+var asMap = testkit.Decode
 
 // person answers consent dialogs with real XTEST clicks from a separate X
 // connection (package person), failing the test when it cannot.

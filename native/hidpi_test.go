@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // Takeover clicks by token on a GTK 3 window drawn at several scales
@@ -85,7 +86,7 @@ func TestTakeoverClicksByTokenAtGTKScales(t *testing.T) {
 			if geo.X != 40*c.scale || geo.Y != 40*c.scale {
 				t.Fatalf("the window is at %v, not where GTK puts logical 40,40 at scale %d", geo, c.scale)
 			}
-			_, b1 := findRow(t, read, "push_button", "button 1")
+			b1 := testkit.Row(t, read, "push_button", "button 1")
 			f := b1["frame"].(map[string]any)
 			// A button is at least 90 by 32 logical pixels (the fixture's
 			// size request) and lies inside the window.
@@ -95,7 +96,7 @@ func TestTakeoverClicksByTokenAtGTKScales(t *testing.T) {
 			}
 			for _, n := range []int{9, 4, 12, 1} {
 				_, read := w.read(pid)
-				tok, _ := findRow(t, read, "push_button", fmt.Sprintf("button %d", n))
+				tok := testkit.Token(t, read, "push_button", fmt.Sprintf("button %d", n))
 				res := w.ok("click", map[string]any{"element_token": tok, "delivery_mode": "foreground"})
 				if res["path"] != "xtest" || res["landed_elsewhere"] != nil {
 					t.Fatalf("click on button %d: %v", n, res)
@@ -140,7 +141,8 @@ func TestTakeoverHitTestOnTheDesktop(t *testing.T) {
 
 	t.Run("the layout moved after the read", func(t *testing.T) {
 		win, read := w.read(pid)
-		tok, row := findRow(t, read, "push_button", "button 9")
+		row := testkit.Row(t, read, "push_button", "button 9")
+		tok := row["element_token"].(string)
 		before := row["frame"].(map[string]any)
 		if err := cmd.Process.Signal(syscall.SIGUSR1); err != nil {
 			t.Fatal(err)
@@ -185,7 +187,8 @@ func TestTakeoverHitTestOnTheDesktop(t *testing.T) {
 
 	t.Run("another window covers the target", func(t *testing.T) {
 		_, read := w.read(pid)
-		tok, row := findRow(t, read, "push_button", "button 9")
+		row := testkit.Row(t, read, "push_button", "button 9")
+		tok := row["element_token"].(string)
 		f := row["frame"].(map[string]any)
 		// The cover (at scale 1, 200 by 120) over button 9's centre: the
 		// buttons window is at device 80,80.
@@ -193,7 +196,7 @@ func TestTakeoverHitTestOnTheDesktop(t *testing.T) {
 		startCover(t, cx-100, cy-60)
 		sent := w.spy.count("")
 		e := w.fail(engine.CodeOccluded, "click", map[string]any{"element_token": tok, "delivery_mode": "foreground"})
-		if e["error"].(map[string]any)["disposition"].(map[string]any)["retry"] != "after_refresh" {
+		if e["disposition"].(map[string]any)["retry"] != "after_refresh" {
 			t.Fatalf("occluded: %v", e)
 		}
 		if got := w.spy.since(sent); len(got) != 0 {
@@ -257,13 +260,13 @@ func TestTakeoverHitTestRefusesFramesInTheWrongSpace(t *testing.T) {
 		}
 		w.grantTakeover(pid)
 		_, read := w.read(pid)
-		tok, _ := findRow(t, read, "push_button", "button 6")
+		tok := testkit.Token(t, read, "push_button", "button 6")
 		res := w.ok("click", map[string]any{"element_token": tok, "delivery_mode": "foreground"})
 		st := statusOf(t, w, pid)
 		if st == "clicked button 6" || st == "none clicked" {
 			t.Fatalf("the wrong-space click was meant to reach another button; the app says %q", st)
 		}
-		_, other := findRow(t, read, "push_button", strings.TrimPrefix(st, "clicked "))
+		other := testkit.Row(t, read, "push_button", strings.TrimPrefix(st, "clicked "))
 		landed, _ := res["landed_elsewhere"].([]any)
 		if res["effect"] != "no_change" || res["verified"] != false || len(landed) != 1 || landed[0] != other["element_index"] {
 			t.Fatalf("the app says %q (element %v); the result: %v", st, other["element_index"], res)
@@ -275,7 +278,7 @@ func TestTakeoverHitTestRefusesFramesInTheWrongSpace(t *testing.T) {
 	w := newTakeoverOn(t, func(s *sendSpy) engine.Backend { return &logicalFrames{sendSpy: s} })
 	w.grantTakeover(pid)
 	_, read := w.read(pid)
-	tok, _ := findRow(t, read, "push_button", "button 6")
+	tok := testkit.Token(t, read, "push_button", "button 6")
 	sent := w.spy.count("")
 	r := w.call("click", map[string]any{"element_token": tok, "delivery_mode": "foreground"})
 	if r.Err == nil || (r.Err.Code != engine.CodeOccluded && r.Err.Code != engine.CodeStaleElementToken) {

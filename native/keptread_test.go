@@ -3,6 +3,8 @@ package native_test
 import (
 	"testing"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // TestUnchangedWindowKeepsItsSnapshot: on a real app, a read of a window
@@ -26,13 +28,11 @@ func TestUnchangedWindowKeepsItsSnapshot(t *testing.T) {
 	if again["element_count"] != first["element_count"] {
 		t.Fatalf("the kept read has %v rows, the first %v", again["element_count"], first["element_count"])
 	}
-	click, _ := findRow(t, again, "push_button", "Click me")
+	click := testkit.Token(t, again, "push_button", "Click me")
 	res := h.ok("click", map[string]any{"element_token": click})
 	after := h.ok("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})
 	if after["snapshot_id"] == first["snapshot_id"] || after["snapshot_id"] != res["snapshot_id"] {
 		t.Fatalf("after the click the read is the act's settled snapshot %v: %v", res["snapshot_id"], after["snapshot_id"])
 	}
-	if _, row := findRow(t, after, "label", "clicked 1"); row == nil {
-		t.Fatal("the read after the click shows it")
-	}
+	testkit.Row(t, after, "label", "clicked 1") // the read after the click shows it
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/doctor"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/native/xlib"
 	"github.com/nish-driver/nish-driver/schema"
 )
@@ -152,7 +153,7 @@ func TestTakeoverOnTheSecondMonitor(t *testing.T) {
 	if id != win {
 		t.Fatalf("read window %#x, moved %#x", id, win)
 	}
-	click, _ := findRow(t, read, "push_button", "Click me")
+	click := testkit.Token(t, read, "push_button", "Click me")
 	res := w.ok("click", map[string]any{"element_token": click, "delivery_mode": "foreground"})
 	if res["path"] != "xtest" || !strings.Contains(asJSON(t, res["diff"]), "clicked 1") {
 		t.Fatalf("a foreground click on RIGHT: %v", res)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 func TestStartTimeCountsFromTheLastParenthesis(t *testing.T) {
@@ -37,13 +38,10 @@ func TestAZombieIsGone(t *testing.T) {
 	_ = cmd.Process.Kill()
 	// Not waited for: the child stays a zombie until Wait.
 	defer cmd.Wait()
-	for i := 0; i < 200; i++ {
+	testkit.Poll(10*time.Second, func() bool {
 		stat, _ := os.ReadFile("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/stat")
-		if exited(string(stat)) {
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return exited(string(stat))
+	})
 	_, err := processIdentity(cmd.Process.Pid)
 	if e, ok := err.(*engine.Error); !ok || e.Code != engine.CodeWindowGone {
 		t.Fatalf("a zombie is window_gone, got %v", err)

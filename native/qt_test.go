@@ -174,8 +174,22 @@ func TestKeePassXCMasterPassword(t *testing.T) {
 // closes it.
 func actOnEntries(t *testing.T, h *harness, a *desktopApp, list map[string]any) {
 	t.Helper()
-	mail, _ := rowWith(t, list, "Mail account", "table_cell", "list_item")
-	res := h.ok("click", map[string]any{"element_token": mail})
+	// The list may still be settling from the unlock when the read that
+	// found it was made: a stale token means reading again, as the
+	// contract says, then clicking by the fresh one.
+	var res map[string]any
+	for attempt := 0; ; attempt++ {
+		mail, _ := rowWith(t, list, "Mail account", "table_cell", "list_item")
+		r := h.call("click", map[string]any{"element_token": mail})
+		if r.Err == nil {
+			res = asMap(t, r.Structured)
+			break
+		}
+		if r.Err.Code != engine.CodeStaleElementToken || attempt == 2 {
+			t.Fatalf("clicking the Mail account entry: %s", r.Text)
+		}
+		list = h.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
+	}
 	if res["ok"] != true {
 		t.Fatalf("clicking the Mail account entry: %v", res)
 	}

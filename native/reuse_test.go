@@ -1,15 +1,13 @@
 package native_test
 
 import (
-	"encoding/json"
-	"fmt"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // TestSettledReadsMatchWholeReads checks the reads acts leave out
@@ -64,8 +62,8 @@ func TestSettledReadsMatchWholeReads(t *testing.T) {
 			args[k] = v
 		}
 		res := h.ok(act.tool, args)
-		settled := rowLines(res["observe"].(map[string]any)["elements"])
-		whole := rowLines(h.ok("get_window_state", map[string]any{"pid": pid})["elements"])
+		settled := testkit.RowLines(res["observe"].(map[string]any)["elements"])
+		whole := testkit.RowLines(h.ok("get_window_state", map[string]any{"pid": pid})["elements"])
 		if strings.Join(settled, "\n") != strings.Join(whole, "\n") {
 			t.Errorf("%s: the settled read differs from a whole read made after it:\nsettled:\n%s\nwhole:\n%s",
 				act.name, strings.Join(settled, "\n"), strings.Join(whole, "\n"))
@@ -91,19 +89,4 @@ func TestSettledReadsMatchWholeReads(t *testing.T) {
 		t.Errorf("reads reused %d of %d, settled reads patched %d (want ≥ %d and ≥ 4): the read-saving paths did not run",
 			reused, len(traces), patched, len(acts)-1)
 	}
-}
-
-// rowLines renders rows without their snapshot ids, sorted.
-func rowLines(elements any) []string {
-	var out []string
-	for _, e := range elements.([]any) {
-		row := e.(map[string]any)
-		tok := row["element_token"].(string)
-		states, _ := json.Marshal(row["states"])
-		frame, _ := json.Marshal(row["frame"])
-		out = append(out, fmt.Sprintf("%s %v %q %q %s parent=%v children=%v frame=%s actions=%v", tok[strings.IndexByte(tok, ':'):],
-			row["role"], row["label"], row["value"], states, row["parent_index"], row["child_count"], frame, row["actions"]))
-	}
-	sort.Strings(out)
-	return out
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/doctor"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/native"
 	"github.com/nish-driver/nish-driver/schema"
 )
@@ -126,7 +127,7 @@ func TestReadsOfTheSyntheticWindow(t *testing.T) {
 	if err := schema.ValidateOutput("get_window_state", r.Structured); err != nil {
 		t.Fatal(err)
 	}
-	full := asMap(t, r.Structured)
+	full := testkit.Decode(t, r.Structured)
 	n := int(full["element_count"].(float64))
 	if n < 1000 || full["truncated"] != false {
 		t.Fatalf("a 200-row window has over 1,000 elements, read whole: %d truncated=%v", n, full["truncated"])
@@ -191,7 +192,7 @@ func TestAmbiguousTargetsOnRealWindows(t *testing.T) {
 	h := newHarness(t, 20*time.Second)
 	grant(t, h, "synthetic.py")
 	e := h.fail(engine.CodeAmbiguousTarget, "get_window_state", map[string]any{"app": "Synthetic"})
-	if c := e["error"].(map[string]any)["candidates"].([]any); len(c) != 2 {
+	if c := e["candidates"].([]any); len(c) != 2 {
 		t.Fatalf("candidates: %v", c)
 	}
 	h.fail(engine.CodeAmbiguousWindowTarget, "get_window_state", nil)
@@ -219,7 +220,7 @@ func TestRealApps(t *testing.T) {
 			if r.Err != nil {
 				t.Fatal(r.Text)
 			}
-			full := asMap(t, r.Structured)
+			full := testkit.Decode(t, r.Structured)
 			if n := int(full["element_count"].(float64)); n < 5 {
 				t.Fatalf("%d elements:\n%s", n, full["tree_text"])
 			}
@@ -255,9 +256,7 @@ func TestFaults(t *testing.T) {
 
 	_ = other.cmd.Process.Kill()
 	// The sandbox reaps its children; wait until the pid is gone.
-	for i := 0; i < 500 && syscall.Kill(other.cmd.Process.Pid, 0) == nil; i++ {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testkit.Poll(10*time.Second, func() bool { return syscall.Kill(other.cmd.Process.Pid, 0) != nil })
 	r := h.call("get_window_state", map[string]any{"pid": other.cmd.Process.Pid})
 	if r.Err == nil || (r.Err.Code != engine.CodeWindowGone && r.Err.Code != engine.CodeWindowTargetNotFound) {
 		t.Fatalf("a killed app: %s", r.Text)
@@ -295,10 +294,7 @@ func TestNoGoroutineLeak(t *testing.T) {
 		b.Close()
 		_ = p.p.Close()
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > base+2 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	testkit.Poll(10*time.Second, func() bool { return runtime.NumGoroutine() <= base+2 })
 	if n := runtime.NumGoroutine(); n > base+2 {
 		buf := make([]byte, 1<<16)
 		t.Fatalf("%d goroutines after closing, %d before:\n%s", n, base, buf[:runtime.Stack(buf, true)])

@@ -20,6 +20,7 @@ import (
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/control"
 	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/native"
 	"github.com/nish-driver/nish-driver/native/xlib"
 )
@@ -87,12 +88,12 @@ func (h *testHost) send(t testing.TB, method string, params map[string]any) {
 }
 
 // find returns the first event or ack named name (for acks, "ack:"+method)
-// after the first skip events, waiting up to 5 s for it.
+// after the first skip events, waiting up to 10 s for it.
 func (h *testHost) find(t testing.TB, name string, skip int) map[string]any {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
+	return testkit.Await(t, 10*time.Second, "the host's "+name, func() (map[string]any, error) {
 		h.mu.Lock()
+		defer h.mu.Unlock()
 		for _, ev := range h.evs[min(skip, len(h.evs)):] {
 			n, _ := ev["event"].(string)
 			if n == "ack" {
@@ -100,16 +101,15 @@ func (h *testHost) find(t testing.TB, name string, skip int) map[string]any {
 				n += ":" + m
 			}
 			if n == name {
-				h.mu.Unlock()
-				return ev
+				return ev, nil
 			}
 		}
-		h.mu.Unlock()
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatalf("the host never got %s", name)
-	return nil
+		return nil, errNotYet
+	})
 }
+
+// errNotYet is a wait's answer while what it waits for has not come.
+var errNotYet = errors.New("not yet")
 
 func (h *testHost) mark() int {
 	h.mu.Lock()
@@ -142,7 +142,7 @@ func newTakeoverOn(t testing.TB, wrap func(*sendSpy) engine.Backend) *tk {
 		be = wrap(spy)
 	}
 	d := engine.New(engine.Options{Backend: be, ConsentTimeout: 20 * time.Second})
-	h := &harness{t: t, b: b, d: d, c: d.Connect(engine.ClientInfo{Name: "takeover", Pid: os.Getpid()})}
+	h := harnessOn(t, b, d, "takeover")
 
 	hostIn, driverOut := io.Pipe()
 	driverIn, hostOut := io.Pipe()
@@ -214,13 +214,7 @@ func (w *tk) indicatorWindows() []uint64 {
 // waitIndicatorGone waits until no indicator window is left.
 func (w *tk) waitIndicatorGone() {
 	w.t.Helper()
-	deadline := time.Now().Add(3 * time.Second)
-	for len(w.indicatorWindows()) != 0 {
-		if time.Now().After(deadline) {
-			w.t.Fatal("the indicator is still on screen")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testkit.Eventually(w.t, 10*time.Second, "the indicator is off the screen", func() bool { return len(w.indicatorWindows()) == 0 })
 }
 
 // indicatorState reads _NISH_INDICATOR_STATE off the label window.
@@ -249,17 +243,11 @@ func (w *tk) takeoverState() map[string]any {
 // paused false) no longer paused.
 func (w *tk) waitPaused(paused bool) map[string]any {
 	w.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		st := w.takeoverState()
-		if st["paused"] == paused {
-			return st
-		}
-		if time.Now().After(deadline) {
-			w.t.Fatalf("the session never became paused=%v: %v", paused, st)
-		}
-		time.Sleep(10 * time.Millisecond)
+	var st map[string]any
+	if !testkit.Poll(10*time.Second, func() bool { st = w.takeoverState(); return st["paused"] == paused }) {
+		w.t.Fatalf("the session never became paused=%v: %v", paused, st)
 	}
+	return st
 }
 
 // nothingHeld fails when a key or button is still down on the server.
@@ -338,12 +326,8 @@ func (w *tk) nudgeUntil(done <-chan engine.Result) engine.Result {
 // waitSends waits until the driver has sent at least n events of kind.
 func (w *tk) waitSends(kind engine.InputKind, n int) {
 	w.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for w.spy.count(kind) < n {
-		if time.Now().After(deadline) {
-			w.t.Fatalf("the driver sent only %d %s events", w.spy.count(kind), kind)
-		}
-		time.Sleep(2 * time.Millisecond)
+	if !testkit.Poll(10*time.Second, func() bool { return w.spy.count(kind) >= n }) {
+		w.t.Fatalf("the driver sent only %d %s events", w.spy.count(kind), kind)
 	}
 }
 
@@ -479,13 +463,13 @@ func TestTakeoverActsOnTheDesktop(t *testing.T) {
 	if res := w.ok("click", map[string]any{"window_id": win, "x": 1, "y": 650}); res["path"] != "xtest" {
 		t.Fatalf("a click under the indicator's frame: %v", res)
 	}
-	click, _ := findRow(t, read, "push_button", "Click me")
+	click := testkit.Token(t, read, "push_button", "Click me")
 	res = w.ok("click", map[string]any{"element_token": click, "delivery_mode": "foreground"})
 	if res["path"] != "xtest" || res["took_cursor"] != true || !strings.Contains(asJSON(t, res["diff"]), "clicked 1") {
 		t.Fatalf("a foreground click: %v", res)
 	}
 	_, read = w.read(pid)
-	click, _ = findRow(t, read, "push_button", "Click me")
+	click = testkit.Token(t, read, "push_button", "Click me")
 	res = w.ok("double_click", map[string]any{"element_token": click, "delivery_mode": "foreground"})
 	if !strings.Contains(asJSON(t, res["diff"]), "clicked 3") {
 		t.Fatalf("a double click clicks twice: %v", res["diff"])
@@ -547,7 +531,7 @@ func TestTakeoverActsOnTheDesktop(t *testing.T) {
 	// pointer is there first, so a hover highlight is in both captures.
 	w.ok("move_cursor", map[string]any{"window_id": win, "x": 850, "y": 600})
 	_, read = w.read(pid)
-	_, row10 := findRow(t, read, "label", "Row 10")
+	row10 := testkit.Row(t, read, "label", "Row 10")
 	rf := row10["frame"].(map[string]any)
 	strip := image.Rect(int(rf["x"].(float64)), int(rf["y"].(float64)), int(rf["x"].(float64)+rf["w"].(float64)), int(rf["y"].(float64)+rf["h"].(float64)))
 	shot := func() [32]byte {
@@ -623,7 +607,7 @@ func TestHandBack(t *testing.T) {
 
 	t.Run("while paused acts are refused and reads work", func(t *testing.T) {
 		_, read := w.read(pid)
-		click, _ := findRow(t, read, "push_button", "Click me")
+		click := testkit.Token(t, read, "push_button", "Click me")
 		sent := w.spy.count("")
 		for tool, args := range map[string]map[string]any{
 			"click":          {"element_token": click},
@@ -711,7 +695,7 @@ func TestHandBack(t *testing.T) {
 
 	t.Run("the host resumes; earlier tokens are stale", func(t *testing.T) {
 		_, read := w.read(pid)
-		click, _ := findRow(t, read, "push_button", "Click me")
+		click := testkit.Token(t, read, "push_button", "Click me")
 		mark := w.host.mark()
 		w.host.send(t, "takeover.resume", map[string]any{"session": session})
 		ack := w.host.find(t, "ack:takeover.resume", mark)
@@ -723,7 +707,7 @@ func TestHandBack(t *testing.T) {
 		}
 		w.fail(engine.CodeStaleElementToken, "click", map[string]any{"element_token": click})
 		_, read = w.read(pid)
-		fresh, _ := findRow(t, read, "push_button", "Click me")
+		fresh := testkit.Token(t, read, "push_button", "Click me")
 		if tokenIndex(fresh) != tokenIndex(click) {
 			t.Fatal("a resume keeps row numbers")
 		}
@@ -861,10 +845,10 @@ func TestTakeoverRefusals(t *testing.T) {
 	}
 
 	t.Run("an occluded target", func(t *testing.T) {
-		click, _ := findRow(t, read, "push_button", "Click me")
+		click := testkit.Token(t, read, "push_button", "Click me")
 		sent := w.spy.count("")
 		e := w.fail(engine.CodeOccluded, "click", map[string]any{"element_token": click, "delivery_mode": "foreground"})
-		if e["error"].(map[string]any)["disposition"].(map[string]any)["retry"] != "after_refresh" {
+		if e["disposition"].(map[string]any)["retry"] != "after_refresh" {
 			t.Fatalf("occluded: %v", e)
 		}
 		if got := w.spy.since(sent); len(got) != 0 {
@@ -902,11 +886,11 @@ func TestTakeoverRefusals(t *testing.T) {
 
 	t.Run("a secure field", func(t *testing.T) {
 		_, read := w.read(pid)
-		pw, _ := findRow(t, read, "password_text", "")
+		pw := testkit.Token(t, read, "password_text", "")
 		// A click that focuses it is allowed; typing into it is not.
 		w.ok("click", map[string]any{"element_token": pw, "delivery_mode": "foreground"})
 		_, read = w.read(pid)
-		pw, _ = findRow(t, read, "password_text", "")
+		pw = testkit.Token(t, read, "password_text", "")
 		sent := w.spy.count("")
 		for _, args := range []map[string]any{
 			{"element_token": pw, "text": "x", "delivery_mode": "foreground"},

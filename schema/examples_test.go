@@ -6,26 +6,13 @@ import (
 	"testing"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // Example documents every validator must accept or refuse. A refused
 // example names the fields its error must mention.
 
 func ptr[T any](v T) *T { return &v }
-
-// asMap turns a Go value into its JSON object, to add or break fields.
-func asMap(t *testing.T, v any) map[string]any {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
 
 // drop, as the value given to with, removes the key.
 type dropKey struct{}
@@ -151,8 +138,8 @@ func output(tool string) func(any) error { return func(d any) error { return Val
 func input(tool string) func(any) error  { return func(d any) error { return ValidateInput(tool, d) } }
 
 func outputExamples(t *testing.T) []example {
-	act := asMap(t, fullAct())
-	gws := asMap(t, windowState([]engine.ElementRow{elementRow(1, nil), elementRow(2, ptr(1))}, false))
+	act := testkit.Decode(t, fullAct())
+	gws := testkit.Decode(t, windowState([]engine.ElementRow{elementRow(1, nil), elementRow(2, ptr(1))}, false))
 	skel := engine.SkeletonRow{ElementIndex: 1, ElementToken: "s3:1", Role: "frame", Label: "notes.txt", Depth: 0,
 		ChildCount: 2, DescendantCount: 40, Frame: frame}
 	secure := elementRow(5, ptr(1))
@@ -185,11 +172,11 @@ func outputExamples(t *testing.T) []example {
 		}(), nil},
 		{"read with null elements", output("get_window_state"), windowState(nil, false), []string{"elements"}},
 		{"row without parent_index", output("get_window_state"),
-			with(gws, "elements", []any{with(asMap(t, elementRow(1, nil)), "parent_index", drop)}), []string{"elements.0"}},
+			with(gws, "elements", []any{with(testkit.Decode(t, elementRow(1, nil)), "parent_index", drop)}), []string{"elements.0"}},
 		{"secure row with a value", output("get_window_state"), windowState([]engine.ElementRow{secure}, false),
 			[]string{"elements.0"}},
 		{"row with a malformed token", output("get_window_state"),
-			with(gws, "elements", []any{with(asMap(t, elementRow(1, nil)), "element_token", "row-1")}), []string{"elements.0"}},
+			with(gws, "elements", []any{with(testkit.Decode(t, elementRow(1, nil)), "element_token", "row-1")}), []string{"elements.0"}},
 		{"list_windows without a session", output("list_windows"), noWindows, nil},
 		{"list_windows with a session", output("list_windows"), engine.ListWindowsResult{OK: true, Session: true,
 			Windows: []engine.WindowRow{
@@ -197,7 +184,7 @@ func outputExamples(t *testing.T) []example {
 					OnScreen: ptr(true), Stacking: ptr(0), Approved: ptr(true)},
 				{Pid: 6000, App: "firefox", Approved: ptr(false)},
 			}}, nil},
-		{"list_windows with a null list", output("list_windows"), with(asMap(t, noWindows), "windows", nil), []string{"windows"}},
+		{"list_windows with a null list", output("list_windows"), with(testkit.Decode(t, noWindows), "windows", nil), []string{"windows"}},
 		{"session state", output("get_session_state"), sessionResult(), nil},
 		{"start_session", output("start_session"), sessionResult(), nil},
 		{"session with an unknown paused_reason", output("get_session_state"), func() engine.SessionResult {
@@ -248,7 +235,7 @@ func outputExamples(t *testing.T) []example {
 }
 
 func errorExamples(t *testing.T) []example {
-	env := asMap(t, ambiguous())
+	env := testkit.Decode(t, ambiguous())
 	body := env["error"].(map[string]any)
 	tooMany := []any{}
 	for i := 0; i < 9; i++ {

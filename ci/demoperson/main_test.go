@@ -7,11 +7,11 @@ import (
 	"os"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/nish-driver/nish-driver/internal/sandbox"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/native/xlib"
 )
 
@@ -122,9 +122,9 @@ func (s *shown) answer(t *testing.T) xlib.ConsentResult {
 }
 
 // runPerson runs the program against the test desktop in the background.
-func runPerson(args ...string) (exit <-chan int, stdout, stderr *syncBuffer) {
+func runPerson(args ...string) (exit <-chan int, stdout, stderr *testkit.SyncBuffer) {
 	ch := make(chan int, 1)
-	stdout, stderr = &syncBuffer{}, &syncBuffer{}
+	stdout, stderr = &testkit.SyncBuffer{}, &testkit.SyncBuffer{}
 	go func() { ch <- run(args, desk.Display, stdout, stderr) }()
 	return ch, stdout, stderr
 }
@@ -201,22 +201,4 @@ func TestFailures(t *testing.T) {
 			}
 		})
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe to read while the program writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

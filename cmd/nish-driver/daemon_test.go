@@ -18,13 +18,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // runningDaemon is `nish-driver daemon` started by a test.
 type runningDaemon struct {
 	cmd    *exec.Cmd
 	socket string
-	stderr *syncBuffer
+	stderr *testkit.SyncBuffer
 	exited chan struct{}
 }
 
@@ -44,7 +45,7 @@ func startDaemonProcess(t *testing.T, env []string, socket string) *runningDaemo
 	t.Helper()
 	cmd := exec.Command(binary, "daemon", "--backend", "mock", "--socket", socket)
 	cmd.Env = env
-	rd := &runningDaemon{cmd: cmd, socket: socket, stderr: &syncBuffer{}, exited: make(chan struct{})}
+	rd := &runningDaemon{cmd: cmd, socket: socket, stderr: &testkit.SyncBuffer{}, exited: make(chan struct{})}
 	cmd.Stderr = rd.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -57,17 +58,16 @@ func startDaemonProcess(t *testing.T, env []string, socket string) *runningDaemo
 		cmd.Process.Kill()
 		<-rd.exited
 	})
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(rd.stderr.String(), "daemon listening") {
+	started := testkit.Poll(20*time.Second, func() bool {
 		select {
 		case <-rd.exited:
 			t.Fatalf("the daemon exited at start:\n%s", rd.stderr.String())
 		default:
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the daemon did not start:\n%s", rd.stderr.String())
-		}
-		time.Sleep(10 * time.Millisecond)
+		return strings.Contains(rd.stderr.String(), "daemon listening")
+	})
+	if !started {
+		t.Fatalf("the daemon did not start:\n%s", rd.stderr.String())
 	}
 	return rd
 }
@@ -146,7 +146,7 @@ func TestDaemonServesHostsThroughMCPConnect(t *testing.T) {
 	// A host starts `nish-driver mcp --connect` as if it were the driver.
 	bridge := exec.Command(binary, "mcp", "--connect", "--socket", socket)
 	bridge.Env = env
-	bridgeErr := &syncBuffer{}
+	bridgeErr := &testkit.SyncBuffer{}
 	bridge.Stderr = bridgeErr
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

@@ -14,6 +14,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/internal/daemon"
 	"github.com/nish-driver/nish-driver/internal/mcpserver/wire"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // echoMarker is put into junk lines; no reply may repeat it.
@@ -175,7 +176,7 @@ func startRawMCPEnv(t *testing.T, env []string, args ...string) (*rawClient, fun
 	t.Helper()
 	cmd := exec.Command(binary, append([]string{"mcp"}, args...)...)
 	cmd.Env = env
-	stderr := &syncBuffer{}
+	stderr := &testkit.SyncBuffer{}
 	cmd.Stderr = stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

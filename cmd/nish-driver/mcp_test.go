@@ -12,44 +12,26 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/schema"
 )
-
-// syncBuffer is a bytes.Buffer safe to read while a process writes it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // argMarker is sent as a tool argument; it must never reach stderr.
 const argMarker = "ARGMARKER-5e1f"
 
 // connect starts `nish-driver mcp args...` through the SDK's
 // CommandTransport and initializes a session with the legacy handshake.
-func connect(t *testing.T, env []string, args ...string) (*mcp.ClientSession, *syncBuffer) {
+func connect(t *testing.T, env []string, args ...string) (*mcp.ClientSession, *testkit.SyncBuffer) {
 	t.Helper()
 	cmd := exec.Command(binary, append([]string{"mcp"}, args...)...)
 	cmd.Env = env
-	stderr := &syncBuffer{}
+	stderr := &testkit.SyncBuffer{}
 	cmd.Stderr = stderr
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -232,7 +214,7 @@ func TestStdoutCarriesOnlyProtocol(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stderr := &syncBuffer{}
+	stderr := &testkit.SyncBuffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -314,7 +296,7 @@ func TestControlPipeIsWired(t *testing.T) {
 	cmd.ExtraFiles = []*os.File{hostToDriverR, driverToHostW}
 	stdin, _ := cmd.StdinPipe()
 	cmd.Stdout = io.Discard
-	stderr := &syncBuffer{}
+	stderr := &testkit.SyncBuffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -348,10 +330,7 @@ func TestControlPipeIsWired(t *testing.T) {
 	}
 	// The control pipe starts before the server logs its start line, so
 	// the answer can come first: wait for the line.
-	for i := 0; i < 500 && !strings.Contains(stderr.String(), "control_pipe=true"); i++ {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if !strings.Contains(stderr.String(), "control_pipe=true") {
+	if !testkit.Poll(10*time.Second, func() bool { return strings.Contains(stderr.String(), "control_pipe=true") }) {
 		t.Errorf("stderr does not say the control pipe is on:\n%s", stderr.String())
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // recorderScript is a stand-in app: it writes its arguments, a "---" line
@@ -75,18 +77,7 @@ func TestSandboxStartsAppsWithAccessibilityOn(t *testing.T) {
 // and environment.
 func readRecord(t *testing.T, path string) ([]string, map[string]string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	var b []byte
-	for {
-		var err error
-		if b, err = os.ReadFile(path); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the app did not record how it was started: %v", err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	b := testkit.Await(t, 30*time.Second, "the app's record of how it was started", func() ([]byte, error) { return os.ReadFile(path) })
 	before, after, ok := strings.Cut(string(b), "---\n")
 	if !ok {
 		t.Fatalf("malformed record:\n%s", b)

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // TestSandboxStopsCleanly runs `nish-driver sandbox` with a real app and
@@ -197,19 +199,17 @@ func (p process) alive() bool {
 // survivors returns the processes still alive once the killed ones have
 // had a moment to end (a SIGKILL is delivered, not awaited).
 func survivors(procs []process) []process {
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		var alive []process
+	var alive []process
+	testkit.Poll(10*time.Second, func() bool {
+		alive = nil
 		for _, p := range procs {
 			if p.alive() {
 				alive = append(alive, p)
 			}
 		}
-		if len(alive) == 0 || time.Now().After(deadline) {
-			return alive
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return len(alive) == 0
+	})
+	return alive
 }
 
 // processes lists what the sandbox runs: its descendants, and any process

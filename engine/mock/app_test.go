@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 func TestHungAppAnswersNotRespondingWithinTheBound(t *testing.T) {
@@ -94,7 +95,10 @@ func TestExitWhileHungWakesWithWindowGone(t *testing.T) {
 	app.Hang()
 	done := make(chan error, 1)
 	go func() { done <- d.DoAction(testCtx(t), f.Save.Ref(), "click") }()
-	time.Sleep(20 * time.Millisecond)
+	testkit.Eventually(t, 10*time.Second, "the action waits on the hung app", func() bool {
+		calls := d.CallsOf("DoAction")
+		return len(calls) == 1 && !calls[0].Done
+	})
 	app.Exit()
 	select {
 	case err := <-done:

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 func TestConsentPolicies(t *testing.T) {
@@ -84,10 +85,7 @@ func TestManualConsentAnswer(t *testing.T) {
 		ans, _ := d.AskConsent(testCtx(t), engine.ConsentRequest{Apps: []engine.ConsentApp{{Pid: 7}}, Takeover: true})
 		done <- ans
 	}()
-	deadline := time.Now().Add(2 * time.Second)
-	for d.OpenConsents() == 0 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
+	testkit.Eventually(t, 10*time.Second, "the dialog is open", func() bool { return d.OpenConsents() != 0 })
 	if !d.AnswerConsent(engine.ConsentAnswer{Allowed: true, Pids: []int{7}, Takeover: true}) {
 		t.Fatal("no open dialog")
 	}

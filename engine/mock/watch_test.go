@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // collector gathers what a watcher sink is handed.
@@ -86,13 +87,7 @@ func TestWatcherStopsWithItsContext(t *testing.T) {
 	d.PressKey("a")
 	d.WaitInput(2 * time.Second)
 	cancel()
-	deadline := time.Now().Add(2 * time.Second)
-	for d.Watchers() != 0 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
-	if d.Watchers() != 0 {
-		t.Fatal("watcher still registered")
-	}
+	testkit.Eventually(t, 10*time.Second, "the watcher is gone", func() bool { return d.Watchers() == 0 })
 	d.PressKey("b")
 	d.WaitInput(time.Second)
 	if n := len(c.events()); n != 2 {

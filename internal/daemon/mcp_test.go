@@ -15,6 +15,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // legacyProtocol opens with initialize; the SDK client's default protocol
@@ -192,18 +193,11 @@ func TestAnMCPSessionEndsItsEngineSessionWhenTheHostLeaves(t *testing.T) {
 	}
 	cs.Close()
 	c := helloClient(t, td.path)
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	testkit.Eventually(t, 20*time.Second, "the session ends with its host", func() bool {
 		var list SessionsResult
 		resultOf(t, c.call(`{"jsonrpc":"2.0","id":1,"method":"sessions.list"}`), &list)
-		if len(list.Sessions) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the session outlived its host: %v", list.Sessions)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return len(list.Sessions) == 0
+	})
 }
 
 // TestShutdownDoesNotWaitForAPendingConsentDialog stops the daemon while a
@@ -219,13 +213,7 @@ func TestShutdownDoesNotWaitForAPendingConsentDialog(t *testing.T) {
 		defer close(asked)
 		cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "start_session", Arguments: map[string]any{"apps": []string{"Form Demo"}}})
 	}()
-	deadline := time.Now().Add(20 * time.Second)
-	for len(td.desk.CallsOf("AskConsent")) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the consent dialog was never asked for")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testkit.Eventually(t, 20*time.Second, "the consent dialog is asked for", func() bool { return len(td.desk.CallsOf("AskConsent")) != 0 })
 	if err := td.stop(); err != nil {
 		t.Fatalf("Serve: %v", err)
 	}

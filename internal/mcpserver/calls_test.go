@@ -16,6 +16,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/schema"
 )
 
@@ -284,12 +285,8 @@ func TestOneEngineConnectionPerSession(t *testing.T) {
 				t.Errorf("%d engine connections after a call, want 1", n)
 			}
 			h.client.Close()
-			deadline := time.Now().Add(5 * time.Second)
-			for h.sess.count() != 0 && time.Now().Before(deadline) {
-				time.Sleep(10 * time.Millisecond)
-			}
-			if n := h.sess.count(); n != 0 {
-				t.Errorf("%d engine connections after the client left, want 0", n)
+			if !testkit.Poll(10*time.Second, func() bool { return h.sess.count() == 0 }) {
+				t.Errorf("%d engine connections after the client left, want 0", h.sess.count())
 			}
 		})
 	}
@@ -343,11 +340,8 @@ func TestClosingTheConnectionEndsTheTakeover(t *testing.T) {
 		t.Fatalf("indicator %v after a takeover start, want active", st)
 	}
 	h.client.Close()
-	deadline := time.Now().Add(5 * time.Second)
-	for h.desk.IndicatorState() != mock.IndicatorNone && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	if st := h.desk.IndicatorState(); st != mock.IndicatorNone {
+	if !testkit.Poll(10*time.Second, func() bool { return h.desk.IndicatorState() == mock.IndicatorNone }) {
+		st := h.desk.IndicatorState()
 		t.Errorf("indicator %v after the connection closed, want none", st)
 	}
 }

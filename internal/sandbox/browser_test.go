@@ -1,15 +1,15 @@
 package sandbox
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // fixturePage is the browser fixture as a file:// URL. A missing page fails
@@ -53,7 +53,7 @@ func TestBrowsersExposeTheFixturePage(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v (make test installs it): %v", kind, err)
 			}
-			out := &syncBuffer{}
+			out := &testkit.SyncBuffer{}
 			cmd.Stdout, cmd.Stderr = out, out
 			if err := d.Start(cmd); err != nil {
 				t.Fatal(err)
@@ -169,22 +169,4 @@ func TestChromiumTurnsItsSandboxOffOnlyAsRoot(t *testing.T) {
 			t.Errorf("as root %v: --no-sandbox given %v", root, got)
 		}
 	}
-}
-
-// syncBuffer collects a child's output while the test reads it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

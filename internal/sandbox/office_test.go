@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // TestOfficeAppsJoinTheBus converts a sheet and a document with soffice
@@ -52,7 +54,7 @@ func TestOfficeAppsJoinTheBus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out := &syncBuffer{}
+			out := &testkit.SyncBuffer{}
 			cmd.Stdout, cmd.Stderr = out, out
 			if err := d.Start(cmd); err != nil {
 				t.Fatal(err)

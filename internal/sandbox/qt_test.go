@@ -8,13 +8,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // startedKeePassXC creates a database on d and starts KeePassXC on it as
 // a person would with `nish-driver sandbox keepassxc FILE` (AppCommand: its
 // default settings, a single-instance program), or as the tests do
 // (KeePassXCCommand).
-func startedKeePassXC(t *testing.T, d *Desktop, asPerson bool) (*exec.Cmd, *syncBuffer) {
+func startedKeePassXC(t *testing.T, d *Desktop, asPerson bool) (*exec.Cmd, *testkit.SyncBuffer) {
 	t.Helper()
 	db := filepath.Join(t.TempDir(), "fixture.kdbx")
 	if err := d.KeePassXCDatabase(db, "fixture-master", KeePassEntry{Title: "Mail", Username: "ada", URL: "https://mail.example", Password: "entry-secret"}); err != nil {
@@ -27,7 +29,7 @@ func startedKeePassXC(t *testing.T, d *Desktop, asPerson bool) (*exec.Cmd, *sync
 			t.Fatal(err)
 		}
 	}
-	out := &syncBuffer{}
+	out := &testkit.SyncBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := d.Start(cmd); err != nil {
 		t.Fatal(err)
@@ -121,7 +123,7 @@ func TestQtFindsTheAccessibilityBus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := &syncBuffer{}
+		out := &testkit.SyncBuffer{}
 		cmd.Stdout, cmd.Stderr = out, out
 		if err := d.Start(cmd); err != nil {
 			t.Fatal(err)

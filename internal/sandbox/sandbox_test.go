@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 func TestDesktopComesUpAndGoesAway(t *testing.T) {
@@ -39,16 +41,10 @@ func TestDesktopComesUpAndGoesAway(t *testing.T) {
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(3 * time.Second)
-	for time.Now().Before(deadline) {
-		if _, err := os.Stat(sock); os.IsNotExist(err) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if _, err := os.Stat(sock); !os.IsNotExist(err) {
-		t.Fatal("the display socket outlived Close")
-	}
+	testkit.Eventually(t, 10*time.Second, "the display socket is gone after Close", func() bool {
+		_, err := os.Stat(sock)
+		return os.IsNotExist(err)
+	})
 	if _, err := os.Stat(root); !os.IsNotExist(err) {
 		t.Fatal("the private directory outlived Close")
 	}
@@ -101,11 +97,8 @@ func TestCloseKillsProgramsThatLeftTheirGroup(t *testing.T) {
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(3 * time.Second)
-	for syscall.Kill(pid, 0) == nil && procStateOf(pid) != "Z" && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if syscall.Kill(pid, 0) == nil && procStateOf(pid) != "Z" {
+	ended := func() bool { return syscall.Kill(pid, 0) != nil || procStateOf(pid) == "Z" }
+	if !testkit.Poll(10*time.Second, ended) {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 		t.Fatal("a program that left its group outlived Close")
 	}

@@ -26,8 +26,11 @@ func (r *detailRead) extents(i int, d *decoder) {
 
 // actionList takes GetActions' localized names. The names a caller acts
 // by ("click") come from GetName, one call per action, unless an earlier
-// read already learnt them for these localized names.
-func (r *detailRead) actionList(i int, d *decoder) {
+// read already learnt them for these localized names. An element with
+// the Action interface that lists none is asked once more (attempt 1):
+// Firefox answers the first question about a page element's actions with
+// none and the next with its actions.
+func (r *detailRead) actionList(i, attempt int, d *decoder) {
 	t := &r.targets[i]
 	localized := decodeActionNames(d)
 	if len(localized) > maxActions {
@@ -38,6 +41,10 @@ func (r *detailRead) actionList(i int, d *decoder) {
 		return
 	}
 	if len(localized) == 0 {
+		if attempt == 0 && d.err == nil {
+			r.p.add(r.conns[t.bus], call{target: i, kind: kindActions, sub: 1}, t.bus, t.path, "org.a11y.atspi.Action", "GetActions")
+			r.queued = true
+		}
 		return
 	}
 	r.actions[i] = &actionRead{localized: localized, names: make([]string, len(localized)), left: len(localized)}

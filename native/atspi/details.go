@@ -209,7 +209,7 @@ func (r *detailRead) dispatch() error {
 		case kindExtents:
 			r.extents(a.target, d)
 		case kindActions:
-			r.actionList(a.target, d)
+			r.actionList(a.target, a.sub, d)
 		case kindActionName:
 			r.actionName(a.target, a.sub, d)
 		case kindValue, kindValueMin, kindValueMax, kindValueStep:

@@ -1,8 +1,8 @@
 package atspi
 
 import (
-	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/internal/sandbox"
+	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/testkit/desktop"
 )
 
 // The package's integration tests share one private desktop (Xvfb, a
@@ -71,19 +73,14 @@ type fixture struct {
 	frame Frame
 }
 
-// stop kills the app and waits until it is reaped.
+// stop kills the app and waits until it is gone.
 func (f *fixture) stop() {
 	_ = syscall.Kill(-f.cmd.Process.Pid, syscall.SIGKILL)
-	for i := 0; i < 200; i++ {
-		if syscall.Kill(f.pid, 0) != nil {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testkit.Poll(2*time.Second, func() bool { return syscall.Kill(f.pid, 0) != nil })
 }
 
 // startSynthetic starts testdata/synthetic.py with rows rows and waits for
-// its window on the bus.
+// its window on the bus. It outlives the test: keep or stop it.
 func startSynthetic(t testing.TB, rows int) *fixture {
 	t.Helper()
 	script, err := filepath.Abs("testdata/synthetic.py")
@@ -91,36 +88,16 @@ func startSynthetic(t testing.TB, rows int) *fixture {
 		t.Fatal(err)
 	}
 	cmd := desk.Command(python, script, strconv.Itoa(rows))
-	out, err := cmd.StdoutPipe()
+	out, err := desktop.Start(desk, cmd)
 	if err != nil {
-		t.Fatal(err)
-	}
-	if err := desk.Start(cmd); err != nil {
 		t.Fatalf("starting the synthetic fixture: %v", err)
 	}
-	ready := make(chan bool, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if sc.Text() == "ready" {
-				ready <- true
-				break
-			}
-		}
-		ready <- false
-		for sc.Scan() {
-		}
-	}()
-	select {
-	case ok := <-ready:
-		if !ok {
-			t.Fatal("the synthetic fixture exited before it was ready")
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatal("the synthetic fixture did not print ready")
+	if err := out.Wait(desktop.ReadyBound, func(l string) bool { return l == "ready" }); err != nil {
+		t.Fatalf("the synthetic fixture did not print ready: %v", err)
 	}
+	out.Drain()
 	f := &fixture{cmd: cmd, pid: cmd.Process.Pid, title: fmt.Sprintf("Synthetic %d rows", rows)}
-	f.frame = waitFrame(t, f.pid, f.title)
+	f.frame = waitFrame(t, client, f.pid, f.title)
 	return f
 }
 
@@ -128,36 +105,37 @@ func startSynthetic(t testing.TB, rows int) *fixture {
 func startApp(t testing.TB, titlePrefix string, name string, args ...string) *fixture {
 	t.Helper()
 	cmd := desk.Command(name, args...)
-	if err := desk.Start(cmd); err != nil {
+	if _, err := desktop.Start(desk, cmd); err != nil {
 		t.Fatalf("starting %s: %v", name, err)
 	}
 	f := &fixture{cmd: cmd, pid: cmd.Process.Pid}
-	f.frame = waitFrame(t, f.pid, titlePrefix)
+	f.frame = waitFrame(t, client, f.pid, titlePrefix)
 	f.title = f.frame.Name
 	return f
 }
 
 // waitFrame waits until the app with this pid shows a window whose title
-// starts with prefix.
-func waitFrame(t testing.TB, pid int, prefix string) Frame {
+// starts with prefix, as c sees the bus.
+func waitFrame(t testing.TB, c *Client, pid int, prefix string) Frame {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	var last error
-	for time.Now().Before(deadline) {
+	return testkit.Await(t, desktop.ReadyBound, fmt.Sprintf("a window %q of pid %d on the accessibility bus", prefix, pid), func() (Frame, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		frames, _, err := client.AllFrames(ctx)
-		cancel()
-		last = err
+		defer cancel()
+		frames, _, err := c.AllFrames(ctx)
+		if err != nil {
+			return Frame{}, err
+		}
 		for _, f := range frames {
 			if f.Pid == pid && strings.HasPrefix(f.Name, prefix) {
-				return f
+				return f, nil
 			}
 		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("no window %q of pid %d appeared on the accessibility bus (last error: %v)", prefix, pid, last)
-	return Frame{}
+		return Frame{}, errNoFrameYet
+	})
 }
+
+// errNoFrameYet is waitFrame's answer while the window has not appeared.
+var errNoFrameYet = errors.New("no such window yet")
 
 // The shared 200-row fixture, started on first use and stopped after the
 // tests.

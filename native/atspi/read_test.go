@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 const canary = "CANARY-pw-7f3a"
@@ -96,8 +98,13 @@ func TestReadMatchesLiveWalk(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := tc.start(t)
 			// Let the app settle (first frames, lazy widgets) before the
-			// two reads are compared.
-			time.Sleep(300 * time.Millisecond)
+			// two reads are compared: until it has sent no change for a
+			// while, or 10 s for an app that never stops (a spinner).
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			if _, _, err := watch(t, f.frame.Bus).Quiet(ctx, 300*time.Millisecond, 10*time.Second); err != nil {
+				t.Fatal(err)
+			}
 			var stats ReadStats
 			tree, err := client.ReadTree(callCtx(t), f.frame.ID, ReadOptions{Details: DetailsAll, Stats: &stats})
 			if err != nil {
@@ -304,20 +311,19 @@ func indexOf(tree *Tree, n *Node) int {
 	return -2
 }
 
-// readUntil re-reads the window until cond holds or time runs out.
+// readUntil re-reads the window until cond holds or 10 s have passed, and
+// returns the last read (the caller checks what it needs of it).
 func readUntil(t *testing.T, frame ID, cond func(*Tree) bool) *Tree {
 	t.Helper()
-	deadline := time.Now().Add(3 * time.Second)
-	for {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		tree, err := client.ReadTree(ctx, frame, ReadOptions{Details: DetailsAll})
-		cancel()
-		if err != nil {
+	var tree *Tree
+	testkit.Poll(10*time.Second, func() bool {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		var err error
+		if tree, err = client.ReadTree(ctx, frame, ReadOptions{Details: DetailsAll}); err != nil {
 			t.Fatal(err)
 		}
-		if cond(tree) || time.Now().After(deadline) {
-			return tree
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return cond(tree)
+	})
+	return tree
 }

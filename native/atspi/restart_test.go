@@ -4,7 +4,6 @@ import (
 	"context"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -12,6 +11,8 @@ import (
 	"github.com/godbus/dbus/v5"
 
 	"github.com/nish-driver/nish-driver/internal/sandbox"
+	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/testkit/desktop"
 )
 
 // TestBusRestartReconnects restarts the accessibility bus under a client
@@ -33,23 +34,10 @@ func TestBusRestartReconnects(t *testing.T) {
 	start := func(rows string) (int, Frame) {
 		script, _ := filepath.Abs("testdata/synthetic.py")
 		cmd := d.Command(python, script, rows)
-		if err := d.Start(cmd); err != nil {
+		if _, err := desktop.Start(d, cmd); err != nil {
 			t.Fatal(err)
 		}
-		deadline := time.Now().Add(30 * time.Second)
-		for time.Now().Before(deadline) {
-			cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-			frames, _, _ := c.AllFrames(cctx)
-			cancel()
-			for _, f := range frames {
-				if f.Pid == cmd.Process.Pid && strings.HasPrefix(f.Name, "Synthetic") {
-					return cmd.Process.Pid, f
-				}
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-		t.Fatal("the fixture did not appear on the accessibility bus")
-		return 0, Frame{}
+		return cmd.Process.Pid, waitFrame(t, c, cmd.Process.Pid, "Synthetic")
 	}
 	_, before := start("3")
 	if _, err := c.ReadTree(callCtx(t), before.ID, ReadOptions{}); err != nil {
@@ -75,10 +63,7 @@ func TestBusRestartReconnects(t *testing.T) {
 	if err := syscall.Kill(int(launcher), syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	gone := time.Now().Add(5 * time.Second)
-	for syscall.Kill(int(launcher), 0) == nil && time.Now().Before(gone) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	testkit.Poll(5*time.Second, func() bool { return syscall.Kill(int(launcher), 0) != nil })
 	// A watcher on the old bus says it cannot tell any more.
 	_, _, err = oldWatch.Quiet(callCtx(t), time.Hour, time.Hour)
 	if e := (*Error)(nil); !asError(err, &e) || e.Kind != KindGone || !oldWatch.Broken() {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // watch starts a watcher on an app and closes it when the test ends.
@@ -120,6 +122,14 @@ func TestAddingAChildBumpsStructure(t *testing.T) {
 	find(t, again, "label", "Added 1")
 }
 
+// TestQuietWaitsForTheChangesToStop: Quiet, called while a burst of
+// clicks changes the app, returns only once the app has sent nothing for
+// the quiet period, and after the burst it reports the burst's last
+// change. How the burst's events spread in time depends on the machine's
+// load, so the checks are the ones that hold however they spread: Quiet
+// never returns within the quiet period of the newest change it saw nor
+// of its call, and once every click's change is counted, a Quiet reports
+// a change no older than the last click.
 func TestQuietWaitsForTheChangesToStop(t *testing.T) {
 	f := startSynthetic(t, 3)
 	keep(f)
@@ -127,75 +137,85 @@ func TestQuietWaitsForTheChangesToStop(t *testing.T) {
 	add := find(t, tree, "push_button", "Add row")
 	w := watch(t, f.frame.Bus)
 
-	// A burst: five clicks 20 ms apart, each adding a label; Quiet with a
-	// 150 ms quiet period must wait for the last of them.
+	// A burst: five clicks in a row, each adding a label.
 	const clicks = 5
 	const quiet = 150 * time.Millisecond
 	lastClick := make(chan time.Time, 1)
 	before := w.Counts()
-	start := time.Now()
 	go func() {
 		var at time.Time
 		for i := 0; i < clicks; i++ {
 			at = time.Now()
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			_ = client.DoAction(ctx, ref(add), "click")
 			cancel()
-			time.Sleep(20 * time.Millisecond)
 		}
 		lastClick <- at
 	}()
-	settled, last, err := w.Quiet(callCtx(t), quiet, 3*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	start := time.Now()
+	settled, last, err := w.Quiet(ctx, quiet, 20*time.Second)
 	returned := time.Now()
 	if err != nil || !settled {
 		t.Fatalf("Quiet: settled %v, %v", settled, err)
 	}
-	var lastAt time.Time
-	select {
-	case lastAt = <-lastClick:
-	default:
-		t.Fatalf("Quiet returned %v after the start, before the burst of clicks ended", returned.Sub(start))
+	if returned.Sub(last) < quiet || returned.Sub(start) < quiet {
+		t.Errorf("Quiet returned %v after the last change and %v after its call, within the quiet period %v",
+			returned.Sub(last), returned.Sub(start), quiet)
 	}
-	if !last.After(lastAt) {
-		t.Errorf("the last change %v is before the last click %v", last.Sub(start), lastAt.Sub(start))
+
+	// Every click's label is counted, then the burst's last change is
+	// what Quiet reports.
+	lastAt := <-lastClick
+	testkit.Eventually(t, 10*time.Second, "a structure event for each added label", func() bool {
+		return w.Counts().Structure-before.Structure >= clicks
+	})
+	settled, last, err = w.Quiet(ctx, quiet, 20*time.Second)
+	if err != nil || !settled {
+		t.Fatalf("Quiet after the burst: settled %v, %v", settled, err)
 	}
-	if returned.Sub(last) < quiet {
-		t.Errorf("Quiet returned %v after the last change, before the quiet period", returned.Sub(last))
+	if last.Before(lastAt) {
+		t.Errorf("the last change %v is before the last click %v", last, lastAt)
 	}
 	changes, _ := w.Since(before)
 	if len(changes) == 0 || !changes[len(changes)-1].At.Equal(last) {
 		t.Errorf("the last change reported is not the newest event")
 	}
-	if got := w.Counts().Structure - before.Structure; got < clicks {
-		t.Errorf("%d structure events for %d added labels", got, clicks)
-	}
 }
 
+// TestQuietBounds: Quiet counts its quiet period from the call, not from
+// an event long ago, and gives up at its bound. Only lower bounds are
+// checked (a busy machine makes Quiet late, never early); the contexts
+// are hang guards.
 func TestQuietBounds(t *testing.T) {
 	f := synthetic200(t)
 	w := watch(t, f.frame.Bus)
 	settle(t, w)
 	cases := []struct {
-		name          string
-		quiet, max    time.Duration
-		settled       bool
-		atLeast, upTo time.Duration
+		name       string
+		quiet, max time.Duration
+		settled    bool
+		atLeast    time.Duration
 	}{
 		// An idle app settles after the quiet period, counted from the
-		// call, not from the last event long ago.
-		{"idle app", 30 * time.Millisecond, time.Second, true, 30 * time.Millisecond, 500 * time.Millisecond},
-		{"bound shorter than the quiet period", 200 * time.Millisecond, 40 * time.Millisecond, false, 40 * time.Millisecond, 190 * time.Millisecond},
+		// call.
+		{"idle app", 30 * time.Millisecond, 20 * time.Second, true, 30 * time.Millisecond},
+		// A bound shorter than the quiet period ends the wait unsettled.
+		{"bound shorter than the quiet period", time.Hour, 40 * time.Millisecond, false, 40 * time.Millisecond},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
 			start := time.Now()
-			settled, _, err := w.Quiet(callCtx(t), tc.quiet, tc.max)
+			settled, _, err := w.Quiet(ctx, tc.quiet, tc.max)
 			took := time.Since(start)
 			if err != nil || settled != tc.settled {
 				t.Fatalf("settled %v, %v; want settled %v", settled, err, tc.settled)
 			}
-			if took < tc.atLeast || took > tc.upTo {
-				t.Errorf("Quiet took %v, want %v..%v", took, tc.atLeast, tc.upTo)
+			if took < tc.atLeast {
+				t.Errorf("Quiet took %v, want at least %v", took, tc.atLeast)
 			}
 		})
 	}
@@ -401,13 +421,16 @@ func TestCloseLeavesNothingBehind(t *testing.T) {
 		t.Errorf("%d event kinds still registered after the last watcher closed", n)
 	}
 	// Nothing is forwarded any more: a click sends no signal to the client.
+	// The read that shows the click's new label is the app's answer sent
+	// after the change: a signal about the change, had it been forwarded,
+	// would have come before it on the same connection.
 	aCounts := a.Counts()
 	s0 := bus.signals.Load()
+	was := statusLabel(t, readUntil(t, f.frame.ID, func(*Tree) bool { return true })).Name
 	if err := client.DoAction(callCtx(t), ref(btn), "click"); err != nil {
 		t.Fatal(err)
 	}
-	readUntil(t, f.frame.ID, func(*Tree) bool { return true }) // the click's effects are done
-	time.Sleep(50 * time.Millisecond)
+	readUntil(t, f.frame.ID, func(tree *Tree) bool { return statusLabel(t, tree).Name != was })
 	if n := bus.signals.Load() - s0; n != 0 {
 		t.Errorf("%d signals forwarded after every watcher closed", n)
 	}
@@ -415,10 +438,7 @@ func TestCloseLeavesNothingBehind(t *testing.T) {
 		t.Errorf("a closed watcher still counts")
 	}
 	// No goroutine outlives the watchers.
-	deadline := time.Now().Add(2 * time.Second)
-	for runtime.NumGoroutine() > goroutines && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testkit.Poll(10*time.Second, func() bool { return runtime.NumGoroutine() <= goroutines })
 	if n := runtime.NumGoroutine(); n > goroutines {
 		t.Errorf("%d goroutines after the watchers closed, %d before", n, goroutines)
 	}

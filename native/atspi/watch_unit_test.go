@@ -6,6 +6,8 @@ import (
 	"net"
 	"testing"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 func TestClassify(t *testing.T) {
@@ -141,10 +143,7 @@ func TestPeerSignalsAreTheAppsEvents(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	deadline := time.Now().Add(2 * time.Second)
-	for conn.signals.Load() < 3 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
+	testkit.Eventually(t, 10*time.Second, "the connection read the three signals", func() bool { return conn.signals.Load() >= 3 })
 	if got := mine.Counts(); got != (Counts{Structure: 1, Content: 1}) {
 		t.Errorf("the app's watcher counted %+v", got)
 	}
@@ -203,27 +202,27 @@ func TestSinceKeepsTheNewestChanges(t *testing.T) {
 	}
 }
 
+// TestQuietExtendsWithEachEvent: the quiet period runs from the newest
+// event when that is later than the call. The events are recorded with
+// the times they stand for, the newest one after the call, so the check
+// does not depend on when the goroutines run: Quiet may return late,
+// never before the quiet period after that event.
 func TestQuietExtendsWithEachEvent(t *testing.T) {
 	c := New(Options{})
 	w := fakeWatcher(c, ":1.3", 1)
 	const quiet = 60 * time.Millisecond
 	start := time.Now()
-	stop := make(chan struct{})
-	go func() {
-		defer close(stop)
-		for i := 0; i < 4; i++ {
-			time.Sleep(20 * time.Millisecond)
-			w.record(ChangeContent, "/p", time.Now())
-		}
-	}()
-	settled, last, err := w.Quiet(context.Background(), quiet, 5*time.Second)
+	for i := range 4 {
+		w.record(ChangeContent, "/p", start.Add(time.Duration(i)*quiet))
+	}
+	newest := w.LastChange()
+	settled, last, err := w.Quiet(context.Background(), quiet, time.Hour)
 	returned := time.Now()
-	<-stop
 	if err != nil || !settled {
 		t.Fatalf("settled %v, %v", settled, err)
 	}
-	if !last.Equal(w.LastChange()) || returned.Sub(last) < quiet {
-		t.Errorf("returned %v after the last event (%v after the start), want at least %v", returned.Sub(last), last.Sub(start), quiet)
+	if !last.Equal(newest) || returned.Sub(newest) < quiet {
+		t.Errorf("returned %v after the newest event (%v after the start), want at least %v", returned.Sub(newest), newest.Sub(start), quiet)
 	}
 	// A closed watcher and a dropped connection end the wait at once.
 	w.bus.close(errConnClosed)
@@ -252,7 +251,7 @@ func TestWaitChange(t *testing.T) {
 	}
 	// One comes while waiting.
 	go func() {
-		time.Sleep(20 * time.Millisecond)
+		waiting(w)
 		w.record(ChangeStructure, "/new", time.Now())
 	}()
 	if changed, err := w.WaitChange(context.Background(), mark, 5*time.Second); !changed || err != nil {
@@ -261,9 +260,19 @@ func TestWaitChange(t *testing.T) {
 	// A close ends the wait.
 	mark = w.Counts()
 	go func() {
-		time.Sleep(10 * time.Millisecond)
+		waiting(w)
 		close(w.done)
 	}()
 	_, err := w.WaitChange(context.Background(), mark, time.Hour)
 	wantKind(t, err, KindInternal)
+}
+
+// waiting waits until a WaitChange is blocked on w (it has made the wake
+// channel the next event closes).
+func waiting(w *Watcher) {
+	testkit.Poll(10*time.Second, func() bool {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return w.wake != nil
+	})
 }

@@ -6,11 +6,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os/exec"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // The clipboard tests use xclip as the other client on the test desktop:
@@ -23,22 +26,18 @@ const ownerWait = 15 * time.Second
 // it (0 for none, when wantNone is set).
 func waitOwner(t *testing.T, before uint64, wantNone bool) uint64 {
 	t.Helper()
-	deadline := time.Now().Add(ownerWait)
-	for time.Now().Before(deadline) {
-		w, err := dpy.clipboardOwner()
-		if err != nil {
+	var w uint64
+	testkit.Eventually(t, ownerWait, fmt.Sprintf("the clipboard's owner changes (to none: %v)", wantNone), func() bool {
+		var err error
+		if w, err = dpy.clipboardOwner(); err != nil {
 			t.Fatal(err)
 		}
-		if wantNone && w == 0 {
-			return 0
+		if wantNone {
+			return w == 0
 		}
-		if !wantNone && w != 0 && w != before {
-			return w
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("the clipboard's owner did not change (wanted none: %v)", wantNone)
-	return 0
+		return w != 0 && w != before
+	})
+	return w
 }
 
 // xclipIn makes xclip, in the foreground, the clipboard's owner with data
@@ -71,14 +70,10 @@ func xclipIn(t *testing.T, data []byte, target string) *exec.Cmd {
 // waitOwnerNot waits until the clipboard's owner is not w.
 func waitOwnerNot(t *testing.T, w uint64) {
 	t.Helper()
-	deadline := time.Now().Add(ownerWait)
-	for time.Now().Before(deadline) {
-		if now, err := dpy.clipboardOwner(); err != nil || now != w {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatal("a killed xclip still owns the clipboard")
+	testkit.Eventually(t, ownerWait, "a killed xclip no longer owns the clipboard", func() bool {
+		now, err := dpy.clipboardOwner()
+		return err != nil || now != w
+	})
 }
 
 // xclipOut asks xclip for the clipboard as target ("" for its default).

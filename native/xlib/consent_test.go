@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // dialogRun is a consent dialog shown by a test.
@@ -341,13 +343,7 @@ func TestConsentRaisesItselfWhenCovered(t *testing.T) {
 		ci := slices.IndexFunc(ws, func(w listed) bool { return w.ID == cover })
 		return di >= 0 && ci >= 0 && di < ci
 	}
-	deadline := time.Now().Add(3 * time.Second)
-	for !dialogAbove() {
-		if time.Now().After(deadline) {
-			t.Fatal("the dialog stayed under the covering window")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testkit.Eventually(t, 10*time.Second, "the dialog is above the covering window", dialogAbove)
 	// A real click reaches it only if it is on top.
 	p.click("allow")
 	if got := run.answer(t, 5*time.Second); !got.Allowed {

@@ -3,14 +3,14 @@
 package xlib
 
 import (
-	"bufio"
-	"errors"
-	"fmt"
 	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/testkit/desktop"
 )
 
 // gtkFixture is a GTK 3 window (python3-gi) with one text entry. It prints
@@ -41,7 +41,7 @@ Gtk.main()
 // gtkApp is a running fixture.
 type gtkApp struct {
 	cmd   *exec.Cmd
-	lines chan string
+	lines *desktop.Lines
 	id    uint64 // its top-level window
 }
 
@@ -50,29 +50,13 @@ func startGTK(t *testing.T, title, prgname string, frame Rect) *gtkApp {
 	t.Helper()
 	cmd := desk.Command("/usr/bin/python3", "-c", gtkFixture, title, prgname,
 		strconv.Itoa(frame.X), strconv.Itoa(frame.Y), strconv.Itoa(frame.W), strconv.Itoa(frame.H))
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := desk.Start(cmd); err != nil {
-		t.Fatalf("python3-gi (GTK 3) fixture: %v", err)
-	}
-	app := &gtkApp{cmd: cmd, lines: make(chan string, 100)}
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			app.lines <- sc.Text()
-		}
-		close(app.lines)
-	}()
+	app := &gtkApp{cmd: cmd, lines: desktop.Run(t, desk, cmd)}
 	if err := app.waitLine("ready", 15*time.Second); err != nil {
 		t.Fatalf("the GTK fixture did not come up: %v", err)
 	}
 	// Found by class rather than through TopLevels, which hides windows
 	// claiming the driver's class.
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
+	testkit.Eventually(t, 10*time.Second, "the GTK fixture's window appears with its pid", func() bool {
 		ids, err := dpy.FindByClass(prgname)
 		if err != nil {
 			t.Fatal(err)
@@ -80,52 +64,31 @@ func startGTK(t *testing.T, title, prgname string, frame Rect) *gtkApp {
 		for _, id := range ids {
 			if w, err := dpy.Describe(id); err == nil && w.Pid == cmd.Process.Pid && w.Mapped {
 				app.id = id
-				return app
+				return true
 			}
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatal("the GTK fixture's window did not appear with its pid")
-	return nil
+		return false
+	})
+	return app
 }
 
 // waitLine waits for an output line equal to want.
 func (a *gtkApp) waitLine(want string, limit time.Duration) error {
-	timeout := time.After(limit)
-	var last string
-	for {
-		select {
-		case l, ok := <-a.lines:
-			if !ok {
-				return errors.New("the fixture exited")
-			}
-			if l == want {
-				return nil
-			}
-			last = l
-		case <-timeout:
-			return fmt.Errorf("no line %q (last: %q)", want, last)
-		}
-	}
+	return a.lines.Wait(limit, func(l string) bool { return l == want })
 }
 
 // lastText waits until the entry's text has stayed the same for a moment.
 func (a *gtkApp) lastText(limit time.Duration) string {
-	timeout := time.After(limit)
+	timeout := time.Now().Add(limit)
 	text := ""
-	for {
-		select {
-		case l, ok := <-a.lines:
-			if !ok {
-				return text
-			}
-			if s, ok := strings.CutPrefix(l, "text:"); ok {
-				text = s
-			}
-		case <-time.After(300 * time.Millisecond):
-			return text
-		case <-timeout:
+	for time.Now().Before(timeout) {
+		l, ok := a.lines.Next(300 * time.Millisecond)
+		if !ok {
 			return text
 		}
+		if s, ok := strings.CutPrefix(l, "text:"); ok {
+			text = s
+		}
 	}
+	return text
 }

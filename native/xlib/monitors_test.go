@@ -4,12 +4,14 @@ package xlib
 
 import (
 	"context"
+	"fmt"
 	"image/color"
 	"os/exec"
 	"testing"
 	"time"
 
 	"github.com/nish-driver/nish-driver/internal/sandbox"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // The monitors of a wider test screen: a 2880x1080 Xvfb screen split with
@@ -91,29 +93,39 @@ type indicatorOn struct {
 
 func lookAtIndicator(t *testing.T, x *Display) indicatorOn {
 	t.Helper()
-	ids, err := x.FindByClass(IndicatorClass)
+	on, err := readIndicator(x)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return on
+}
+
+// readIndicator is lookAtIndicator's look, with an error where a window
+// vanished or is unmapped (as while the indicator lays itself out again).
+func readIndicator(x *Display) (indicatorOn, error) {
+	ids, err := x.FindByClass(IndicatorClass)
+	if err != nil {
+		return indicatorOn{}, err
 	}
 	var on indicatorOn
 	for _, id := range ids {
 		w, err := x.Describe(id)
 		if err != nil {
-			t.Fatal(err)
+			return indicatorOn{}, err
 		}
 		if !w.Mapped {
-			t.Fatalf("indicator window %#x is not mapped", id)
+			return indicatorOn{}, fmt.Errorf("indicator window %#x is not mapped", id)
 		}
 		if v, ok, _ := x.TextProperty(id, IndicatorStateProperty); ok {
 			on.label = w.Frame
 			if on.state, err = ParseIndicatorState(v); err != nil {
-				t.Fatal(err)
+				return indicatorOn{}, err
 			}
 			continue
 		}
 		on.frames = append(on.frames, w.Frame)
 	}
-	return on
+	return on, nil
 }
 
 // framesEdges checks that the indicator's windows cover the corners and
@@ -208,16 +220,14 @@ func TestIndicatorFramesEveryMonitorAndPutsItsControlsOnTheTargets(t *testing.T)
 
 	// RIGHT goes away while the indicator is up: its frame follows.
 	xrandr(t, d, "--delmonitor", "RIGHT")
-	deadline := time.Now().Add(3 * time.Second)
-	for {
-		on = lookAtIndicator(t, x)
-		if len(on.frames) == 4+1 { // LEFT's strips and Continue
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("after RIGHT was removed the indicator has %d windows besides the label", len(on.frames))
-		}
-		time.Sleep(10 * time.Millisecond)
+	// While it lays itself out again, its windows come and go: a look
+	// that meets one gone is a look too early.
+	if !testkit.Poll(10*time.Second, func() bool {
+		var err error
+		on, err = readIndicator(x)
+		return err == nil && len(on.frames) == 4+1 // LEFT's strips and Continue
+	}) {
+		t.Fatalf("after RIGHT was removed the indicator has %d windows besides the label", len(on.frames))
 	}
 	select {
 	case ev := <-ind.Events():

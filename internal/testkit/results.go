@@ -1,0 +1,74 @@
+package testkit
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Decode turns a tool's structured result (any JSON-marshalable value) into
+// the generic map a model's client would see.
+func Decode(t testing.TB, v any) map[string]any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// FindRow returns the first row of a decoded read whose role is role and,
+// unless label is "", whose label is label; ok is false when there is none.
+func FindRow(read map[string]any, role, label string) (row map[string]any, ok bool) {
+	elems, _ := read["elements"].([]any)
+	for _, e := range elems {
+		r, _ := e.(map[string]any)
+		if r["role"] == role && (label == "" || r["label"] == label) {
+			return r, true
+		}
+	}
+	return nil, false
+}
+
+// Row is FindRow that fails the test, showing the read, when no row
+// matches.
+func Row(t testing.TB, read map[string]any, role, label string) map[string]any {
+	t.Helper()
+	r, ok := FindRow(read, role, label)
+	if !ok {
+		t.Fatalf("no %s %q row in the read:\n%v", role, label, read["tree_text"])
+	}
+	return r
+}
+
+// Token is the element token of Row's row.
+func Token(t testing.TB, read map[string]any, role, label string) string {
+	t.Helper()
+	tok, _ := Row(t, read, role, label)["element_token"].(string)
+	return tok
+}
+
+// RowLines renders a read's elements as comparable lines, sorted: each
+// row's index, role, label, value, states, parent, child count, frame and
+// actions, without the snapshot id, so that two reads of the same state
+// compare equal.
+func RowLines(elements any) []string {
+	rows, _ := elements.([]any)
+	out := make([]string, 0, len(rows))
+	for _, e := range rows {
+		row, _ := e.(map[string]any)
+		tok, _ := row["element_token"].(string)
+		states, _ := json.Marshal(row["states"])
+		frame, _ := json.Marshal(row["frame"])
+		out = append(out, fmt.Sprintf("%s %v %q %q %s parent=%v children=%v frame=%s actions=%v", tok[strings.IndexByte(tok, ':')+1:],
+			row["role"], row["label"], row["value"], states, row["parent_index"], row["child_count"], frame, row["actions"]))
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,94 @@
+package testkit
+
+import (
+	"errors"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func TestPollWaitsForTheConditionAndGivesUpAtTheTimeout(t *testing.T) {
+	var n atomic.Int32
+	if !Poll(10*time.Second, func() bool { return n.Add(1) >= 3 }) {
+		t.Fatal("a condition that holds on the third check was not met")
+	}
+	if got := n.Load(); got != 3 {
+		t.Errorf("checked %d times, want 3 (no check after it held)", got)
+	}
+	start := time.Now()
+	if Poll(20*time.Millisecond, func() bool { return false }) {
+		t.Fatal("a condition that never holds was met")
+	}
+	if took := time.Since(start); took < 20*time.Millisecond {
+		t.Errorf("gave up after %v, before the timeout", took)
+	}
+}
+
+func TestAwaitReturnsTheFirstValueWithoutError(t *testing.T) {
+	var n atomic.Int32
+	got := Await(t, 10*time.Second, "the third value", func() (int32, error) {
+		if v := n.Add(1); v >= 3 {
+			return v, nil
+		}
+		return 0, errors.New("not yet")
+	})
+	if got != 3 {
+		t.Errorf("Await = %d, want 3", got)
+	}
+}
+
+func TestSyncBufferKeepsEveryWrite(t *testing.T) {
+	var b SyncBuffer
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 100 {
+			b.Write([]byte("x"))
+		}
+	}()
+	<-done
+	if got := len(b.String()); got != 100 {
+		t.Errorf("%d bytes kept of 100 written", got)
+	}
+}
+
+func TestRowLookups(t *testing.T) {
+	read := Decode(t, map[string]any{"elements": []any{
+		map[string]any{"element_token": "s1:0", "role": "frame", "label": "Form"},
+		map[string]any{"element_token": "s1:1", "role": "push_button", "label": "Save"},
+		map[string]any{"element_token": "s1:2", "role": "push_button", "label": "Quit"},
+	}})
+	cases := []struct {
+		role, label string
+		want        string // "" for no row
+	}{
+		{"push_button", "Quit", "s1:2"},
+		{"push_button", "", "s1:1"},
+		{"push_button", "Open", ""},
+		{"label", "", ""},
+	}
+	for _, tc := range cases {
+		row, ok := FindRow(read, tc.role, tc.label)
+		if got, _ := row["element_token"].(string); ok != (tc.want != "") || got != tc.want {
+			t.Errorf("FindRow(%s, %q) = %v, %v; want %q", tc.role, tc.label, row, ok, tc.want)
+		}
+	}
+	if got := Token(t, read, "push_button", "Quit"); got != "s1:2" {
+		t.Errorf("Token = %q", got)
+	}
+}
+
+func TestRowLinesIgnoreTheSnapshotAndOrder(t *testing.T) {
+	row := func(tok, label string) any {
+		return map[string]any{"element_token": tok, "role": "label", "label": label}
+	}
+	a := RowLines([]any{row("s1:0", "a"), row("s1:1", "b")})
+	b := RowLines([]any{row("s9:1", "b"), row("s9:0", "a")})
+	if !slices.Equal(a, b) {
+		t.Errorf("the same rows under another snapshot, in another order, differ:\n%q\n%q", a, b)
+	}
+	if c := RowLines([]any{row("s1:0", "a"), row("s1:1", "c")}); slices.Equal(a, c) {
+		t.Error("rows with another label compare equal")
+	}
+}
