@@ -286,8 +286,10 @@ func (b *Backend) ReadDetails(ctx context.Context, w engine.WindowID, nodes []*e
 }
 
 // ReadFrames reads the frames of nodes of an earlier read again, in place
-// (engine.FrameReader): extents only, for the elements showing; the others
-// have no frame, as in any read.
+// (engine.FrameReader): extents, for the elements showing (the others have
+// no frame, as in any read), and the action names of elements whose names
+// the client has not learnt (Firefox lists none for a page element the
+// first time it is asked; a kept read would keep that).
 func (b *Backend) ReadFrames(ctx context.Context, w engine.WindowID, nodes []*engine.Node) error {
 	var real []*engine.Node
 	for _, n := range nodes {
@@ -305,12 +307,15 @@ func (b *Backend) ReadFrames(ctx context.Context, w engine.WindowID, nodes []*en
 		ax[i].Frame = atspi.Rect{} // read anew, never scaled twice
 		ptrs[i] = &ax[i]
 	}
-	if err := b.a.Details(ctx, ptrs, atspi.DetailExtents); err != nil {
+	if err := b.a.Details(ctx, ptrs, atspi.DetailExtents|atspi.DetailActions); err != nil {
 		return atspiErr(err)
 	}
 	sc := b.scaleOf(w)
 	for i, n := range real {
 		n.Frame = sc.toDevice(saneFrame(rectFromAtspi(ax[i].Frame)))
+		if len(n.Actions) == 0 && len(ax[i].Actions) > 0 {
+			n.Actions = ax[i].Actions
+		}
 	}
 	return nil
 }

@@ -206,9 +206,7 @@ func actOnEntries(t *testing.T, h *harness, a *desktopApp, list map[string]any) 
 	}
 	a.alive(t)
 
-	after = h.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
-	add, _ := rowWith(t, after, "New Entry", "push_button")
-	res = h.ok("click", map[string]any{"element_token": add})
+	res = clickFresh(t, h, a, "New Entry", "push_button")
 	if res["ok"] != true {
 		t.Fatalf("clicking the add-entry button: %v", res)
 	}
@@ -336,4 +334,23 @@ func hasShownRow(read map[string]any, role, label string) bool {
 		}
 	}
 	return false
+}
+
+// clickFresh reads the app's window and clicks the element labelled label,
+// reading again when the click's token went stale (KeePassXC applies a
+// search filter a moment after the text changes), as the contract's
+// after_refresh says; at most three tries.
+func clickFresh(t *testing.T, h *harness, a *desktopApp, label string, roles ...string) map[string]any {
+	t.Helper()
+	for attempt := 0; ; attempt++ {
+		read := h.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
+		tok, _ := rowWith(t, read, label, roles...)
+		r := h.call("click", map[string]any{"element_token": tok})
+		if r.Err == nil {
+			return asMap(t, r.Structured)
+		}
+		if r.Err.Code != engine.CodeStaleElementToken || attempt == 2 {
+			t.Fatalf("clicking %q: %s", label, r.Text)
+		}
+	}
 }
