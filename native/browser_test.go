@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"image/png"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -98,7 +97,7 @@ func (b *browser) running() error {
 		return fmt.Errorf("%s (pid %d) is no longer running: %v", b.kind, b.pid, err)
 	}
 	// A zombie still answers kill 0: read its state.
-	if st := procState(b.pid); st == "Z" || st == "X" {
+	if st := testkit.ProcState(b.pid); st == "Z" || st == "X" {
 		return fmt.Errorf("%s (pid %d) has exited (state %s)", b.kind, b.pid, st)
 	}
 	return nil
@@ -285,20 +284,6 @@ func walkCount(t *testing.T, pid int, prefix string) int {
 		t.Fatalf("the pyatspi walk failed: %v", err)
 	}
 	return strings.Count(string(out), "\n")
-}
-
-// procState is the state letter of a process in /proc ("" when gone).
-func procState(pid int) string {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return ""
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 || i+2 >= len(s) {
-		return ""
-	}
-	return s[i+2 : i+3]
 }
 
 func TestBrowserActs(t *testing.T) {

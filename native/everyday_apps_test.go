@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/internal/sandbox"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // Everyday apps, part 2 (issue 14): Qt apps (KeePassXC, FeatherPad) and
@@ -76,7 +78,7 @@ func startDesktopApp(t testing.TB, what string, cmd *exec.Cmd) *desktopApp {
 // alive fails the test when the app's process is gone.
 func (a *desktopApp) alive(t testing.TB) {
 	t.Helper()
-	if st := procState(a.pid); st == "" || st == "Z" || st == "X" {
+	if st := testkit.ProcState(a.pid); st == "" || st == "Z" || st == "X" {
 		t.Fatalf("%s (pid %d) is no longer running (state %q); its output:\n%s", a.what, a.pid, st, a.out.String())
 	}
 }

@@ -97,23 +97,9 @@ func TestCloseKillsProgramsThatLeftTheirGroup(t *testing.T) {
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
-	ended := func() bool { return syscall.Kill(pid, 0) != nil || procStateOf(pid) == "Z" }
+	ended := func() bool { return syscall.Kill(pid, 0) != nil || testkit.ProcState(pid) == "Z" }
 	if !testkit.Poll(10*time.Second, ended) {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 		t.Fatal("a program that left its group outlived Close")
 	}
-}
-
-// procStateOf is a process's state letter ("" when gone).
-func procStateOf(pid int) string {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return ""
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 || i+2 >= len(s) {
-		return ""
-	}
-	return s[i+2 : i+3]
 }
