@@ -16,6 +16,7 @@ import (
 	"github.com/nish-driver/nish-driver/internal/sandbox"
 
 	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/native"
 )
 
 // Everyday apps, part 2 (issue 14): Qt apps (KeePassXC, FeatherPad) and
@@ -102,6 +103,7 @@ func startKeePassXC(t testing.TB) *desktopApp {
 	a := startDesktopApp(t, "KeePassXC", cmd)
 	a.pid = cmd.Process.Pid
 	a.app = waitPid(t, a)
+	waitWindowShown(t, a)
 	return a
 }
 
@@ -123,6 +125,7 @@ func startFeatherPad(t testing.TB) *desktopApp {
 	a := startDesktopApp(t, "FeatherPad", cmd)
 	a.pid = cmd.Process.Pid
 	a.app = waitPid(t, a)
+	waitWindowShown(t, a)
 	return a
 }
 
@@ -220,7 +223,33 @@ func startOffice(t testing.TB, kind sandbox.Office, f officeFixture) *desktopApp
 		t.Fatalf("%v; its output:\n%s", err, a.out.String())
 	}
 	a.pid, a.app = app.Pid, app
+	waitWindowShown(t, a)
 	return a
+}
+
+// waitWindowShown waits until the app has a window on screen: an app joins
+// the accessibility bus before its window is mapped, and a session asked
+// for in between finds no window of its (window_target_not_found).
+func waitWindowShown(t testing.TB, a *desktopApp) {
+	t.Helper()
+	b, err := native.Open(native.Options{Display: desk.Display, Getenv: getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	testkit.Eventually(t, 60*time.Second, "a window of "+a.what+" on screen", func() bool {
+		ws, err := b.Windows(context.Background())
+		if err != nil {
+			return false
+		}
+		for _, w := range ws {
+			if w.Pid == a.pid && w.OnScreen {
+				return true
+			}
+		}
+		a.alive(t)
+		return false
+	})
 }
 
 // timedRead is one get_window_state of a window, with how long it took.
