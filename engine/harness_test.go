@@ -11,48 +11,27 @@ import (
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/audit"
 	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/internal/testkit/enginecall"
 	"github.com/nish-driver/nish-driver/schema"
 )
-
-// fakeClock lets lease tests skip ahead in time.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newFakeClock() *fakeClock { return &fakeClock{now: time.Unix(1_800_000_000, 0)} }
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-func (c *fakeClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
 
 // fakeHost is a host on the control pipe, as the engine sees it.
 type fakeHost struct {
 	mu       sync.Mutex
 	policy   engine.ApprovalPolicy
 	answer   func(engine.ApprovalRequest) error
-	events   []engine.HostEvent
-	requests []engine.ApprovalRequest
+	events   testkit.List[engine.HostEvent]
+	requests testkit.List[engine.ApprovalRequest]
 }
 
 func (h *fakeHost) Emit(ev engine.HostEvent) {
-	h.mu.Lock()
-	h.events = append(h.events, ev)
-	h.mu.Unlock()
+	h.events.Add(ev)
 }
 
 func (h *fakeHost) Approve(ctx context.Context, req engine.ApprovalRequest) error {
+	h.requests.Add(req)
 	h.mu.Lock()
-	h.requests = append(h.requests, req)
 	ans := h.answer
 	h.mu.Unlock()
 	if ans == nil {
@@ -67,39 +46,20 @@ func (h *fakeHost) Policy() engine.ApprovalPolicy {
 	return h.policy
 }
 
-func (h *fakeHost) Events() []engine.HostEvent {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return append([]engine.HostEvent(nil), h.events...)
-}
+func (h *fakeHost) Events() []engine.HostEvent { return h.events.All() }
 
-func (h *fakeHost) Requests() []engine.ApprovalRequest {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return append([]engine.ApprovalRequest(nil), h.requests...)
-}
+func (h *fakeHost) Requests() []engine.ApprovalRequest { return h.requests.All() }
 
 func denyAll(engine.ApprovalRequest) error {
 	return engine.Errf(engine.CodeApprovalDenied, "the host denied the call")
 }
 
 // memAudit keeps audit records in memory.
-type memAudit struct {
-	mu   sync.Mutex
-	recs []audit.Record
-}
+type memAudit struct{ recs testkit.List[audit.Record] }
 
-func (m *memAudit) Record(r audit.Record) {
-	m.mu.Lock()
-	m.recs = append(m.recs, r)
-	m.mu.Unlock()
-}
+func (m *memAudit) Record(r audit.Record) { m.recs.Add(r) }
 
-func (m *memAudit) Records() []audit.Record {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return append([]audit.Record(nil), m.recs...)
-}
+func (m *memAudit) Records() []audit.Record { return m.recs.All() }
 
 // coverage records which outcomes each tool produced across the contract
 // test, so it can check that every tool met its successes and errors.
@@ -130,7 +90,7 @@ type harness struct {
 	demo  *mock.Demo
 	d     *engine.Driver
 	c     *engine.Conn
-	clock *fakeClock
+	clock *testkit.Clock
 	host  *fakeHost
 	audit *memAudit
 	cov   *coverage
@@ -150,7 +110,7 @@ func withHost() harnessOption {
 func newHarness(t *testing.T, cov *coverage, opts ...harnessOption) *harness {
 	t.Helper()
 	desk := mock.NewDemo()
-	h := &harness{t: t, desk: desk, demo: desk.Demo(), clock: newFakeClock(), audit: &memAudit{}, cov: cov}
+	h := &harness{t: t, desk: desk, demo: desk.Demo(), clock: testkit.NewClock(time.Unix(1_800_000_000, 0)), audit: &memAudit{}, cov: cov}
 	desk.SetClock(h.clock)
 	o := engine.Options{Backend: desk, Clock: h.clock, Audit: h.audit, ConsentTimeout: 300 * time.Millisecond,
 		CallTimeout: 300 * time.Millisecond}

@@ -1,10 +1,7 @@
 package engine_test
 
 import (
-	"go/parser"
-	"go/token"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -50,34 +47,11 @@ func layerDepViolations(layer string, pkgs []listedPackage) []string {
 
 // layerSourceViolations checks the import lines of a layer's sources.
 func layerSourceViolations(layer string, files map[string]string) []string {
-	var out []string
-	fset := token.NewFileSet()
-	for name, src := range files {
-		f, err := parser.ParseFile(fset, name, src, parser.ImportsOnly)
-		if err != nil {
-			out = append(out, name+": cannot parse imports: "+err.Error())
-			continue
-		}
-		for _, spec := range f.Imports {
-			path, err := strconv.Unquote(spec.Path.Value)
-			if err != nil {
-				continue
-			}
-			if why := layerImportViolation(layer, path); why != "" {
-				out = append(out, layer+"/"+name+" imports "+path+" ("+why+")")
-			}
-		}
-	}
-	return out
+	return importViolations(files, layer+"/", func(path string) string { return layerImportViolation(layer, path) })
 }
 
 func TestLayerCheckersCatchForbiddenImports(t *testing.T) {
-	depCases := []struct {
-		name  string
-		layer string
-		pkgs  []listedPackage
-		want  int
-	}{
+	runDepCases(t, []depCase{
 		{"own packages and the bus library", "native/atspi", []listedPackage{
 			{ImportPath: modulePath + "/native/atspi"},
 			{ImportPath: "github.com/godbus/dbus/v5"},
@@ -87,31 +61,15 @@ func TestLayerCheckersCatchForbiddenImports(t *testing.T) {
 		{"the sibling", "native/xlib", []listedPackage{{ImportPath: modulePath + "/native/atspi"}}, 1},
 		{"the parent", "native/atspi", []listedPackage{{ImportPath: modulePath + "/native"}}, 1},
 		{"a name that only starts like the engine", "native/atspi", []listedPackage{{ImportPath: modulePath + "/engineish"}}, 0},
-	}
-	for _, tc := range depCases {
-		t.Run("deps/"+tc.name, func(t *testing.T) {
-			if got := layerDepViolations(tc.layer, tc.pkgs); len(got) != tc.want {
-				t.Errorf("got %d violations %q, want %d", len(got), got, tc.want)
-			}
-		})
-	}
-	srcCases := []struct {
-		name string
-		src  string
-		want int
-	}{
+	}, func(tc depCase) []string { return layerDepViolations(tc.layer, tc.pkgs) })
+	runSourceCases(t, []sourceCase{
 		{"plain imports", "package atspi\nimport (\n\t\"context\"\n\t\"github.com/godbus/dbus/v5\"\n)\n", 0},
 		{"the engine in a test", "package atspi\nimport \"github.com/nish-driver/nish-driver/engine\"\n", 1},
 		{"the sibling behind a build tag", "//go:build ignore\n\npackage atspi\nimport _ \"github.com/nish-driver/nish-driver/native/xlib\"\n", 1},
 		{"the engine renamed", "package atspi\nimport e \"github.com/nish-driver/nish-driver/engine\"\nvar _ e.Code\n", 1},
-	}
-	for _, tc := range srcCases {
-		t.Run("source/"+tc.name, func(t *testing.T) {
-			if got := layerSourceViolations("native/atspi", map[string]string{"x_test.go": tc.src}); len(got) != tc.want {
-				t.Errorf("got %d violations %q, want %d", len(got), got, tc.want)
-			}
-		})
-	}
+	}, func(src string) []string {
+		return layerSourceViolations("native/atspi", map[string]string{"x_test.go": src})
+	})
 }
 
 // TestNativeLayersImportNoEngineNorEachOther lists each layer's dependency

@@ -74,6 +74,12 @@ func depViolations(pkgs []listedPackage) []string {
 // sourceViolations checks the import lines of Go sources, whatever their
 // build constraints say (a file behind a build tag still counts).
 func sourceViolations(files map[string]string) []string {
+	return importViolations(files, "", forbiddenImport)
+}
+
+// importViolations parses each file's import lines and reports the imports
+// forbidden says why not to, each as prefix+name.
+func importViolations(files map[string]string, prefix string, forbidden func(path string) string) []string {
 	var out []string
 	fset := token.NewFileSet()
 	for name, src := range files {
@@ -87,8 +93,8 @@ func sourceViolations(files map[string]string) []string {
 			if err != nil {
 				continue
 			}
-			if why := forbiddenImport(path); why != "" {
-				out = append(out, name+" imports "+path+" ("+why+")")
+			if why := forbidden(path); why != "" {
+				out = append(out, prefix+name+" imports "+path+" ("+why+")")
 			}
 		}
 	}
@@ -96,59 +102,36 @@ func sourceViolations(files map[string]string) []string {
 }
 
 func TestPurityCheckersCatchForbiddenImports(t *testing.T) {
-	depCases := []struct {
-		name string
-		pkgs []listedPackage
-		want int
-	}{
-		{"pure engine", []listedPackage{
+	runDepCases(t, []depCase{
+		{"pure engine", "", []listedPackage{
 			{ImportPath: modulePath + "/engine", Imports: []string{"context", modulePath + "/engine/audit"}},
 			{ImportPath: "net", Standard: true, CgoFiles: []string{"cgo_unix.go"}},
 		}, 0},
-		{"imports native", []listedPackage{
+		{"imports native", "", []listedPackage{
 			{ImportPath: modulePath + "/engine", Imports: []string{modulePath + "/native/xlib"}},
 			{ImportPath: modulePath + "/native/xlib", CgoFiles: []string{"display.go"}},
 		}, 3},
-		{"imports the go-sdk", []listedPackage{
+		{"imports the go-sdk", "", []listedPackage{
 			{ImportPath: modulePath + "/engine/doctor", Imports: []string{"github.com/modelcontextprotocol/go-sdk/mcp"}},
 		}, 1},
-		{"uses cgo", []listedPackage{
+		{"uses cgo", "", []listedPackage{
 			{ImportPath: modulePath + "/engine/mock", CgoFiles: []string{"x.go"}},
 		}, 1},
-		{"reaches native through another package", []listedPackage{
+		{"reaches native through another package", "", []listedPackage{
 			{ImportPath: modulePath + "/engine", Imports: []string{modulePath + "/schema"}},
 			{ImportPath: modulePath + "/schema", Imports: []string{modulePath + "/native"}},
 			{ImportPath: modulePath + "/native"},
 		}, 2},
-		{"a name that only starts like native", []listedPackage{
+		{"a name that only starts like native", "", []listedPackage{
 			{ImportPath: modulePath + "/engine", Imports: []string{modulePath + "/nativeish"}},
 		}, 0},
-	}
-	for _, tc := range depCases {
-		t.Run("deps/"+tc.name, func(t *testing.T) {
-			if got := depViolations(tc.pkgs); len(got) != tc.want {
-				t.Errorf("got %d violations %q, want %d", len(got), got, tc.want)
-			}
-		})
-	}
-
-	srcCases := []struct {
-		name string
-		src  string
-		want int
-	}{
+	}, func(tc depCase) []string { return depViolations(tc.pkgs) })
+	runSourceCases(t, []sourceCase{
 		{"plain imports", "package engine\nimport (\n\t\"context\"\n\t\"github.com/nish-driver/nish-driver/engine/audit\"\n)\n", 0},
 		{"cgo", "package engine\n// #include <stdlib.h>\nimport \"C\"\n", 1},
 		{"native behind a build tag", "//go:build ignore\n\npackage engine\nimport _ \"github.com/nish-driver/nish-driver/native/atspi\"\n", 1},
 		{"go-sdk renamed", "package engine\nimport sdk \"github.com/modelcontextprotocol/go-sdk/mcp\"\nvar _ = sdk.NewServer\n", 1},
-	}
-	for _, tc := range srcCases {
-		t.Run("source/"+tc.name, func(t *testing.T) {
-			if got := sourceViolations(map[string]string{"x.go": tc.src}); len(got) != tc.want {
-				t.Errorf("got %d violations %q, want %d", len(got), got, tc.want)
-			}
-		})
-	}
+	}, func(src string) []string { return sourceViolations(map[string]string{"x.go": src}) })
 }
 
 // TestEngineImportsNoNativeSDKOrCgo lists the engine packages' dependency
@@ -268,5 +251,47 @@ func moduleRoot(t *testing.T) string {
 			t.Fatal("no go.mod above the test's directory")
 		}
 		dir = parent
+	}
+}
+
+// depCase is one self-test of a dependency checker: the packages it is
+// given (and the layer they are checked as, where the checker has layers)
+// and how many violations it must report.
+type depCase struct {
+	name  string
+	layer string
+	pkgs  []listedPackage
+	want  int
+}
+
+// sourceCase is one self-test of a source checker: one file's text and how
+// many violations it must report.
+type sourceCase struct {
+	name string
+	src  string
+	want int
+}
+
+// runDepCases runs the self-tests of a dependency checker.
+func runDepCases(t *testing.T, cases []depCase, check func(depCase) []string) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run("deps/"+tc.name, func(t *testing.T) {
+			if got := check(tc); len(got) != tc.want {
+				t.Errorf("got %d violations %q, want %d", len(got), got, tc.want)
+			}
+		})
+	}
+}
+
+// runSourceCases runs the self-tests of a source checker.
+func runSourceCases(t *testing.T, cases []sourceCase, check func(src string) []string) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run("source/"+tc.name, func(t *testing.T) {
+			if got := check(tc.src); len(got) != tc.want {
+				t.Errorf("got %d violations %q, want %d", len(got), got, tc.want)
+			}
+		})
 	}
 }

@@ -21,10 +21,7 @@ import (
 )
 
 func TestHeadlessActsOnARealForm(t *testing.T) {
-	a := startSynthetic(t, 6)
-	pid := a.cmd.Process.Pid
-	h := newHarness(t, 20*time.Second)
-	grant(t, h, pid)
+	pid, h := grantedSynthetic(t, 6)
 	read := h.ok("get_window_state", map[string]any{"pid": pid})
 
 	// A button whose handler changes a label: the diff shows the label.
@@ -112,10 +109,7 @@ func TestActsOutsideTheGrant(t *testing.T) {
 }
 
 func TestStoppedAppMidAct(t *testing.T) {
-	a := startSynthetic(t, 3)
-	pid := a.cmd.Process.Pid
-	h := newHarness(t, 20*time.Second)
-	grant(t, h, pid)
+	pid, h := grantedSynthetic(t, 3)
 	read := h.ok("get_window_state", map[string]any{"pid": pid})
 	click := testkit.Token(t, read, "push_button", "Click me")
 	_ = syscall.Kill(pid, syscall.SIGSTOP)
@@ -125,7 +119,7 @@ func TestStoppedAppMidAct(t *testing.T) {
 	}
 	_ = syscall.Kill(pid, syscall.SIGCONT)
 	h.ok("get_window_state", map[string]any{"pid": pid})
-	_ = a.cmd.Process.Kill()
+	_ = syscall.Kill(pid, syscall.SIGKILL)
 	testkit.Poll(10*time.Second, func() bool { return syscall.Kill(pid, 0) != nil })
 	r := h.call("click", map[string]any{"element_token": click})
 	if r.Err == nil || (r.Err.Code != engine.CodeWindowGone && r.Err.Code != engine.CodeWindowTargetNotFound && r.Err.Code != engine.CodeStaleElementToken) {
@@ -227,24 +221,6 @@ func TestHostApprovalsOverTheControlPipe(t *testing.T) {
 	}
 }
 
-// fakeClock moves the engine's clock for lease tests.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-func (c *fakeClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
-func (c *fakeClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
-
 // TestLeaseAndAuditOnARealApp: a one-minute lease refuses reads and acts
 // once it ends, and the audit log of the run holds the records of the
 // spec and none of the app's text, typed characters or values.
@@ -261,7 +237,7 @@ func TestLeaseAndAuditOnARealApp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock := &fakeClock{now: time.Now()}
+	clock := testkit.NewClock(time.Now())
 	d := engine.New(engine.Options{Backend: b, Clock: clock, Audit: log, ConsentTimeout: 20 * time.Second})
 	h := harnessOn(t, b, d, "lease")
 	defer d.Shutdown()
@@ -283,7 +259,7 @@ func TestLeaseAndAuditOnARealApp(t *testing.T) {
 	click := testkit.Token(t, read, "push_button", "Click me")
 	h.ok("click", map[string]any{"element_token": click})
 
-	clock.advance(61 * time.Second)
+	clock.Advance(61 * time.Second)
 	h.fail(engine.CodeConsentExpired, "get_window_state", map[string]any{"pid": pid})
 	h.fail(engine.CodeConsentExpired, "click", map[string]any{"element_token": click})
 	h.ok("end_session", nil)

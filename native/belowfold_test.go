@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/nish-driver/nish-driver/internal/testkit"
 )
@@ -23,10 +22,7 @@ func readAll(h *harness, pid int) map[string]any {
 }
 
 func TestHeadlessClickBelowTheFold(t *testing.T) {
-	a := startSynthetic(t, 200)
-	pid := a.cmd.Process.Pid
-	h := newHarness(t, 20*time.Second)
-	grant(t, h, pid)
+	pid, h := grantedSynthetic(t, 200)
 
 	for _, row := range []int{150, 199, 3, 120} {
 		tok := testkit.Token(t, readAll(h, pid), "push_button", fmt.Sprintf("Button %d", row))
@@ -50,10 +46,7 @@ func TestHeadlessClickBelowTheFold(t *testing.T) {
 // succeed (before scrolling into view, only those on rows in view did:
 // 39 of 120).
 func TestClicksSpreadOverALongWindow(t *testing.T) {
-	a := startSynthetic(t, 200)
-	pid := a.cmd.Process.Pid
-	h := newHarness(t, 20*time.Second)
-	grant(t, h, pid)
+	pid, h := grantedSynthetic(t, 200)
 
 	const clicks = 120
 	ok, scrolled := 0, 0

@@ -22,11 +22,8 @@ import (
 func BenchmarkBrowserClick(b *testing.B) {
 	for _, kind := range browsers {
 		b.Run(kind.String(), func(b *testing.B) {
-			br := startBrowser(b, kind)
 			tr := &actTraces{tool: "click"}
-			h := newHarnessWith(b, engine.Options{ConsentTimeout: 20 * time.Second, ActTrace: tr.add})
-			grant(b, h, br.pid)
-			waitPage(b, h, br)
+			br, h, _ := grantedBrowser(b, kind, engine.Options{ActTrace: tr.add})
 			var total []time.Duration
 			for i := 0; i < b.N; i++ {
 				read := h.ok("get_window_state", map[string]any{"pid": br.pid})

@@ -34,10 +34,7 @@ import (
 func BenchmarkBrowserSoak(b *testing.B) {
 	for _, kind := range browsers {
 		b.Run(kind.String(), func(b *testing.B) {
-			br := startBrowser(b, kind)
-			h := newHarness(b, 20*time.Second)
-			grant(b, h, br.pid)
-			waitPage(b, h, br)
+			br, h, _ := grantedBrowser(b, kind, engine.Options{})
 			s := &soak{h: h, pid: br.pid, stats: map[soakKind]*soakStats{}}
 			start := time.Now()
 			plan := soakPlan(soakSteps*b.N, 1)

@@ -41,6 +41,21 @@ func startBrowser(t testing.TB, kind sandbox.Browser) *browser {
 	return startBrowserAt(t, kind, "")
 }
 
+// grantedBrowser starts a browser on the fixture page and a harness (with
+// opts; consent answered within 20 s unless opts says otherwise) whose
+// session the person granted it, and waits for the page: the start the
+// browser tests share. It returns the page's first full read.
+func grantedBrowser(t testing.TB, kind sandbox.Browser, opts engine.Options) (*browser, *harness, map[string]any) {
+	t.Helper()
+	b := startBrowser(t, kind)
+	if opts.ConsentTimeout == 0 {
+		opts.ConsentTimeout = 20 * time.Second
+	}
+	h := newHarnessWith(t, opts)
+	grant(t, h, b.pid)
+	return b, h, waitPage(t, h, b)
+}
+
 // startBrowserAt is startBrowser with a fragment on the page's address
 // (#rows=N makes its table N rows long).
 func startBrowserAt(t testing.TB, kind sandbox.Browser, fragment string) *browser {
@@ -169,10 +184,7 @@ var browsers = []sandbox.Browser{sandbox.Chromium, sandbox.Firefox}
 func TestBrowserReads(t *testing.T) {
 	for _, kind := range browsers {
 		t.Run(kind.String(), func(t *testing.T) {
-			b := startBrowser(t, kind)
-			h := newHarness(t, 20*time.Second)
-			grant(t, h, b.pid)
-			read := waitPage(t, h, b)
+			b, h, read := grantedBrowser(t, kind, engine.Options{})
 			defer b.alive(t)
 
 			r := h.call("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000})
@@ -289,10 +301,7 @@ func walkCount(t *testing.T, pid int, prefix string) int {
 func TestBrowserActs(t *testing.T) {
 	for _, kind := range browsers {
 		t.Run(kind.String(), func(t *testing.T) {
-			b := startBrowser(t, kind)
-			h := newHarness(t, 20*time.Second)
-			grant(t, h, b.pid)
-			read := waitPage(t, h, b)
+			b, h, read := grantedBrowser(t, kind, engine.Options{})
 			defer b.alive(t)
 			full := func() map[string]any {
 				return h.ok("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000})
@@ -470,10 +479,7 @@ func hasArea(row map[string]any) bool {
 func TestBrowserClickBelowTheFold(t *testing.T) {
 	for _, kind := range browsers {
 		t.Run(kind.String(), func(t *testing.T) {
-			b := startBrowser(t, kind)
-			h := newHarness(t, 20*time.Second)
-			grant(t, h, b.pid)
-			read := waitPage(t, h, b)
+			b, h, read := grantedBrowser(t, kind, engine.Options{})
 			defer b.alive(t)
 
 			far, row := rowWith(t, read, "Far button", "push_button")

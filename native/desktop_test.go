@@ -58,6 +58,17 @@ func startSynthetic(t testing.TB, rows int) *app {
 	return &app{cmd: cmd, name: "synthetic"}
 }
 
+// grantedSynthetic starts the synthetic window with rows rows and a
+// harness (consent answered within 20 s) whose session the person granted
+// it: the start most read and act tests share. It returns the window's pid.
+func grantedSynthetic(t testing.TB, rows int) (int, *harness) {
+	t.Helper()
+	pid := startSynthetic(t, rows).cmd.Process.Pid
+	h := newHarness(t, 20*time.Second)
+	grant(t, h, pid)
+	return pid, h
+}
+
 // startReady starts a fixture on the test desktop and waits until it
 // prints a line holding "ready" (it is killed when the test ends).
 func startReady(t testing.TB, what string, cmd *exec.Cmd) *exec.Cmd {

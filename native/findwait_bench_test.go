@@ -21,10 +21,7 @@ import (
 //
 //	go test ./native -run '^$' -bench WaitForReply -benchtime 50x
 func BenchmarkWaitForReply(b *testing.B) {
-	a := startSynthetic(b, 6)
-	pid := a.cmd.Process.Pid
-	h := newHarness(b, 20*time.Second)
-	grant(b, h, pid)
+	pid, h := grantedSynthetic(b, 6)
 	read := h.ok("get_window_state", map[string]any{"pid": pid})
 	win := engine.WindowID(uint64(read["window"].(map[string]any)["window_id"].(float64)))
 	ctx := context.Background()

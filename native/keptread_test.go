@@ -2,7 +2,6 @@ package native_test
 
 import (
 	"testing"
-	"time"
 
 	"github.com/nish-driver/nish-driver/internal/testkit"
 )
@@ -11,10 +10,7 @@ import (
 // nothing changed in since the last read keeps that read's snapshot, and a
 // click that changes the window gives the act's settled snapshot.
 func TestUnchangedWindowKeepsItsSnapshot(t *testing.T) {
-	a := startSynthetic(t, 200)
-	pid := a.cmd.Process.Pid
-	h := newHarness(t, 20*time.Second)
-	grant(t, h, pid)
+	pid, h := grantedSynthetic(t, 200)
 	// The first read of a window starts listening to the app, and the app
 	// reports changes of its own while it is first read (GTK builds its
 	// accessible objects as they are asked for): the read after it is

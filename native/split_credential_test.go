@@ -2,7 +2,6 @@ package native_test
 
 import (
 	"testing"
-	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
 )
@@ -12,10 +11,7 @@ import (
 // The check reads the entry's live text and where the insertion goes
 // (ReadField): the entry was never clicked, so type_text adds at the end.
 func TestASecretSplitOverWritesIsRefusedOnARealEntry(t *testing.T) {
-	a := startSynthetic(t, 6)
-	pid := a.cmd.Process.Pid
-	h := newHarness(t, 20*time.Second)
-	grant(t, h, pid)
+	pid, h := grantedSynthetic(t, 6)
 	entryHolding := func(value string) string {
 		t.Helper()
 		read := h.ok("get_window_state", map[string]any{"pid": pid})

@@ -18,11 +18,8 @@ import (
 // driver and one backend behind a private Unix socket. Hosts reach it with
 // `nish-driver mcp --connect`, or speak the socket protocol directly.
 type daemonCmd struct {
-	backendFlags
-	Socket      string `name:"socket" placeholder:"PATH" help:"Socket path, absolute, in a private (0700) directory (default $XDG_RUNTIME_DIR/nish-driver/sock)."`
-	AuditLog    string `name:"audit-log" placeholder:"PATH" help:"Audit log file (default $XDG_STATE_HOME/nish-driver/audit.jsonl)."`
-	KillSwitch  string `name:"kill-switch" default:"ctrl+alt+shift+Escape" placeholder:"COMBO" help:"Key combination that ends every takeover and session of the daemon (modifiers shift, ctrl, alt, super, then an X key name)."`
-	MockConsent string `name:"mock-consent" enum:"allow,apps-only,deny,ignore" default:"allow" help:"How the mock backend's scripted person answers the consent dialog."`
+	driverFlags
+	Socket string `name:"socket" placeholder:"PATH" help:"Socket path, absolute, in a private (0700) directory (default $XDG_RUNTIME_DIR/nish-driver/sock)."`
 }
 
 // exitAlreadyRunning is the daemon's exit status when another daemon
@@ -51,8 +48,7 @@ func (c *daemonCmd) Run(s *streams) error {
 
 	// The daemon owns the display, so it holds the kill switch; a press
 	// does what the kill method does.
-	w, err := wireDriver(driverFlags{backendFlags: c.backendFlags, AuditLog: c.AuditLog, KillSwitch: c.KillSwitch,
-		Consent: c.MockConsent}, logger)
+	w, err := wireDriver(c.driverFlags, logger)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/doctor"
 )
 
@@ -19,15 +20,27 @@ type doctorCmd struct {
 // registryTimeout bounds the backend's probes.
 const registryTimeout = 10 * time.Second
 
-func (c *doctorCmd) Run(s *streams) error {
-	backend, closeBackend, err := openBackend(c.backendFlags, "")
+// probeBackend opens the backend of f for one report (doctor, manifest)
+// and runs probe on it with a context bounded by registryTimeout.
+func probeBackend(f backendFlags, probe func(ctx context.Context, b engine.Backend) error) error {
+	backend, closeBackend, err := openBackend(f, "")
 	if err != nil {
 		return err
 	}
 	defer closeBackend()
 	ctx, cancel := context.WithTimeout(context.Background(), registryTimeout)
 	defer cancel()
-	report := doctor.Build(backend.Registry(ctx))
+	return probe(ctx, backend)
+}
+
+func (c *doctorCmd) Run(s *streams) error {
+	var report doctor.Report
+	if err := probeBackend(c.backendFlags, func(ctx context.Context, b engine.Backend) error {
+		report = doctor.Build(b.Registry(ctx))
+		return nil
+	}); err != nil {
+		return err
+	}
 	if c.JSON {
 		b, err := json.MarshalIndent(report, "", "  ")
 		if err != nil {

@@ -35,15 +35,11 @@ type manifestTool struct {
 }
 
 func (c *manifestCmd) Run(s *streams) error {
-	backend, closeBackend, err := openBackend(c.backendFlags, "")
-	if err != nil {
+	var m manifest
+	if err := probeBackend(c.backendFlags, func(ctx context.Context, b engine.Backend) (err error) {
+		m, err = buildManifest(ctx, b)
 		return err
-	}
-	defer closeBackend()
-	ctx, cancel := context.WithTimeout(context.Background(), registryTimeout)
-	defer cancel()
-	m, err := buildManifest(ctx, backend)
-	if err != nil {
+	}); err != nil {
 		return err
 	}
 	b, err := json.MarshalIndent(m, "", "  ")

@@ -20,15 +20,12 @@ import (
 // mcpCmd serves MCP over stdio. Only protocol goes to stdout; the driver's
 // own lines go to stderr and never carry tool arguments or app text.
 type mcpCmd struct {
-	backendFlags
-	ControlIn   int    `name:"control-in" default:"-1" placeholder:"FD" help:"Inherited file descriptor the host writes control lines to (with --control-out)."`
-	ControlOut  int    `name:"control-out" default:"-1" placeholder:"FD" help:"Inherited file descriptor the driver writes control events to (with --control-in)."`
-	AuditLog    string `name:"audit-log" placeholder:"PATH" help:"Audit log file (default $XDG_STATE_HOME/nish-driver/audit.jsonl)."`
-	KillSwitch  string `name:"kill-switch" default:"ctrl+alt+shift+Escape" placeholder:"COMBO" help:"Key combination that ends every takeover and session of this driver (modifiers shift, ctrl, alt, super, then an X key name)."`
-	MockConsent string `name:"mock-consent" enum:"allow,apps-only,deny,ignore" default:"allow" help:"How the mock backend's scripted person answers the consent dialog."`
-	Connect     bool   `name:"connect" help:"Bridge stdio to a running nish-driver daemon instead of driving the desktop from this process (with --socket PATH)."`
-	Socket      string `name:"socket" placeholder:"PATH" help:"The daemon's socket for --connect (default $XDG_RUNTIME_DIR/nish-driver/sock)."`
-	DebugStats  bool   `name:"debug-stats" hidden:"" help:"On SIGUSR1, log the goroutine count and the Go heap to stderr (for the soak in make bench)."`
+	driverFlags
+	ControlIn  int    `name:"control-in" default:"-1" placeholder:"FD" help:"Inherited file descriptor the host writes control lines to (with --control-out)."`
+	ControlOut int    `name:"control-out" default:"-1" placeholder:"FD" help:"Inherited file descriptor the driver writes control events to (with --control-in)."`
+	Connect    bool   `name:"connect" help:"Bridge stdio to a running nish-driver daemon instead of driving the desktop from this process (with --socket PATH)."`
+	Socket     string `name:"socket" placeholder:"PATH" help:"The daemon's socket for --connect (default $XDG_RUNTIME_DIR/nish-driver/sock)."`
+	DebugStats bool   `name:"debug-stats" hidden:"" help:"On SIGUSR1, log the goroutine count and the Go heap to stderr (for the soak in make bench)."`
 }
 
 func (c *mcpCmd) Run(s *streams) error {
@@ -42,8 +39,7 @@ func (c *mcpCmd) Run(s *streams) error {
 		return err
 	}
 
-	w, err := wireDriver(driverFlags{backendFlags: c.backendFlags, AuditLog: c.AuditLog, KillSwitch: c.KillSwitch,
-		Consent: c.MockConsent}, logger)
+	w, err := wireDriver(c.driverFlags, logger)
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/testkit/mcpkit"
 )
 
 // runningDaemon is `nish-driver daemon` started by a test.
@@ -148,32 +148,18 @@ func TestDaemonServesHostsThroughMCPConnect(t *testing.T) {
 	bridge.Env = env
 	bridgeErr := &testkit.SyncBuffer{}
 	bridge.Stderr = bridgeErr
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	client := mcp.NewClient(&mcp.Implementation{Name: "bridge-test", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: bridge}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		t.Fatalf("MCP through mcp --connect: %v\nbridge stderr:\n%s\ndaemon stderr:\n%s", err, bridgeErr.String(), rd.stderr.String())
-	}
+	cs := mcpkit.Connect(t, "bridge-test", &mcp.CommandTransport{Command: bridge}, "2025-11-25", func() string {
+		return "bridge stderr:\n" + bridgeErr.String() + "\ndaemon stderr:\n" + rd.stderr.String()
+	})
 	if meta := cs.InitializeResult().Meta; meta["contract_version"] != engine.ContractVersion {
 		t.Errorf("initialize _meta = %v", meta)
 	}
-	tools, err := cs.ListTools(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tool := range tools.Tools {
-		names = append(names, tool.Name)
-	}
-	if !slices.Equal(names, engine.ToolNames()) {
-		t.Errorf("tools = %v", names)
-	}
-	start := callTool(t, cs, "start_session", map[string]any{"apps": []string{"Form Demo"}, "purpose": argMarker})
+	mcpkit.ListsEveryTool(t, cs)
+	start := mcpkit.Call(t, cs, "start_session", map[string]any{"apps": []string{"Form Demo"}, "purpose": argMarker})
 	if start.IsError {
 		t.Fatalf("start_session: %v", start.Content)
 	}
-	if read := callTool(t, cs, "get_window_state", map[string]any{"app": "Form Demo"}); read.IsError {
+	if read := mcpkit.Call(t, cs, "get_window_state", map[string]any{"app": "Form Demo"}); read.IsError {
 		t.Fatalf("get_window_state: %v", read.Content)
 	}
 
@@ -199,7 +185,7 @@ func TestDaemonServesHostsThroughMCPConnect(t *testing.T) {
 	if !slices.Equal(killed.Ended, []string{wantID}) {
 		t.Errorf("kill ended %v, want [%s]", killed.Ended, wantID)
 	}
-	if code := errorCode(t, callTool(t, cs, "get_window_state", map[string]any{"app": "Form Demo"})); code != "session_revoked" {
+	if code := mcpkit.Failure(t, "call", mcpkit.Call(t, cs, "get_window_state", map[string]any{"app": "Form Demo"})).Code; code != "session_revoked" {
 		t.Errorf("after kill: %s, want session_revoked", code)
 	}
 	if err := cs.Close(); err != nil {

@@ -3,14 +3,12 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +17,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/testkit/mcpkit"
 	"github.com/nish-driver/nish-driver/schema"
 )
 
@@ -33,62 +32,8 @@ func connect(t *testing.T, env []string, args ...string) (*mcp.ClientSession, *t
 	cmd.Env = env
 	stderr := &testkit.SyncBuffer{}
 	cmd.Stderr = stderr
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	client := mcp.NewClient(&mcp.Implementation{Name: "binary-test", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		t.Fatalf("connecting to the binary: %v\nstderr:\n%s", err, stderr.String())
-	}
+	cs := mcpkit.Connect(t, "binary-test", &mcp.CommandTransport{Command: cmd}, "2025-11-25", stderr.String)
 	return cs, stderr
-}
-
-func callTool(t *testing.T, cs *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return res
-}
-
-func structured(t *testing.T, res *mcp.CallToolResult) json.RawMessage {
-	t.Helper()
-	b, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-func errorCode(t *testing.T, res *mcp.CallToolResult) string {
-	t.Helper()
-	if !res.IsError {
-		t.Fatalf("call succeeded: %s", structured(t, res))
-	}
-	raw := structured(t, res)
-	if err := schema.ValidateError(raw); err != nil {
-		t.Errorf("envelope does not validate: %v\n%s", err, raw)
-	}
-	var env struct {
-		Error struct {
-			Code        string `json:"code"`
-			Message     string `json:"message"`
-			Disposition struct {
-				Retry string `json:"retry"`
-			} `json:"disposition"`
-			Suggestion string `json:"suggestion"`
-		} `json:"error"`
-	}
-	_ = json.Unmarshal(raw, &env)
-	e := env.Error
-	want := fmt.Sprintf("%s: %s [retry: %s] %s", e.Code, e.Message, e.Disposition.Retry, e.Suggestion)
-	if len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text != want {
-		t.Errorf("failure text = %v, want %q", res.Content, want)
-	}
-	return e.Code
 }
 
 func TestMCPOverStdioWithTheMockDesktop(t *testing.T) {
@@ -99,43 +44,33 @@ func TestMCPOverStdioWithTheMockDesktop(t *testing.T) {
 	if meta := cs.InitializeResult().Meta; meta["contract_version"] != "0.8.0" || meta["tools_list_schema_version"] != float64(1) {
 		t.Errorf("initialize _meta = %v", meta)
 	}
-	tools, err := cs.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tool := range tools.Tools {
-		names = append(names, tool.Name)
-	}
-	if !slices.Equal(names, engine.ToolNames()) {
-		t.Errorf("tools = %v", names)
-	}
+	mcpkit.ListsEveryTool(t, cs)
 
-	lw := callTool(t, cs, "list_windows", nil)
+	lw := mcpkit.Call(t, cs, "list_windows", nil)
 	if lw.IsError {
 		t.Fatalf("list_windows failed: %v", lw.Content)
 	}
-	if err := schema.ValidateOutput("list_windows", structured(t, lw)); err != nil {
+	if err := schema.ValidateOutput("list_windows", mcpkit.Structured(t, lw)); err != nil {
 		t.Errorf("list_windows result: %v", err)
 	}
 	var windows engine.ListWindowsResult
-	if err := json.Unmarshal(structured(t, lw), &windows); err != nil || len(windows.Windows) == 0 {
-		t.Fatalf("list_windows: %s", structured(t, lw))
+	if err := json.Unmarshal(mcpkit.Structured(t, lw), &windows); err != nil || len(windows.Windows) == 0 {
+		t.Fatalf("list_windows: %s", mcpkit.Structured(t, lw))
 	}
 
-	if code := errorCode(t, callTool(t, cs, "get_session_state", nil)); code != "no_session" {
+	if code := mcpkit.Failure(t, "call", mcpkit.Call(t, cs, "get_session_state", nil)).Code; code != "no_session" {
 		t.Errorf("get_session_state before start_session: %s, want no_session", code)
 	}
 	// An argument the driver never logs.
-	callTool(t, cs, "list_windows", map[string]any{"app": argMarker})
+	mcpkit.Call(t, cs, "list_windows", map[string]any{"app": argMarker})
 
 	// A session on the mock: the consent person allows by default.
-	start := callTool(t, cs, "start_session", map[string]any{"apps": []any{windows.Windows[0].Pid}, "purpose": argMarker})
+	start := mcpkit.Call(t, cs, "start_session", map[string]any{"apps": []any{windows.Windows[0].Pid}, "purpose": argMarker})
 	if start.IsError {
 		t.Fatalf("start_session: %v", start.Content)
 	}
-	lw = callTool(t, cs, "list_windows", nil)
-	if err := json.Unmarshal(structured(t, lw), &windows); err != nil {
+	lw = mcpkit.Call(t, cs, "list_windows", nil)
+	if err := json.Unmarshal(mcpkit.Structured(t, lw), &windows); err != nil {
 		t.Fatal(err)
 	}
 	var appText []string
@@ -185,19 +120,19 @@ func TestLinuxBackendWithoutADisplayFailsHonestly(t *testing.T) {
 	if logs := stderr.String(); !strings.Contains(logs, "the desktop is not ready") || !strings.Contains(logs, "display_unreachable") {
 		t.Errorf("stderr does not warn that the desktop is unreachable:\n%s", logs)
 	}
-	if code := errorCode(t, callTool(t, cs, "list_windows", nil)); code != "backend_unavailable" {
+	if code := mcpkit.Failure(t, "call", mcpkit.Call(t, cs, "list_windows", nil)).Code; code != "backend_unavailable" {
 		t.Errorf("list_windows: %s, want backend_unavailable", code)
 	}
-	health := callTool(t, cs, "health_report", nil)
+	health := mcpkit.Call(t, cs, "health_report", nil)
 	if health.IsError {
 		t.Fatalf("health_report: %v", health.Content)
 	}
 	var h engine.HealthResult
-	if err := json.Unmarshal(structured(t, health), &h); err != nil {
+	if err := json.Unmarshal(mcpkit.Structured(t, health), &h); err != nil {
 		t.Fatal(err)
 	}
 	if h.Ready {
-		t.Errorf("health_report says ready without a display: %s", structured(t, health))
+		t.Errorf("health_report says ready without a display: %s", mcpkit.Structured(t, health))
 	}
 }
 

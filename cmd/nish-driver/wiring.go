@@ -9,12 +9,12 @@ import (
 	"github.com/nish-driver/nish-driver/native"
 )
 
-// driverFlags are what mcp and daemon both take to make their driver.
+// driverFlags are the flags mcp and daemon both take to make their driver.
 type driverFlags struct {
 	backendFlags
-	AuditLog   string // --audit-log
-	KillSwitch string // --kill-switch
-	Consent    string // --mock-consent
+	AuditLog    string `name:"audit-log" placeholder:"PATH" help:"Audit log file (default $XDG_STATE_HOME/nish-driver/audit.jsonl)."`
+	KillSwitch  string `name:"kill-switch" default:"ctrl+alt+shift+Escape" placeholder:"COMBO" help:"Key combination that ends every takeover and session of this driver (modifiers shift, ctrl, alt, super, then an X key name)."`
+	MockConsent string `name:"mock-consent" enum:"allow,apps-only,deny,ignore" default:"allow" help:"How the mock backend's scripted person answers the consent dialog."`
 }
 
 // wiredDriver is one engine driver on one backend, with its audit log and
@@ -36,7 +36,7 @@ func wireDriver(f driverFlags, logger *slog.Logger) (_ *wiredDriver, err error) 
 			w.Close()
 		}
 	}()
-	backend, closeBackend, err := openBackend(f.backendFlags, f.Consent)
+	backend, closeBackend, err := openBackend(f.backendFlags, f.MockConsent)
 	if err != nil {
 		return nil, err
 	}

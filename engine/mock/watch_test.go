@@ -2,7 +2,6 @@ package mock
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -11,22 +10,11 @@ import (
 )
 
 // collector gathers what a watcher sink is handed.
-type collector struct {
-	mu  sync.Mutex
-	got []engine.RawInput
-}
+type collector struct{ got testkit.List[engine.RawInput] }
 
-func (c *collector) sink(ev engine.RawInput) {
-	c.mu.Lock()
-	c.got = append(c.got, ev)
-	c.mu.Unlock()
-}
+func (c *collector) sink(ev engine.RawInput) { c.got.Add(ev) }
 
-func (c *collector) events() []engine.RawInput {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]engine.RawInput(nil), c.got...)
-}
+func (c *collector) events() []engine.RawInput { return c.got.All() }
 
 func TestWatcherSeesDriverAndPersonEventsInOrder(t *testing.T) {
 	d := NewDemo()

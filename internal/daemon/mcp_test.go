@@ -16,6 +16,7 @@ import (
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
 	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/testkit/mcpkit"
 )
 
 // legacyProtocol opens with initialize; the SDK client's default protocol
@@ -29,32 +30,16 @@ func mcpClient(t *testing.T, path, name, protocol string) *mcp.ClientSession {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	client := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: conn, Writer: conn}, &mcp.ClientSessionOptions{ProtocolVersion: protocol})
-	if err != nil {
-		t.Fatalf("MCP over the socket: %v", err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return mcpkit.Connect(t, name, &mcp.IOTransport{Reader: conn, Writer: conn}, protocol, nil)
 }
 
+// callTool calls a tool and returns its structured result as a map.
 func callTool(t *testing.T, cs *mcp.ClientSession, name string, args any) map[string]any {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	b, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := mcpkit.Structured(t, mcpkit.Call(t, cs, name, args))
 	var out map[string]any
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatalf("%s: structuredContent %s", name, b)
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("%s: structuredContent %s", name, raw)
 	}
 	return out
 }
@@ -79,23 +64,7 @@ func TestMCPOverTheSocket(t *testing.T) {
 	for _, protocol := range []string{legacyProtocol, ""} {
 		t.Run("protocol "+protocol, func(t *testing.T) {
 			cs := mcpClient(t, td.path, "Socket Host", protocol)
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
-			tools, err := cs.ListTools(ctx, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var names []string
-			for _, tool := range tools.Tools {
-				names = append(names, tool.Name)
-			}
-			var want []string
-			for _, spec := range engine.Tools() {
-				want = append(want, spec.Name)
-			}
-			if !slices.Equal(names, want) {
-				t.Errorf("tools %v, want the engine's %v", names, want)
-			}
+			mcpkit.ListsEveryTool(t, cs)
 			windows := callTool(t, cs, "list_windows", map[string]any{})
 			if windows["ok"] != true {
 				t.Errorf("list_windows: %v", windows)

@@ -17,79 +17,16 @@ import (
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
 	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/testkit/mcpkit"
 	"github.com/nish-driver/nish-driver/schema"
 )
-
-// envelope is a failed call's structuredContent.
-type envelope struct {
-	OK    *bool `json:"ok"`
-	Error *struct {
-		Code        string `json:"code"`
-		Message     string `json:"message"`
-		Disposition struct {
-			Retry string `json:"retry"`
-		} `json:"disposition"`
-		Suggestion string `json:"suggestion"`
-	} `json:"error"`
-}
-
-// checkFailure checks the contract's shape of a failed call
-// (docs/contract.md#error-envelope) and that none of the strings the caller
-// injected comes back in it.
-func checkFailure(t *testing.T, what string, res *mcp.CallToolResult, injected ...string) envelope {
-	t.Helper()
-	var env envelope
-	if !res.IsError {
-		t.Errorf("%s: isError is false", what)
-		return env
-	}
-	raw, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-	if err := schema.ValidateError(json.RawMessage(raw)); err != nil {
-		t.Errorf("%s: structuredContent does not validate: %v\n%s", what, err, raw)
-	}
-	if err := json.Unmarshal(raw, &env); err != nil || env.OK == nil || *env.OK || env.Error == nil {
-		t.Fatalf("%s: structuredContent is not {ok:false, error}: %s", what, raw)
-	}
-	if len(res.Content) != 1 {
-		t.Fatalf("%s: %d content blocks, want one text block", what, len(res.Content))
-	}
-	tc, ok := res.Content[0].(*mcp.TextContent)
-	if !ok {
-		t.Fatalf("%s: content is %T, want text", what, res.Content[0])
-	}
-	e := env.Error
-	want := fmt.Sprintf("%s: %s [retry: %s] %s", e.Code, e.Message, e.Disposition.Retry, e.Suggestion)
-	if tc.Text != want {
-		t.Errorf("%s: text\n got  %q\n want %q", what, tc.Text, want)
-	}
-	if info, ok := engine.LookupCode(engine.Code(e.Code)); !ok || string(info.Retry) != e.Disposition.Retry || info.Suggestion != e.Suggestion {
-		t.Errorf("%s: code %s does not match the table (retry %s)", what, e.Code, e.Disposition.Retry)
-	}
-	for _, s := range injected {
-		if strings.Contains(tc.Text, s) || strings.Contains(string(raw), s) {
-			t.Errorf("%s: the injected string %q came back in the error: %s", what, s, truncate(tc.Text, 300))
-		}
-	}
-	return env
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
-}
 
 // Depends on the engine's session handlers (get_session_state).
 func TestFailedCallCarriesTheEnvelope(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	res := h.call("get_session_state", nil)
-	env := checkFailure(t, "get_session_state", res)
-	if env.Error != nil && env.Error.Code != string(engine.CodeNoSession) {
-		t.Errorf("get_session_state before start_session: code %s, want no_session", env.Error.Code)
+	if e := mcpkit.Failure(t, "get_session_state", res); e.Code != string(engine.CodeNoSession) {
+		t.Errorf("get_session_state before start_session: code %s, want no_session", e.Code)
 	}
 }
 
@@ -251,7 +188,7 @@ func TestBadInputAlwaysGetsAToolResult(t *testing.T) {
 				what := tool + ": " + bc.name
 				if res.IsError {
 					failures++
-					checkFailure(t, what, res, marker)
+					mcpkit.Failure(t, what, res, marker)
 					continue
 				}
 				raw, _ := json.Marshal(res.StructuredContent)

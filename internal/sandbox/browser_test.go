@@ -34,11 +34,7 @@ func fixturePage(t *testing.T) string {
 // it exits by itself when asked to.
 func TestBrowsersExposeTheFixturePage(t *testing.T) {
 	ctx := context.Background()
-	d, err := Start(ctx, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := startDesk(t)
 	page := fixturePage(t)
 	wants := []struct {
 		role uint32

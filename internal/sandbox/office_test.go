@@ -20,11 +20,7 @@ import (
 // file, and it exits by itself when asked to.
 func TestOfficeAppsJoinTheBus(t *testing.T) {
 	ctx := context.Background()
-	d, err := Start(ctx, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := startDesk(t)
 	dir := t.TempDir()
 	var csv, txt strings.Builder
 	for i := 1; i <= 20; i++ {

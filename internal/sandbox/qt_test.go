@@ -55,11 +55,7 @@ func keepassOnTwoDesktops(t *testing.T, asPerson bool) {
 	ctx := context.Background()
 	var desks []*Desktop
 	for range 2 {
-		d, err := Start(ctx, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer d.Close()
+		d := startDesk(t)
 		desks = append(desks, d)
 	}
 	var cmds []*exec.Cmd
@@ -93,11 +89,7 @@ func keepassOnTwoDesktops(t *testing.T, asPerson bool) {
 // property must name the bus org.a11y.Bus.GetAddress names.
 func TestQtFindsTheAccessibilityBus(t *testing.T) {
 	ctx := context.Background()
-	d, err := Start(ctx, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := startDesk(t)
 	prop, err := d.Command("xprop", "-root", "AT_SPI_BUS").CombinedOutput()
 	if err != nil {
 		t.Fatalf("xprop (Debian: x11-utils): %v: %s", err, prop)

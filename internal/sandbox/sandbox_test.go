@@ -13,6 +13,18 @@ import (
 	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
+// startDesk starts a private desktop for one test; it is closed when the
+// test ends.
+func startDesk(t *testing.T) *Desktop {
+	t.Helper()
+	d, err := Start(context.Background(), Options{})
+	if err != nil {
+		t.Fatalf("the sandbox needs Xvfb, dbus and at-spi2-core (make test installs them): %v", err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
 func TestDesktopComesUpAndGoesAway(t *testing.T) {
 	d, err := Start(context.Background(), Options{})
 	if err != nil {
@@ -51,11 +63,7 @@ func TestDesktopComesUpAndGoesAway(t *testing.T) {
 }
 
 func TestAnAppJoinsTheAccessibilityBus(t *testing.T) {
-	d, err := Start(context.Background(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := startDesk(t)
 	app := d.Command("zenity", "--info", "--text", "hello")
 	if err := d.Start(app); err != nil {
 		t.Fatalf("zenity (Debian: zenity) must be installed: %v", err)

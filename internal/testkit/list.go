@@ -1,0 +1,24 @@
+package testkit
+
+import "sync"
+
+// List is a slice that goroutines append to while a test reads it: what a
+// fake sink, host or audit log was handed, in order.
+type List[T any] struct {
+	mu    sync.Mutex
+	items []T
+}
+
+// Add appends v.
+func (l *List[T]) Add(v T) {
+	l.mu.Lock()
+	l.items = append(l.items, v)
+	l.mu.Unlock()
+}
+
+// All returns a copy of what was added so far.
+func (l *List[T]) All() []T {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]T(nil), l.items...)
+}
