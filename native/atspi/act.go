@@ -36,13 +36,9 @@ func (c *Client) inspect(ctx context.Context, id ID) (*liveInfo, error) {
 	p.add(conn, call{kind: kindIfaces}, bus, path, "org.a11y.atspi.Accessible", "GetInterfaces")
 	p.add(conn, call{kind: kindAttrs}, bus, path, "org.a11y.atspi.Accessible", "GetAttributes")
 	p.flush()
-	for {
-		a, ok, err := p.next()
+	for a, err := range p.answers() {
 		if err != nil {
 			return nil, mapErr(err, conn, ctx, targetElement)
-		}
-		if !ok {
-			break
 		}
 		if a.err != nil {
 			return nil, mapErr(a.err, conn, ctx, targetElement)
@@ -148,13 +144,9 @@ func (c *Client) actionNames(ctx context.Context, l *liveInfo) ([]string, error)
 	}
 	p.flush()
 	names := make([]string, len(localized))
-	for {
-		a, ok, err := p.next()
+	for a, err := range p.answers() {
 		if err != nil {
 			return nil, mapErr(err, l.conn, ctx, targetAct)
-		}
-		if !ok {
-			break
 		}
 		if a.err != nil {
 			return nil, mapErr(a.err, l.conn, ctx, targetAct)

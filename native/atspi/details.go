@@ -286,13 +286,9 @@ func (c *Client) Details(ctx context.Context, nodes []*Node, which Details) erro
 			p.add(w, call{target: i, kind: kindIfaces}, t.bus, t.path, "org.a11y.atspi.Accessible", "GetInterfaces")
 		}
 		p.flush()
-		for {
-			a, ok, err := p.next()
+		for a, err := range p.answers() {
 			if err != nil {
 				return mapErr(err, nil, ctx, targetElement)
-			}
-			if !ok {
-				break
 			}
 			if a.err != nil {
 				continue // gone: no details

@@ -2,6 +2,7 @@ package atspi
 
 import (
 	"context"
+	"iter"
 	"sync"
 )
 
@@ -137,6 +138,24 @@ func (p *pipe) next() (a answer, ok bool, err error) {
 	}
 	p.waiting--
 	return answer{call: p.calls[r.tag], reply: r}, true, nil
+}
+
+// answers yields the answers as they come, until no call is outstanding.
+// When the context ends first it yields the context's error, once, and
+// stops.
+func (p *pipe) answers() iter.Seq2[answer, error] {
+	return func(yield func(answer, error) bool) {
+		for {
+			a, ok, err := p.next()
+			if err != nil {
+				yield(answer{}, err)
+				return
+			}
+			if !ok || !yield(a, nil) {
+				return
+			}
+		}
+	}
 }
 
 // ready returns an answer if one is already there, without waiting.

@@ -36,13 +36,9 @@ func TestPipeAnswersCarryTheirCalls(t *testing.T) {
 	}
 	p.flush()
 	got := map[call]int{}
-	for {
-		a, ok, err := p.next()
+	for a, err := range p.answers() {
 		if err != nil {
 			t.Fatal(err)
-		}
-		if !ok {
-			break
 		}
 		if !errors.Is(a.err, errCallRefused) {
 			t.Fatalf("answer to %+v: %v, want errCallRefused", a.call, a.err)
@@ -56,5 +52,43 @@ func TestPipeAnswersCarryTheirCalls(t *testing.T) {
 		if got[c] != 1 {
 			t.Fatalf("call %+v answered %d times", c, got[c])
 		}
+	}
+}
+
+// TestPipeAnswersStopAtTheContextsEnd: an app that never answers leaves a
+// call outstanding; when the pipe's context ends, answers yields the
+// context's error once and stops, instead of waiting on.
+func TestPipeAnswersStopAtTheContextsEnd(t *testing.T) {
+	local, remote := net.Pipe()
+	defer local.Close()
+	defer remote.Close()
+	go func() { // the silent app: reads every call, answers none
+		buf := make([]byte, 4096)
+		for {
+			if _, err := remote.Read(buf); err != nil {
+				return
+			}
+		}
+	}()
+	conn := &wireConn{conn: local, pending: map[uint32]pendingCall{}, done: make(chan struct{})}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	p := newPipe(ctx)
+	defer p.close()
+	p.add(conn, call{kind: kindRole}, ":1.5", "/x", "org.a11y.atspi.Accessible", "GetRole")
+	p.flush()
+	var errs, answers int
+	for _, err := range p.answers() {
+		if err != nil {
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("the error: %v, want the context's", err)
+			}
+			errs++
+			continue
+		}
+		answers++
+	}
+	if errs != 1 || answers != 0 {
+		t.Fatalf("%d errors and %d answers, want the context's error once", errs, answers)
 	}
 }

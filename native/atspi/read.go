@@ -418,14 +418,10 @@ func (r *reader) fill() error {
 		r.calls += p.sent
 		p.flush()
 		props := make([]int, len(targets))
-		for {
-			a, ok, err := p.next()
+		for a, err := range p.answers() {
 			if err != nil {
 				p.close()
 				return mapErr(err, nil, r.ctx, targetFrame)
-			}
-			if !ok {
-				break
 			}
 			e := targets[a.target]
 			switch {

@@ -43,13 +43,9 @@ func (c *Client) Refresh(ctx context.Context, nodes []*Node) error {
 	for i := range fresh {
 		fresh[i].childCount = -1
 	}
-	for {
-		a, ok, err := p.next()
+	for a, err := range p.answers() {
 		if err != nil {
 			return mapErr(err, nil, ctx, targetElement)
-		}
-		if !ok {
-			break
 		}
 		if a.err != nil {
 			if a.kind.isProperty() && !isGone(a.err) && !errConnGone(a.err) {

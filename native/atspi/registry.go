@@ -157,13 +157,9 @@ func (c *Client) Frames(ctx context.Context, app App) ([]Frame, error) {
 	}
 	p.flush()
 	gone := make([]bool, len(frames))
-	for {
-		r, ok, err := p.next()
+	for r, err := range p.answers() {
 		if err != nil {
 			return nil, mapErr(err, conn, ctx, targetApp)
-		}
-		if !ok {
-			break
 		}
 		f := &frames[r.target]
 		if r.err != nil {

@@ -79,13 +79,9 @@ func (c *Client) setScrollBar(ctx context.Context, hint ScrollHint, app string) 
 	p.add(conn, call{kind: kindValue}, bus, path, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Value", "CurrentValue")
 	p.flush()
 	var lo, hi, cur float64
-	for {
-		r, ok, err := p.next()
+	for r, err := range p.answers() {
 		if err != nil {
 			return mapErr(err, conn, ctx, targetAct)
-		}
-		if !ok {
-			break
 		}
 		if r.err != nil {
 			return mapErr(r.err, conn, ctx, targetAct)

@@ -141,13 +141,9 @@ func (w *Watcher) start(ctx context.Context) error {
 	p.add(w.bus, call{kind: kindMatch}, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "AddMatch", w.rule)
 	p.add(w.bus, call{kind: kindRole}, w.app, rootPath, "org.a11y.atspi.Accessible", "GetRole")
 	p.flush()
-	for {
-		r, ok, err := p.next()
+	for r, err := range p.answers() {
 		if err != nil {
 			return mapErr(err, w.bus, ctx, targetApp)
-		}
-		if !ok {
-			return nil
 		}
 		if r.kind == kindMatch {
 			if r.err != nil {
@@ -163,6 +159,7 @@ func (w *Watcher) start(ctx context.Context) error {
 			return failure(KindUnsupported, "the bus name is not an accessible application")
 		}
 	}
+	return nil
 }
 
 // holdEvents makes sure the watched event kinds are registered on this bus
@@ -180,14 +177,10 @@ func (c *Client) holdEvents(ctx context.Context, bus *wireConn) error {
 		p.add(bus, call{target: i, kind: kindRegister}, registryName, "/org/a11y/atspi/registry", "org.a11y.atspi.Registry", "RegisterEvent", ev, []string{})
 	}
 	p.flush()
-	for {
-		r, ok, err := p.next()
+	for r, err := range p.answers() {
 		if err != nil {
 			c.dropEvents(bus)
 			return c.busErr(err, bus, ctx)
-		}
-		if !ok {
-			break
 		}
 		if r.err != nil {
 			c.dropEvents(bus)
