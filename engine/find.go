@@ -217,5 +217,9 @@ func findElements(ctx context.Context, c *Conn, a *Args) Result {
 	if len(res.Elements) == 0 {
 		text += "no match\n"
 	}
-	return Result{Structured: &res, Text: strings.TrimRight(text, "\n")}
+	text = strings.TrimRight(text, "\n")
+	if res.AccessibilityHint = c.d.accessibilityHint(ctx, sn.tree); res.AccessibilityHint != nil {
+		text += hintText(res.AccessibilityHint)
+	}
+	return Result{Structured: &res, Text: text}
 }

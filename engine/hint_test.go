@@ -52,7 +52,6 @@ func TestStartSessionTurnsAccessibilityOn(t *testing.T) {
 // content, carries the driver's fixed hint; a read with content carries
 // none and costs no extra call.
 func TestWindowStateAccessibilityHint(t *testing.T) {
-	const titleCanary = "TITLE-CANARY-4711"
 	frame := engine.Rect{X: 50, Y: 50, W: 800, H: 600}
 	tests := []struct {
 		name  string
@@ -120,33 +119,52 @@ func TestWindowStateAccessibilityHint(t *testing.T) {
 			h := newHarness(t, nil)
 			w := tt.setup(h.desk)
 			h.start(map[string]any{"apps": []any{w.App().Pid()}})
-			h.desk.ResetCalls()
-			res := h.call("get_window_state", map[string]any{"window_id": uint64(w.ID())})
-			if res.Err != nil {
-				t.Fatal(res.Text)
-			}
-			read := testkit.Decode(t, res.Structured)
-			hint, _ := read["accessibility_hint"].(map[string]any)
-			if tt.want == "" {
-				if hint != nil || strings.Contains(res.Text, "accessibility hint") {
-					t.Fatalf("unexpected hint %v", hint)
+			// A find on the same window says the same: a model told "no
+			// match" must learn why the window reads empty.
+			for tool, args := range map[string]map[string]any{
+				"get_window_state": {"window_id": uint64(w.ID())},
+				"find_elements":    {"window_id": uint64(w.ID()), "label": "open"},
+			} {
+				h.desk.ResetCalls()
+				res := h.call(tool, args)
+				if res.Err != nil {
+					t.Fatal(res.Text)
 				}
-				return
-			}
-			if hint == nil || hint["code"] != tt.want {
-				t.Fatalf("hint %v, want %s\n%s", hint, tt.want, res.Text)
-			}
-			msg, _ := hint["message"].(string)
-			if msg == "" || msg != engine.HintMessage(tt.want) {
-				t.Errorf("message is not the fixed text of %s: %q", tt.want, msg)
-			}
-			if strings.Contains(msg, titleCanary) || !strings.Contains(res.Text, tt.want+": "+msg) {
-				t.Errorf("text block:\n%s", res.Text)
-			}
-			if n := len(h.desk.CallsOf("WindowAccessibility")); n != 1 {
-				t.Errorf("%d WindowAccessibility calls, want 1", n)
+				checkHint(t, h, res, tt.want)
 			}
 		})
+	}
+}
+
+// titleCanary is the title of the windows the hint tests read: it must
+// never reach a hint.
+const titleCanary = "TITLE-CANARY-4711"
+
+// checkHint checks a read's or a find's hint: want's code with its fixed
+// message in the result and the text block, and one question to the
+// backend; none when want is "".
+func checkHint(t *testing.T, h *harness, res engine.Result, want string) {
+	t.Helper()
+	read := testkit.Decode(t, res.Structured)
+	hint, _ := read["accessibility_hint"].(map[string]any)
+	if want == "" {
+		if hint != nil || strings.Contains(res.Text, "accessibility hint") {
+			t.Fatalf("unexpected hint %v", hint)
+		}
+		return
+	}
+	if hint == nil || hint["code"] != want {
+		t.Fatalf("hint %v, want %s\n%s", hint, want, res.Text)
+	}
+	msg, _ := hint["message"].(string)
+	if msg == "" || msg != engine.HintMessage(want) {
+		t.Errorf("message is not the fixed text of %s: %q", want, msg)
+	}
+	if strings.Contains(msg, titleCanary) || !strings.Contains(res.Text, want+": "+msg) {
+		t.Errorf("text block:\n%s", res.Text)
+	}
+	if n := len(h.desk.CallsOf("WindowAccessibility")); n != 1 {
+		t.Errorf("%d WindowAccessibility calls, want 1", n)
 	}
 }
 

@@ -281,6 +281,9 @@ type FindElementsResult struct {
 	Elements   []FoundRow `json:"elements"`
 	MatchCount int        `json:"match_count"`
 	Truncated  bool       `json:"truncated"`
+	// AccessibilityHint is the read's hint (get_window_state's): a find
+	// that matches nothing in a window that reads empty says why.
+	AccessibilityHint *AccessibilityHint `json:"accessibility_hint,omitempty"`
 }
 
 // WaitForResult is wait_for's result: met false at the timeout. Element

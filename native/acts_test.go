@@ -1,7 +1,6 @@
 package native_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -150,32 +149,18 @@ func TestHostApprovalsOverTheControlPipe(t *testing.T) {
 	mode := "allow"
 	cards := make(chan map[string]any, 64)
 	acks := make(chan string, 64)
-	go func() {
-		sc := bufio.NewScanner(hostIn)
-		for sc.Scan() {
-			var ev map[string]any
-			if json.Unmarshal(sc.Bytes(), &ev) != nil {
-				continue
-			}
-			if ev["event"] == "ack" {
-				m, _ := ev["method"].(string)
-				acks <- m
-				continue
-			}
-			if ev["event"] != "approval.request" {
-				continue
-			}
-			cards <- ev
-			mu.Lock()
-			m := mode
-			mu.Unlock()
-			if m == "silent" {
-				continue
-			}
-			ans, _ := json.Marshal(map[string]any{"method": "approval.answer", "params": map[string]any{"id": ev["id"], "allow": m == "allow"}})
-			_, _ = hostOut.Write(append(ans, '\n'))
+	go playHost(hostIn, hostOut, func(card map[string]any) (bool, bool) {
+		cards <- card
+		mu.Lock()
+		m := mode
+		mu.Unlock()
+		return m == "allow", m != "silent"
+	}, func(ev map[string]any) {
+		if ev["event"] == "ack" {
+			m, _ := ev["method"].(string)
+			acks <- m
 		}
-	}()
+	})
 	setMode := func(m string) {
 		mu.Lock()
 		mode = m

@@ -287,11 +287,7 @@ func TestBrowserReads(t *testing.T) {
 // visits in the window of pid whose title starts with prefix.
 func walkCount(t *testing.T, pid int, prefix string) int {
 	t.Helper()
-	script, err := filepath.Abs("atspi/testdata/walk.py")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := desk.Command("/usr/bin/python3", script, strconv.Itoa(pid), prefix).Output()
+	out, err := pyatspi(t, 60*time.Second, "walk.py", strconv.Itoa(pid), prefix)
 	if err != nil {
 		t.Fatalf("the pyatspi walk failed: %v", err)
 	}

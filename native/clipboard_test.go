@@ -1,10 +1,8 @@
 package native_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"os/exec"
 	"strings"
@@ -51,20 +49,11 @@ func startClipHost(t *testing.T, h *harness) *clipHost {
 		_ = hostIn.Close()
 	})
 	host := &clipHost{allow: true}
-	go func() {
-		sc := bufio.NewScanner(hostIn)
-		for sc.Scan() {
-			var ev map[string]any
-			if json.Unmarshal(sc.Bytes(), &ev) != nil || ev["event"] != "approval.request" {
-				continue
-			}
-			host.mu.Lock()
-			allow := host.allow
-			host.mu.Unlock()
-			ans, _ := json.Marshal(map[string]any{"method": "approval.answer", "params": map[string]any{"id": ev["id"], "allow": allow}})
-			_, _ = hostOut.Write(append(ans, '\n'))
-		}
-	}()
+	go playHost(hostIn, hostOut, func(map[string]any) (bool, bool) {
+		host.mu.Lock()
+		defer host.mu.Unlock()
+		return host.allow, true
+	}, nil)
 	return host
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -56,6 +57,23 @@ func startSynthetic(t testing.TB, rows int) *app {
 	t.Helper()
 	cmd := startReady(t, "the synthetic fixture", desk.Command("/usr/bin/python3", "atspi/testdata/synthetic.py", fmt.Sprint(rows)))
 	return &app{cmd: cmd, name: "synthetic"}
+}
+
+// pyatspi runs a pyatspi script of atspi/testdata on the test desktop,
+// ended after bound, and returns what it printed on stdout. The scripts
+// are the tests' independent view of an app: a walk to count against, or
+// facts a screen reader would see.
+func pyatspi(t testing.TB, bound time.Duration, script string, args ...string) ([]byte, error) {
+	t.Helper()
+	path, err := filepath.Abs(filepath.Join("atspi/testdata", script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "/usr/bin/python3", append([]string{path}, args...)...)
+	cmd.Env = desk.Env()
+	return cmd.Output()
 }
 
 // grantedSynthetic starts the synthetic window with rows rows and a

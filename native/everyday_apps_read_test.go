@@ -1,12 +1,9 @@
 package native_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -180,17 +177,9 @@ type sheetFacts struct {
 // window's contents are on the bus a moment after the window).
 func waitSheet(t *testing.T, a *desktopApp) sheetFacts {
 	t.Helper()
-	script, err := filepath.Abs("atspi/testdata/containers.py")
-	if err != nil {
-		t.Fatal(err)
-	}
 	deadline := time.Now().Add(45 * time.Second)
 	for {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		cmd := exec.CommandContext(ctx, "/usr/bin/python3", script, strconv.Itoa(a.pid))
-		cmd.Env = desk.Env()
-		out, err := cmd.Output()
-		cancel()
+		out, err := pyatspi(t, 30*time.Second, "containers.py", strconv.Itoa(a.pid))
 		if err == nil {
 			for _, line := range strings.Split(string(out), "\n") {
 				var f sheetFacts
@@ -212,15 +201,7 @@ func waitSheet(t *testing.T, a *desktopApp) sheetFacts {
 // of the app's first window by role.
 func walkRoles(t *testing.T, pid int) map[string]int {
 	t.Helper()
-	script, err := filepath.Abs("atspi/testdata/walk.py")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "/usr/bin/python3", script, strconv.Itoa(pid), "")
-	cmd.Env = desk.Env()
-	out, err := cmd.Output()
+	out, err := pyatspi(t, 60*time.Second, "walk.py", strconv.Itoa(pid), "")
 	if err != nil {
 		t.Fatalf("the pyatspi walk failed: %v", err)
 	}

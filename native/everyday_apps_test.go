@@ -1,7 +1,6 @@
 package native_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -37,32 +36,14 @@ type desktopApp struct {
 	cmd  *exec.Cmd
 	pid  int
 	app  sandbox.AccessibleApp
-	out  *lockedBuffer
-}
-
-// lockedBuffer collects an app's output from its own goroutines.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
+	out  *testkit.SyncBuffer
 }
 
 // startDesktopApp starts cmd, kills its process group when the test ends,
 // and shows its output when the test fails.
 func startDesktopApp(t testing.TB, what string, cmd *exec.Cmd) *desktopApp {
 	t.Helper()
-	a := &desktopApp{what: what, cmd: cmd, out: &lockedBuffer{}}
+	a := &desktopApp{what: what, cmd: cmd, out: &testkit.SyncBuffer{}}
 	cmd.Stdout, cmd.Stderr = a.out, a.out
 	if err := desk.Start(cmd); err != nil {
 		t.Fatalf("starting %s: %v", what, err)
@@ -84,6 +65,17 @@ func (a *desktopApp) alive(t testing.TB) {
 	}
 }
 
+// startQtApp starts a Qt app's command and waits until its process is on
+// the accessibility bus and its window is on screen.
+func startQtApp(t testing.TB, what string, cmd *exec.Cmd) *desktopApp {
+	t.Helper()
+	a := startDesktopApp(t, what, cmd)
+	a.pid = cmd.Process.Pid
+	a.app = waitPid(t, a)
+	waitWindowShown(t, a)
+	return a
+}
+
 // startKeePassXC makes the KeePassXC fixture database (two entries, locked
 // with masterPassword) and opens it: the window shows the unlock view with
 // the master password field focused.
@@ -100,11 +92,7 @@ func startKeePassXC(t testing.TB) *desktopApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := startDesktopApp(t, "KeePassXC", cmd)
-	a.pid = cmd.Process.Pid
-	a.app = waitPid(t, a)
-	waitWindowShown(t, a)
-	return a
+	return startQtApp(t, "KeePassXC", cmd)
 }
 
 // startFeatherPad opens a 60-line text file in FeatherPad.
@@ -122,11 +110,7 @@ func startFeatherPad(t testing.TB) *desktopApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := startDesktopApp(t, "FeatherPad", cmd)
-	a.pid = cmd.Process.Pid
-	a.app = waitPid(t, a)
-	waitWindowShown(t, a)
-	return a
+	return startQtApp(t, "FeatherPad", cmd)
 }
 
 // waitPid waits until the app's process is on the accessibility bus.
@@ -315,15 +299,7 @@ func rolesOf(read map[string]any) map[string]int {
 // walk that enumerates a sheet's 2^31 cells never does).
 func walkWindow(t testing.TB, pid int, bound time.Duration) (n int, ms float64, ok bool) {
 	t.Helper()
-	script, err := filepath.Abs("atspi/testdata/walk.py")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), bound)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "/usr/bin/python3", script, strconv.Itoa(pid), "", "1")
-	cmd.Env = desk.Env()
-	out, err := cmd.Output()
+	out, err := pyatspi(t, bound, "walk.py", strconv.Itoa(pid), "", "1")
 	if err != nil {
 		return 0, 0, false
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/schema"
 )
 
@@ -18,10 +19,23 @@ func TestFindAndWaitOnTheSyntheticWindow(t *testing.T) {
 	h := newHarness(t, 20*time.Second)
 	grant(t, h, "synthetic.py")
 
-	r := h.call("find_elements", map[string]any{"app": "Synthetic 1000", "role": "button", "label": "click me"})
-	if r.Err != nil {
-		t.Fatal(r.Text)
-	}
+	// The app announces itself once its window has shown, but GTK may
+	// still be registering the window's widgets on the bus: a find then
+	// matches nothing, as a read would find little, and the model reads
+	// again. A miss must say why when the window reads empty.
+	var r engine.Result
+	testkit.Eventually(t, 20*time.Second, "a find of the Click me button", func() bool {
+		r = h.call("find_elements", map[string]any{"app": "Synthetic 1000", "role": "button", "label": "click me"})
+		if r.Err != nil {
+			t.Fatal(r.Text)
+		}
+		found := asMap(t, r.Structured)
+		if found["match_count"] == float64(0) {
+			t.Logf("no match yet; hint %v", found["accessibility_hint"])
+			return false
+		}
+		return true
+	})
 	noCanary(t, "find", r)
 	if err := schema.ValidateOutput("find_elements", asMap(t, r.Structured)); err != nil {
 		t.Fatal(err)

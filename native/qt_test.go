@@ -2,10 +2,7 @@ package native_test
 
 import (
 	"bytes"
-	"context"
 	"image/png"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -281,18 +278,10 @@ func pressAsPerson(t testing.TB, p *person, keys ...string) {
 // holds n characters (secure_lengths.py: counts only, never the text).
 func waitSecureLength(t testing.TB, a *desktopApp, n int) {
 	t.Helper()
-	script, err := filepath.Abs("atspi/testdata/secure_lengths.py")
-	if err != nil {
-		t.Fatal(err)
-	}
 	want := "focused " + strconv.Itoa(n)
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-		cmd := exec.CommandContext(ctx, "/usr/bin/python3", script, strconv.Itoa(a.pid))
-		cmd.Env = desk.Env()
-		out, _ := cmd.Output()
-		cancel()
+		out, _ := pyatspi(t, 15*time.Second, "secure_lengths.py", strconv.Itoa(a.pid))
 		for _, line := range strings.Split(string(out), "\n") {
 			if line == want {
 				return

@@ -1,7 +1,6 @@
 package native_test
 
 import (
-	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -151,23 +150,11 @@ func newTakeoverOn(t testing.TB, wrap func(*sendSpy) engine.Backend) *tk {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { _ = pipe.Run(ctx) }()
 	host := &testHost{out: hostOut}
-	go func() {
-		sc := bufio.NewScanner(hostIn)
-		for sc.Scan() {
-			var ev map[string]any
-			if json.Unmarshal(sc.Bytes(), &ev) != nil {
-				continue
-			}
-			if ev["event"] == "approval.request" {
-				ans, _ := json.Marshal(map[string]any{"method": "approval.answer", "params": map[string]any{"id": ev["id"], "allow": true}})
-				_, _ = hostOut.Write(append(ans, '\n'))
-				continue
-			}
-			host.mu.Lock()
-			host.evs = append(host.evs, ev)
-			host.mu.Unlock()
-		}
-	}()
+	go playHost(hostIn, hostOut, func(map[string]any) (bool, bool) { return true, true }, func(ev map[string]any) {
+		host.mu.Lock()
+		host.evs = append(host.evs, ev)
+		host.mu.Unlock()
+	})
 	person, err := xlib.Open(desk.Display)
 	if err != nil {
 		t.Fatal(err)

@@ -13,7 +13,6 @@ import (
 	"context"
 	"sync"
 	"time"
-	"unsafe"
 )
 
 // Each clipboard read and each clipboard owner works through a connection
@@ -52,7 +51,7 @@ type clipConn struct {
 
 	dpy   *C.Display
 	win   C.Window
-	atoms map[string]C.Atom
+	atoms atomTable
 }
 
 // openClip opens a connection to display and creates the window. Call it
@@ -62,7 +61,7 @@ func openClip(display string) (*clipConn, error) {
 	if err != nil {
 		return nil, err
 	}
-	k := &clipConn{c: c, dpy: c.dpy, atoms: map[string]C.Atom{}}
+	k := &clipConn{c: c, dpy: c.dpy, atoms: atomTable{}}
 	C.nx_err_reset()
 	k.win = C.nx_clip_window(k.dpy)
 	if err := k.xerr(); err != nil {
@@ -103,16 +102,7 @@ func (k *clipConn) close() {
 }
 
 // atom interns an atom name once per connection.
-func (k *clipConn) atom(name string) C.Atom {
-	if a, ok := k.atoms[name]; ok {
-		return a
-	}
-	cs := C.CString(name)
-	defer C.free(unsafe.Pointer(cs))
-	a := C.XInternAtom(k.dpy, cs, C.False)
-	k.atoms[name] = a
-	return a
-}
+func (k *clipConn) atom(name string) C.Atom { return k.atoms.intern(k.dpy, name) }
 
 // xerr waits for the server to handle every request sent so far and
 // returns the first X error trapped on this thread since the last reset.

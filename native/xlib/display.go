@@ -38,7 +38,7 @@ type Display struct {
 	root       C.Window
 	ext        Extensions
 	xresIDs    bool // X-Resource 1.2: client ids, and so pids
-	atoms      map[string]C.Atom
+	atoms      atomTable
 	onEvent    func(*Display, *C.nx_event)
 	onClose    []func()
 	keys       keyboard
@@ -71,7 +71,7 @@ func open(display string, onEvent func(*Display, *C.nx_event)) (*Display, error)
 	d := &Display{
 		lostCh:     make(chan struct{}),
 		done:       make(chan struct{}),
-		atoms:      map[string]C.Atom{},
+		atoms:      atomTable{},
 		onEvent:    onEvent,
 		redirected: map[C.Window]bool{},
 	}
@@ -335,13 +335,4 @@ func (d *Display) xerr(sync bool) error {
 }
 
 // atom interns an atom name once per connection.
-func (d *Display) atom(name string) C.Atom {
-	if a, ok := d.atoms[name]; ok {
-		return a
-	}
-	cs := C.CString(name)
-	defer C.free(unsafe.Pointer(cs))
-	a := C.XInternAtom(d.dpy, cs, C.False)
-	d.atoms[name] = a
-	return a
-}
+func (d *Display) atom(name string) C.Atom { return d.atoms.intern(d.dpy, name) }
