@@ -53,6 +53,7 @@ type block struct {
 // table's children. room bounds the cells read (the read's budget left).
 func (r *reader) readBlock(e *elem, room int) error {
 	e.blockRead = true
+	r.c.rememberBlockTable(e.bus, e.path)
 	conn, err := r.c.connFor(r.ctx, e.bus)
 	if err != nil {
 		return mapErr(err, nil, r.ctx, r.targetOf(e))
