@@ -491,6 +491,10 @@ type Node struct {
 	Secure   bool
 	Editable bool // implements EditableText
 	Text     bool // implements Text (ReadText works)
+	// Table is set on a table whose cells the read holds only in part
+	// (the block on screen): its own row and column counts and the block
+	// held (table.go). Nil for every other element.
+	Table *TableSize
 	// Detailed: Value, HasValue, Numeric, Actions and Frame were read (see
 	// DetailReader); a plain ReadTree's nodes are all detailed.
 	Detailed bool

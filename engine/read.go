@@ -363,11 +363,14 @@ func (s *Session) attachRootText(ctx context.Context, sn *snapshot, pos int, res
 	res.TextTruncated = trunc
 }
 
+// isTextRole reports whether a drill-down on an element of this role
+// returns its whole text. A table cell is one: a spreadsheet's cell holds
+// text of any length, and its row's value is cut at the contract's bound.
 func isTextRole(role string) bool {
 	switch role {
 	case "document_text", "document_frame", "document_web", "document_email", "document_presentation",
 		"document_spreadsheet", "text", "paragraph", "terminal", "entry", "editbar", "heading", "static",
-		"label", "article", "section", "block_quote", "comment", "note":
+		"label", "article", "section", "block_quote", "comment", "note", "table_cell":
 		return true
 	}
 	return strings.HasPrefix(role, "document")

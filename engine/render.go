@@ -107,6 +107,7 @@ func elementRows(sn *snapshot, root, maxRows, maxDepth int, win Rect) ([]Element
 			Depth:        n.Depth - base,
 			ChildCount:   n.ChildCount,
 			Frame:        relFrame(n.Frame, win),
+			Table:        tableSizeOf(n),
 		}
 		if i != root && n.Parent >= 0 {
 			p := sn.rows[n.Parent]
@@ -177,6 +178,7 @@ func rowsText(rows []ElementRow) string {
 				b.WriteString(st)
 			}
 		}
+		writeTableSize(&b, r.Table)
 		b.WriteByte('\n')
 	}
 	return b.String()
@@ -277,6 +279,7 @@ func skeletonRows(sn *snapshot, root, maxRows, maxDepth int, win Rect) ([]Skelet
 			ChildCount:      n.ChildCount,
 			DescendantCount: subtreeEnd(t, pk.pos) - pk.pos - 1,
 			Frame:           relFrame(n.Frame, win),
+			Table:           tableSizeOf(n),
 		}
 		if pk.near >= 0 {
 			p := sn.rows[pk.near]
@@ -296,6 +299,7 @@ func skeletonText(rows []SkeletonRow) string {
 		b.WriteString(strconv.Itoa(r.ChildCount))
 		b.WriteString(" descendants=")
 		b.WriteString(strconv.Itoa(r.DescendantCount))
+		writeTableSize(&b, r.Table)
 		b.WriteByte('\n')
 	}
 	return b.String()

@@ -50,6 +50,9 @@ type ElementRow struct {
 	Depth          int      `json:"depth"`
 	ChildCount     int      `json:"child_count"`
 	Frame          Rect     `json:"frame"`
+	// Table: a table whose cells the read holds in part says how many
+	// rows and columns it has and which it shows (table.go).
+	Table *TableSize `json:"table,omitempty"`
 }
 
 // SkeletonRow is one row of a skeleton read (docs/contract.md#skeleton).
@@ -63,6 +66,8 @@ type SkeletonRow struct {
 	ChildCount      int    `json:"child_count"`
 	DescendantCount int    `json:"descendant_count"`
 	Frame           Rect   `json:"frame"`
+	// Table: as ElementRow's.
+	Table *TableSize `json:"table,omitempty"`
 }
 
 // ImageInfo describes a screenshot sent as an MCP image block.

@@ -79,6 +79,22 @@ func rangeToAtspi(r *engine.NumericRange) *atspi.Range {
 	return &atspi.Range{Min: r.Min, Max: r.Max, Step: r.Step}
 }
 
+func tableFromAtspi(s *atspi.TableSize) *engine.TableSize {
+	if s == nil {
+		return nil
+	}
+	return &engine.TableSize{Rows: s.Rows, Columns: s.Columns, FirstRow: s.FirstRow, LastRow: s.LastRow,
+		FirstColumn: s.FirstColumn, LastColumn: s.LastColumn}
+}
+
+func tableToAtspi(s *engine.TableSize) *atspi.TableSize {
+	if s == nil {
+		return nil
+	}
+	return &atspi.TableSize{Rows: s.Rows, Columns: s.Columns, FirstRow: s.FirstRow, LastRow: s.LastRow,
+		FirstColumn: s.FirstColumn, LastColumn: s.LastColumn}
+}
+
 // treeFromAtspi is an atspi read as the engine's tree of window w, its
 // frames turned into device pixels by sc. A read with details has every
 // node detailed.
@@ -104,6 +120,7 @@ func treeFromAtspi(t *atspi.Tree, w engine.WindowID, sc windowScale, detailed bo
 			Secure:        n.Secure,
 			Editable:      n.Editable,
 			Text:          n.Text,
+			Table:         tableFromAtspi(n.Table),
 			Detailed:      detailed,
 		}
 	}
@@ -131,6 +148,7 @@ func nodeToAtspi(n *engine.Node) atspi.Node {
 		Secure:        n.Secure,
 		Editable:      n.Editable,
 		Text:          n.Text,
+		Table:         tableToAtspi(n.Table),
 	}
 }
 

@@ -77,6 +77,7 @@ func TestTreeFromAtspiCopiesEveryField(t *testing.T) {
 		Value: "v", HasValue: true, Numeric: &atspi.Range{Min: 1, Max: 2, Step: 0.5},
 		States: []string{"showing"}, Actions: []string{"activate"}, ChildCount: 4,
 		Frame: atspi.Rect{X: 10, Y: 20, W: 30, H: 40}, Secure: true, Editable: true, Text: true,
+		Table: &atspi.TableSize{Rows: 9, Columns: 8, FirstRow: 1, LastRow: 2, FirstColumn: 3, LastColumn: 4},
 	}}}
 	sc := windowScale{Scale: 2, Device: engine.Rect{X: 100, Y: 100, W: 200, H: 200}, Logical: engine.Rect{X: 0, Y: 0, W: 100, H: 100}}
 	got := treeFromAtspi(src, 7, sc, true)
@@ -85,6 +86,7 @@ func TestTreeFromAtspiCopiesEveryField(t *testing.T) {
 		Value: "v", HasValue: true, Numeric: &engine.NumericRange{Min: 1, Max: 2, Step: 0.5},
 		States: []string{"showing"}, Actions: []string{"activate"}, ChildCount: 4,
 		Frame: engine.Rect{X: 120, Y: 140, W: 60, H: 80}, Secure: true, Editable: true, Text: true, Detailed: true,
+		Table: &engine.TableSize{Rows: 9, Columns: 8, FirstRow: 1, LastRow: 2, FirstColumn: 3, LastColumn: 4},
 	}
 	if got.Window != 7 || !got.Truncated || len(got.Nodes) != 1 {
 		t.Fatalf("tree %+v", got)
@@ -94,6 +96,9 @@ func TestTreeFromAtspiCopiesEveryField(t *testing.T) {
 	}
 	// Back and forth keeps what Details and Refresh may change.
 	back := nodeToAtspi(&got.Nodes[0])
+	if back.Table == nil || *back.Table != *src.Nodes[0].Table {
+		t.Fatalf("the table size did not come back: %+v", back.Table)
+	}
 	var n engine.Node
 	copyDetails(&n, &back)
 	copyStructure(&n, &back)

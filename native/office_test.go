@@ -91,8 +91,8 @@ func settledRead(t testing.TB, h *harness, a *desktopApp) map[string]any {
 }
 
 // TestCalcReadsTheVisibleBlock reads the 200 x 8 and the 100,000-row
-// sheets: the sheet is a table row with the child count it claims, the
-// read says truncated, and its children are the cells a person sees, as
+// sheets: the sheet is a table row with the child count it claims and its
+// row and column counts, the read says truncated, and its children are the cells a person sees, as
 // many as the reference client (containers.py) finds, each named by its
 // address with its text as value. A cell's token takes a number by
 // set_value with the readback in the diff; Calc stays unharmed.
@@ -137,6 +137,8 @@ func TestCalcReadsTheVisibleBlock(t *testing.T) {
 			if _, a1 := rowWith(t, r.read, "A1", "table_cell"); a1["value"] != c.a1 {
 				t.Fatalf("cell A1: %v", a1)
 			}
+			checkSheetSize(t, h, a.pid, ref, r.read)
+			checkCellDrillDown(t, h, r.read, "A1", c.a1)
 			b2, b2row := rowWith(t, r.read, "B2", "table_cell")
 			if b2row["value"] != c.b2 {
 				t.Fatalf("cell B2: %v", b2row)

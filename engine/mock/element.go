@@ -36,7 +36,8 @@ type Element struct {
 	text             bool
 	frame            *engine.Rect // window coordinates, logical pixels; nil: laid out automatically
 	handlers         map[string]func(*ActionContext)
-	scroll           *scrollView // a scrolled view's state (scroll.go)
+	scroll           *scrollView       // a scrolled view's state (scroll.go)
+	table            *engine.TableSize // a table read in part (table.go)
 }
 
 // newElement makes an element with its role's defaults and registers it in

@@ -79,6 +79,7 @@ func (w *Window) node(e *Element, parent, index, depth int, frame engine.Rect) e
 		Secure:        e.secure,
 		Editable:      e.editable,
 		Text:          e.text,
+		Table:         e.tableSize(),
 	}
 	if e.numeric != nil {
 		r := *e.numeric

@@ -52,6 +52,9 @@ type Client struct {
 	// places maps place ids (places.go) to the objects they stood for in
 	// the last read, by bus name and place path.
 	places map[string]string
+	// blockTables are the tables read by their visible block (tables.go),
+	// by bus name and path, so a hit-test names their cells by place.
+	blockTables map[string]bool
 
 	// Change events (signals.go, watch.go). The watchers have their own
 	// lock so that a reader goroutine routing an event never waits on a

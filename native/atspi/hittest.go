@@ -43,10 +43,42 @@ func (c *Client) ElementsAt(ctx context.Context, frame ID, x, y int) ([]ID, erro
 		if d.err != nil || b == "" || p == nullPath || (b == bus && p == path) {
 			break
 		}
+		if b == bus && c.isBlockTable(bus, path) {
+			// A cell of a table read by its visible block: the read
+			// named it by its place, row and column, which its name (its
+			// address) gives; a cell that names no address is left out
+			// (the hit-test then finds the target not at the point).
+			if place, ok := c.cellPlaceAt(ctx, conn, bus, path, p); ok {
+				chain = append(chain, c.mintID(tag, b, place))
+			}
+			break
+		}
 		chain = append(chain, c.mintID(tag, b, p))
 		bus, path = b, p
 	}
 	return chain, nil
+}
+
+// cellPlaceAt is the place path of the cell at object path cell of the
+// table at path table: its row and column from its name, a sheet's
+// address ("V40"), by one Properties.Get of Name. The object is
+// remembered for the place, as a read does.
+func (c *Client) cellPlaceAt(ctx context.Context, conn *wireConn, bus, table, cell string) (string, bool) {
+	rep, err := conn.call(ctx, bus, cell, propertiesIface, "Get", "org.a11y.atspi.Accessible", "Name")
+	if err != nil {
+		return "", false
+	}
+	d := rep.decoder()
+	if d.sig() != "s" {
+		return "", false
+	}
+	row, col, ok := parseCellAddress(d.str())
+	if !ok || d.err != nil {
+		return "", false
+	}
+	place := cellPlace(table, row, col)
+	c.rememberPlace(bus, place, cell)
+	return place, true
 }
 
 // Extents reads one element's extents (screen coordinates in the app's

@@ -73,6 +73,25 @@ func (c *Client) rememberPlace(bus, place, path string) {
 	c.places[bus+place] = path
 }
 
+// rememberBlockTable records that the table at path of app bus is read by
+// its visible block, its cells named by place (hit-tests, cellAt).
+func (c *Client) rememberBlockTable(bus, path string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.blockTables == nil || len(c.blockTables) >= maxPlaces {
+		c.blockTables = map[string]bool{}
+	}
+	c.blockTables[bus+path] = true
+}
+
+// isBlockTable reports whether the table at path of app bus was read by
+// its visible block.
+func (c *Client) isBlockTable(bus, path string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.blockTables[bus+path]
+}
+
 // recallPlace returns the object a place id stood for in the last read.
 func (c *Client) recallPlace(bus, place string) (string, bool) {
 	c.mu.Lock()

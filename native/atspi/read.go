@@ -555,6 +555,7 @@ func (r *reader) assemble() (*Tree, []*elem) {
 			Secure:        secureRole(role),
 			Editable:      r.writesText && editableText(e.ifaces, e.states),
 			Text:          e.ifaces&ifText != 0,
+			Table:         blockSize(e),
 		})
 		elems = append(elems, e)
 		if e.blockRead {

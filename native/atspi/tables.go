@@ -53,6 +53,7 @@ type block struct {
 // table's children. room bounds the cells read (the read's budget left).
 func (r *reader) readBlock(e *elem, room int) error {
 	e.blockRead = true
+	r.c.rememberBlockTable(e.bus, e.path)
 	conn, err := r.c.connFor(r.ctx, e.bus)
 	if err != nil {
 		return mapErr(err, nil, r.ctx, r.targetOf(e))
@@ -168,6 +169,31 @@ func (r *reader) readBlock(e *elem, room int) error {
 	}
 	e.children, e.resolved = kids, true
 	return nil
+}
+
+// blockSize is what a table read by its visible block says of its size:
+// the counts it reported and the rows and columns of the cells the read
+// holds. Nil for any other element, and for a table whose counts did not
+// come (the read then says truncated and nothing more).
+func blockSize(e *elem) *TableSize {
+	if !e.blockRead || e.tableRows < 0 || e.tableCols < 0 {
+		return nil
+	}
+	s := &TableSize{Rows: int(e.tableRows), Columns: int(e.tableCols)}
+	for _, k := range e.children {
+		if !k.inBlock || k.gone {
+			continue
+		}
+		r, c := int(k.cellRow)+1, int(k.cellCol)+1
+		if s.FirstRow == 0 || r < s.FirstRow {
+			s.FirstRow = r
+		}
+		if s.FirstColumn == 0 || c < s.FirstColumn {
+			s.FirstColumn = c
+		}
+		s.LastRow, s.LastColumn = max(s.LastRow, r), max(s.LastColumn, c)
+	}
+	return s
 }
 
 // corners finds the block's first and last row and column from the cells

@@ -64,6 +64,18 @@ type Node struct {
 	Secure     bool
 	Editable   bool // implements EditableText, and the app takes what is written
 	Text       bool // implements Text (ReadText works)
+	// Table is set on a table read by its visible block (tables.go):
+	// its counts and the block the read holds.
+	Table *TableSize
+}
+
+// TableSize is a table's row and column counts as it reports them, and
+// the block of its cells a read holds as one-based first and last row and
+// column (zero when it holds none).
+type TableSize struct {
+	Rows, Columns           int
+	FirstRow, LastRow       int
+	FirstColumn, LastColumn int
 }
 
 // Range is a Value-interface element's range.

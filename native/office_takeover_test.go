@@ -1,0 +1,129 @@
+package native_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/sandbox"
+	"github.com/nish-driver/nish-driver/internal/testkit"
+)
+
+// TestCalcTakeoverClickOnACell clicks cells of the 100,000-row sheet by
+// token in a takeover and reads back where Calc's cell cursor went (the
+// Name Box, whose text is the cursor's address):
+//
+//   - a first click, on B5: Calc's extents may still lag its layout, and
+//     a click that put the cursor elsewhere says so (landed_elsewhere,
+//     effect no_change);
+//   - the partly visible cell at the block's bottom-right corner: Calc
+//     reports its extents clipped to what shows, so the click lands on it
+//     and the cursor goes there;
+//   - a cell whose token was read before the sheet scrolled: Calc offers
+//     no accessibility means to scroll a cell back into view
+//     (docs/everyday-apps-2.md), so the click is refused before anything
+//     is sent, and the cursor stays where it was.
+func TestCalcTakeoverClickOnACell(t *testing.T) {
+	a := startOffice(t, sandbox.Calc, sheet100k)
+	defer a.alive(t)
+	waitSheet(t, a)
+	w := newTakeover(t)
+	w.grantTakeover(a.pid)
+	read := w.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
+	win := uint64(read["window"].(map[string]any)["window_id"].(float64))
+	w.ok("bring_to_front", map[string]any{"window_id": win})
+	nameBox := nameBoxIndex(t, read)
+
+	read = w.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
+	// Calc's cell extents can lag its layout for a while after its window
+	// shows (measured: one or two rows off, docs/everyday-apps-2.md), so
+	// a first click may land on a neighbour; the result must then say so.
+	b5, _ := rowWith(t, read, "B5", "table_cell")
+	res := w.ok("click", map[string]any{"element_token": b5, "delivery_mode": "foreground"})
+	if at := nameBoxValue(t, w, a.pid, nameBox); at != "B5" && (res["landed_elsewhere"] == nil || res["effect"] != "no_change") {
+		t.Fatalf("a click on B5 put the cursor on %s and did not say so: %v", at, res)
+	}
+	read = w.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
+	_, sheet := rowWith(t, read, "Sheet", "table")
+	size := sheet["table"].(map[string]any)
+	edge := cellAddress(int(size["last_row"].(float64)), int(size["last_column"].(float64)))
+	token, cell := rowWith(t, read, edge, "table_cell")
+	t.Logf("the corner cell %s: frame %v", edge, cell["frame"])
+	res = w.ok("click", map[string]any{"element_token": token, "delivery_mode": "foreground"})
+	if res["path"] != "xtest" || res["landed_elsewhere"] != nil {
+		t.Fatalf("the click on the corner cell %s: %v", edge, res)
+	}
+	waitNameBox(t, w, a.pid, nameBox, edge)
+
+	// A token read while B5 showed, then the sheet scrolled down.
+	read = w.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
+	b5, _ = rowWith(t, read, "B5", "table_cell")
+	sheetToken, _ := rowWith(t, read, "Sheet", "table")
+	w.ok("scroll", map[string]any{"element_token": sheetToken, "direction": "down", "amount": 10})
+	testkit.Eventually(t, 10*time.Second, "the sheet scrolled past row 5", func() bool {
+		r := w.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
+		_, s := rowWith(t, r, "Sheet", "table")
+		return s["table"].(map[string]any)["first_row"].(float64) > 5
+	})
+	r := w.call("click", map[string]any{"element_token": b5, "delivery_mode": "foreground"})
+	if r.Err == nil || r.Err.Code != engine.CodeStaleElementToken {
+		t.Fatalf("a click by a token of a cell scrolled out of view: %s", r.Text)
+	}
+	waitNameBox(t, w, a.pid, nameBox, edge)
+}
+
+// nameBoxIndex is the element index of Calc's Name Box in a read: the
+// text row whose value is the cell cursor's address, A1 in a sheet just
+// opened.
+func nameBoxIndex(t *testing.T, read map[string]any) int {
+	t.Helper()
+	for _, e := range read["elements"].([]any) {
+		row := e.(map[string]any)
+		if row["role"] == "text" && row["value"] == "A1" {
+			return int(row["element_index"].(float64))
+		}
+	}
+	t.Fatalf("no Name Box (a text row reading A1) in:\n%.3000s", read["tree_text"])
+	return 0
+}
+
+// nameBoxValue is what the Name Box reads now.
+func nameBoxValue(t *testing.T, w *tk, pid, nameBox int) string {
+	t.Helper()
+	r := w.ok("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})
+	for _, e := range r["elements"].([]any) {
+		if row := e.(map[string]any); int(row["element_index"].(float64)) == nameBox {
+			return asString(row["value"])
+		}
+	}
+	t.Fatal("the Name Box is gone from the read")
+	return ""
+}
+
+// waitNameBox waits until the Name Box reads address.
+func waitNameBox(t *testing.T, w *tk, pid, nameBox int, address string) {
+	t.Helper()
+	last := ""
+	if !testkit.Poll(10*time.Second, func() bool {
+		r := w.ok("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})
+		for _, e := range r["elements"].([]any) {
+			if row := e.(map[string]any); int(row["element_index"].(float64)) == nameBox {
+				last = asString(row["value"])
+			}
+		}
+		return last == address
+	}) {
+		t.Fatalf("the Name Box reads %q, want %q", last, address)
+	}
+}
+
+// cellAddress is a sheet's name of the cell at a one-based row and column
+// ("V40").
+func cellAddress(row, col int) string {
+	letters := ""
+	for ; col > 0; col = (col - 1) / 26 {
+		letters = string(rune('A'+(col-1)%26)) + letters
+	}
+	return fmt.Sprintf("%s%d", letters, row)
+}
