@@ -23,7 +23,9 @@ import (
 //   - a cell whose token was read before the sheet scrolled: Calc offers
 //     no accessibility means to scroll a cell back into view
 //     (docs/everyday-apps-2.md), so the click is refused before anything
-//     is sent, and the cursor stays where it was.
+//     is sent, and the cursor stays where it was;
+//   - a cell that was below the first block, scrolled into view by the
+//     takeover's scroll and clicked by a fresh read's token.
 func TestCalcTakeoverClickOnACell(t *testing.T) {
 	a := startOffice(t, sandbox.Calc, sheet100k)
 	defer a.alive(t)
@@ -47,7 +49,8 @@ func TestCalcTakeoverClickOnACell(t *testing.T) {
 	read = w.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
 	_, sheet := rowWith(t, read, "Sheet", "table")
 	size := sheet["table"].(map[string]any)
-	edge := cellAddress(int(size["last_row"].(float64)), int(size["last_column"].(float64)))
+	firstLast := int(size["last_row"].(float64))
+	edge := cellAddress(firstLast, int(size["last_column"].(float64)))
 	token, cell := rowWith(t, read, edge, "table_cell")
 	t.Logf("the corner cell %s: frame %v", edge, cell["frame"])
 	res = w.ok("click", map[string]any{"element_token": token, "delivery_mode": "foreground"})
@@ -71,6 +74,21 @@ func TestCalcTakeoverClickOnACell(t *testing.T) {
 		t.Fatalf("a click by a token of a cell scrolled out of view: %s", r.Text)
 	}
 	waitNameBox(t, w, a.pid, nameBox, edge)
+
+	// How a model brings a cell into view in Calc: the takeover's scroll
+	// moved the sheet, and a fresh read's token of a cell that was below
+	// the first block clicks it.
+	read = w.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
+	_, sheet = rowWith(t, read, "Sheet", "table")
+	size = sheet["table"].(map[string]any)
+	row := int(size["last_row"].(float64)) - 1
+	if row <= firstLast {
+		t.Fatalf("after the scroll the block ends at row %d, not below the first block's %d", row+1, firstLast)
+	}
+	below := cellAddress(row, 2)
+	token, _ = rowWith(t, read, below, "table_cell")
+	w.ok("click", map[string]any{"element_token": token, "delivery_mode": "foreground"})
+	waitNameBox(t, w, a.pid, nameBox, below)
 }
 
 // nameBoxIndex is the element index of Calc's Name Box in a read: the
