@@ -256,25 +256,9 @@ func (b *Backend) ReadStructure(ctx context.Context, w engine.WindowID, budget e
 // ReadDetails reads values, actions and frames of nodes of an earlier read
 // of window w; frames come in device pixels (scale.go).
 func (b *Backend) ReadDetails(ctx context.Context, w engine.WindowID, nodes []*engine.Node) error {
-	var real []*engine.Node
-	for _, n := range nodes {
-		if n.ID == bareWindowID {
-			n.Detailed = true // the bare window's frame came from X
-			continue
-		}
-		real = append(real, n)
-	}
-	if len(real) == 0 {
-		return nil
-	}
-	ax := make([]atspi.Node, len(real))
-	ptrs := make([]*atspi.Node, len(real))
-	for i, n := range real {
-		ax[i] = nodeToAtspi(n)
-		ptrs[i] = &ax[i]
-	}
-	if err := b.a.Details(ctx, ptrs, atspi.DetailsAll); err != nil {
-		return atspiErr(err)
+	real, ax, err := b.details(ctx, nodes, atspi.DetailsAll, nil)
+	if err != nil {
+		return err
 	}
 	sc := b.scaleOf(w)
 	for i, n := range real {
@@ -291,24 +275,11 @@ func (b *Backend) ReadDetails(ctx context.Context, w engine.WindowID, nodes []*e
 // the client has not learnt (Firefox lists none for a page element the
 // first time it is asked; a kept read would keep that).
 func (b *Backend) ReadFrames(ctx context.Context, w engine.WindowID, nodes []*engine.Node) error {
-	var real []*engine.Node
-	for _, n := range nodes {
-		if n.ID != bareWindowID {
-			real = append(real, n)
-		}
-	}
-	if len(real) == 0 {
-		return nil
-	}
-	ax := make([]atspi.Node, len(real))
-	ptrs := make([]*atspi.Node, len(real))
-	for i, n := range real {
-		ax[i] = nodeToAtspi(n)
-		ax[i].Frame = atspi.Rect{} // read anew, never scaled twice
-		ptrs[i] = &ax[i]
-	}
-	if err := b.a.Details(ctx, ptrs, atspi.DetailExtents|atspi.DetailActions); err != nil {
-		return atspiErr(err)
+	real, ax, err := b.details(ctx, nodes, atspi.DetailExtents|atspi.DetailActions, func(n *atspi.Node) {
+		n.Frame = atspi.Rect{} // read anew, never scaled twice
+	})
+	if err != nil {
+		return err
 	}
 	sc := b.scaleOf(w)
 	for i, n := range real {
@@ -318,6 +289,37 @@ func (b *Backend) ReadFrames(ctx context.Context, w engine.WindowID, nodes []*en
 		}
 	}
 	return nil
+}
+
+// details reads which details of the nodes that came from AT-SPI, into
+// atspi copies of them (prepared by prep, when given); it returns those
+// nodes and their copies, in the same order. The bare window's node is
+// left out: its frame came from X, so it counts as read.
+func (b *Backend) details(ctx context.Context, nodes []*engine.Node, which atspi.Details, prep func(*atspi.Node)) ([]*engine.Node, []atspi.Node, error) {
+	var real []*engine.Node
+	for _, n := range nodes {
+		if n.ID == bareWindowID {
+			n.Detailed = true
+			continue
+		}
+		real = append(real, n)
+	}
+	if len(real) == 0 {
+		return nil, nil, nil
+	}
+	ax := make([]atspi.Node, len(real))
+	ptrs := make([]*atspi.Node, len(real))
+	for i, n := range real {
+		ax[i] = nodeToAtspi(n)
+		if prep != nil {
+			prep(&ax[i])
+		}
+		ptrs[i] = &ax[i]
+	}
+	if err := b.a.Details(ctx, ptrs, which); err != nil {
+		return nil, nil, atspiErr(err)
+	}
+	return real, ax, nil
 }
 
 // saneFrame drops extents a toolkit reports for an element with no area

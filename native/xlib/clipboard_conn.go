@@ -178,11 +178,5 @@ func readDeadline(ctx context.Context) time.Time {
 func (d *Display) usable() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	switch {
-	case d.closing:
-		return ErrClosed
-	case d.lost:
-		return ErrDisplayLost
-	}
-	return nil
+	return d.endedLocked()
 }

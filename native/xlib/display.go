@@ -268,6 +268,18 @@ func (d *Display) do(f func() error) error {
 	return <-res
 }
 
+// endedLocked says why the Display takes no more work, if it does not:
+// closed, or its connection lost. The caller holds d.mu.
+func (d *Display) endedLocked() error {
+	switch {
+	case d.closing:
+		return ErrClosed
+	case d.lost:
+		return ErrDisplayLost
+	}
+	return nil
+}
+
 // post queues f without waiting; it is dropped once the Display is closed.
 func (d *Display) post(f func() error) {
 	_ = d.enqueue(job{f: f})
@@ -276,11 +288,8 @@ func (d *Display) post(f func() error) {
 func (d *Display) enqueue(j job) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	switch {
-	case d.closing:
-		return ErrClosed
-	case d.lost:
-		return ErrDisplayLost
+	if err := d.endedLocked(); err != nil {
+		return err
 	}
 	d.queue = append(d.queue, j)
 	C.nx_wake(d.conn)
