@@ -37,6 +37,7 @@ type Element struct {
 	frame            *engine.Rect // window coordinates, logical pixels; nil: laid out automatically
 	handlers         map[string]func(*ActionContext)
 	scroll           *scrollView // a scrolled view's state (scroll.go)
+	belowFold        []string    // a document's paragraphs not listed as children (doctext.go)
 }
 
 // newElement makes an element with its role's defaults and registers it in
