@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
-	"github.com/nish-driver/nish-driver/internal/sandbox"
 )
 
 // TestWriterWholeTextByDrillDown: the 400-paragraph document lists only
@@ -16,12 +15,8 @@ import (
 // included, read page by page through the document's scroll bar; the view
 // is paged back after. With a smaller bound the text is cut and says so.
 func TestWriterWholeTextByDrillDown(t *testing.T) {
-	a := startOffice(t, sandbox.Writer, longDocument)
+	a, h, read := openLongDocument(t)
 	defer a.alive(t)
-	h := newHarness(t, 20*time.Second)
-	grant(t, h, a.pid)
-	waitRead(t, h, a, "the document's paragraphs", func(r map[string]any) bool { return rolesOf(r)["paragraph"] > 0 })
-	read := settledRead(t, h, a)
 	const far = "Paragraph 350: the quick brown fox jumps over the lazy dog."
 	if strings.Contains(asJSON(t, read), "Paragraph 350:") {
 		t.Fatalf("paragraph 350 is in the plain read; the test needs it below the fold")
