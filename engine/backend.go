@@ -240,6 +240,10 @@ type WindowAccessibility struct {
 	// Toolkit is the app's toolkit family, one of the Toolkit constants,
 	// or "" when the backend cannot tell.
 	Toolkit string
+	// QtBus is what the doctor's AT_SPI_BUS check finds (one of the QtBus
+	// constants), asked for only about a Qt app off the bus: "" when not
+	// asked. A missing or wrong property is why such an app never joined.
+	QtBus string
 }
 
 // Toolkit families a backend can report. A backend maps what the app says

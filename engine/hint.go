@@ -104,7 +104,11 @@ func HintFor(info WindowAccessibility, rows int, hasDocument bool) *Accessibilit
 	if code == "" {
 		return nil
 	}
-	return &AccessibilityHint{Code: code, Message: hintMessages[code]}
+	msg := hintMessages[code]
+	if code == HintQtOff && !info.OnBus && qtBusBroken(info.QtBus) {
+		msg += " " + qtBusHint
+	}
+	return &AccessibilityHint{Code: code, Message: msg}
 }
 
 // looksEmpty: a read that may need a hint. Anything else costs no call.

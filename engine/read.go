@@ -346,10 +346,19 @@ func getWindowState(ctx context.Context, c *Conn, a *Args) Result {
 }
 
 // attachRootText adds a text element's whole text to a drill-down read,
-// with credential-looking spans redacted; never for secure fields.
+// with credential-looking spans redacted; never for secure fields. A
+// document without a Text interface of its own gives the text of its
+// paragraphs, paged through when the backend can (doctext.go).
 func (s *Session) attachRootText(ctx context.Context, sn *snapshot, pos int, res *WindowStateResult) {
 	n := &sn.tree.Nodes[pos]
-	if n.Secure || !n.Text || !isTextRole(n.Role) {
+	if n.Secure || !isTextRole(n.Role) {
+		return
+	}
+	if !n.Text {
+		if text, trunc, ok := s.documentText(ctx, sn, pos); ok {
+			text = redact(text)
+			res.Text, res.TextTruncated = &text, trunc
+		}
 		return
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.d.opts.CallTimeout)

@@ -37,7 +37,7 @@ func (b *Backend) WindowAccessibility(ctx context.Context, w engine.WindowID) (e
 		bus = b.frameBus[w]
 		b.mu.Unlock()
 	}
-	return engine.WindowAccessibility{OnBus: ok, Toolkit: b.toolkitOf(ctx, bus, win.Pid)}, nil
+	return b.accessibilityOf(ctx, ok, bus, win.Pid), nil
 }
 
 // toolkitOf names an app's toolkit family: what the app says on the bus
@@ -122,7 +122,7 @@ func (b *Backend) emptyTreeProbes(ctx context.Context) []engine.Probe {
 			}
 			bus = f.Bus
 		}
-		info := engine.WindowAccessibility{OnBus: onBus, Toolkit: b.toolkitOf(ctx, bus, w.Pid)}
+		info := b.accessibilityOf(ctx, onBus, bus, w.Pid)
 		if h := engine.HintFor(info, 1, false); h != nil {
 			out = append(out, engine.EmptyTreeProbe(w.App, w.Pid, *h))
 		}

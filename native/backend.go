@@ -501,3 +501,12 @@ func (b *Backend) AskConsent(ctx context.Context, req engine.ConsentRequest) (en
 	}
 	return engine.ConsentAnswer{Allowed: res.Allowed, Pids: res.Pids, Takeover: res.Takeover, ClipboardRead: res.ClipboardRead}, nil
 }
+
+var _ engine.DocumentTextReader = (*Backend)(nil)
+
+// ReadDocumentText reads a document's paragraphs page by page through its
+// scroll bar (atspi/doctext.go).
+func (b *Backend) ReadDocumentText(ctx context.Context, doc engine.ElementRef, scrollBar engine.ElementID, maxBytes int) (string, bool, error) {
+	s, cut, err := b.a.DocumentText(ctx, atspiID(doc.ID), atspiID(scrollBar), maxBytes)
+	return s, cut, atspiErr(err)
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/nish-driver/nish-driver/internal/sandbox"
 
 	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/testkit/desktop"
 	"github.com/nish-driver/nish-driver/native"
 )
 
@@ -26,7 +27,7 @@ import (
 
 // masterPassword locks the KeePassXC fixture. It is typed by nobody in
 // these tests; the canary of the secure-field test is another string.
-const masterPassword = "fixture-master-9c1e"
+const masterPassword = desktop.MasterPassword
 
 // desktopApp is an app started for a test: the process the tests watch
 // (for LibreOffice the soffice.bin below the launcher) and the app's
@@ -81,10 +82,7 @@ func startQtApp(t testing.TB, what string, cmd *exec.Cmd) *desktopApp {
 // the master password field focused.
 func startKeePassXC(t testing.TB) *desktopApp {
 	t.Helper()
-	db := filepath.Join(t.TempDir(), "Vault.kdbx")
-	err := desk.KeePassXCDatabase(db, masterPassword,
-		sandbox.KeePassEntry{Title: "Mail account", Username: "ada", URL: "https://mail.example", Password: "entry-pw-1"},
-		sandbox.KeePassEntry{Title: "Bank", Username: "ada.l", URL: "https://bank.example", Password: "entry-pw-2"})
+	db, err := desktop.KeePassXCVault(desk, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,12 +96,8 @@ func startKeePassXC(t testing.TB) *desktopApp {
 // startFeatherPad opens a 60-line text file in FeatherPad.
 func startFeatherPad(t testing.TB) *desktopApp {
 	t.Helper()
-	file := filepath.Join(t.TempDir(), "notes.txt")
-	var b strings.Builder
-	for i := 1; i <= 60; i++ {
-		fmt.Fprintf(&b, "Line %d of the notes.\n", i)
-	}
-	if err := os.WriteFile(file, []byte(b.String()), 0o600); err != nil {
+	file, err := desktop.FeatherPadNotes(t.TempDir())
+	if err != nil {
 		t.Fatal(err)
 	}
 	cmd, err := desk.FeatherPadCommand(file)
@@ -124,39 +118,13 @@ func waitPid(t testing.TB, a *desktopApp) sandbox.AccessibleApp {
 }
 
 // officeFixture is a file the LibreOffice tests open, made once per test
-// binary: its source is written here and converted by soffice --headless.
-type officeFixture struct {
-	name   string // the source's file name
-	format string // what it is converted to
-	source func() string
-}
+// binary (desktop.OfficeFixture).
+type officeFixture = desktop.OfficeFixture
 
 var (
-	// sheet200 is a 200 x 8 sheet: a header row and 199 rows.
-	sheet200 = officeFixture{"Sheet200.csv", "ods", func() string {
-		var b strings.Builder
-		b.WriteString("Item,Qty,Price,Region,Code,Day,Note,Total\n")
-		for i := 1; i < 200; i++ {
-			fmt.Fprintf(&b, "Item %d,%d,%d.5,%s,C%04d,%d,note %d,%d\n", i, i, i, [2]string{"North", "South"}[i%2], i, i%28+1, i, i*3)
-		}
-		return b.String()
-	}}
-	// sheet100k is a 100,000-row sheet of three columns.
-	sheet100k = officeFixture{"Sheet100k.csv", "ods", func() string {
-		var b strings.Builder
-		for i := 1; i <= 100000; i++ {
-			fmt.Fprintf(&b, "Row %d,%d,%d\n", i, i, i*2)
-		}
-		return b.String()
-	}}
-	// longDocument is a 400-paragraph text document.
-	longDocument = officeFixture{"Long.txt", "odt", func() string {
-		var b strings.Builder
-		for i := 1; i <= 400; i++ {
-			fmt.Fprintf(&b, "Paragraph %d: the quick brown fox jumps over the lazy dog.\n", i)
-		}
-		return b.String()
-	}}
+	sheet200     = desktop.Sheet200
+	sheet100k    = desktop.Sheet100k
+	longDocument = desktop.LongDocument
 )
 
 var (
@@ -170,7 +138,7 @@ func officeFile(t testing.TB, f officeFixture) string {
 	t.Helper()
 	officeFilesMu.Lock()
 	defer officeFilesMu.Unlock()
-	if p, ok := officeFiles[f.name]; ok {
+	if p, ok := officeFiles[f.Name]; ok {
 		return p
 	}
 	if officeDir == "" {
@@ -180,15 +148,11 @@ func officeFile(t testing.TB, f officeFixture) string {
 			t.Fatal(err)
 		}
 	}
-	src := filepath.Join(officeDir, f.name)
-	if err := os.WriteFile(src, []byte(f.source()), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	p, err := desk.ConvertDocument(context.Background(), src, f.format, officeDir)
+	p, err := f.Make(context.Background(), desk, officeDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	officeFiles[f.name] = p
+	officeFiles[f.Name] = p
 	return p
 }
 

@@ -19,12 +19,8 @@ import (
 // at the caret, the next one goes on after it, and the diff reads each
 // back.
 func TestWriterParagraphsCarryTheirText(t *testing.T) {
-	a := startOffice(t, sandbox.Writer, longDocument)
+	a, h, read := openLongDocument(t)
 	defer a.alive(t)
-	h := newHarness(t, 20*time.Second)
-	grant(t, h, a.pid)
-	waitRead(t, h, a, "the document's paragraphs", func(r map[string]any) bool { return rolesOf(r)["paragraph"] > 0 })
-	read := settledRead(t, h, a)
 	paragraphs := 0
 	for _, e := range read["elements"].([]any) {
 		row := e.(map[string]any)
@@ -59,6 +55,17 @@ func TestWriterParagraphsCarryTheirText(t *testing.T) {
 	if !strings.Contains(asJSON(t, res["diff"]), "Hello again Paragraph 1:") {
 		t.Fatalf("typing again goes on at the caret: %v", res)
 	}
+}
+
+// openLongDocument opens the 400-paragraph document in Writer, in a
+// session, and returns the first read once its paragraphs are laid out.
+func openLongDocument(t *testing.T) (*desktopApp, *harness, map[string]any) {
+	t.Helper()
+	a := startOffice(t, sandbox.Writer, longDocument)
+	h := newHarness(t, 20*time.Second)
+	grant(t, h, a.pid)
+	waitRead(t, h, a, "the document's paragraphs", func(r map[string]any) bool { return rolesOf(r)["paragraph"] > 0 })
+	return a, h, settledRead(t, h, a)
 }
 
 // settledRead reads the app's window until two reads in a row hold the

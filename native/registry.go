@@ -15,7 +15,8 @@ import (
 const probeBound = 2 * time.Second
 
 // Registry reports what this desktop offers (docs/contract.md#registry): the
-// X display with its extensions, the accessibility bus, the kill switch's
+// X display with its extensions, the accessibility bus (and whether Qt apps
+// can find it through the root window's AT_SPI_BUS), the kill switch's
 // grab, and each capability with the part it rests on.
 func (b *Backend) Registry(ctx context.Context) engine.Registry {
 	ext := b.x.Extensions()
@@ -60,6 +61,9 @@ func (b *Backend) Registry(ctx context.Context) engine.Registry {
 	on, serr := b.a.AccessibilitySwitch(sctx)
 	scancel()
 	reg.Probes = append(reg.Probes, engine.SwitchProbe(on, serr))
+	qctx, qcancel := context.WithTimeout(ctx, probeBound)
+	reg.Probes = append(reg.Probes, engine.QtBusProbe(b.qtBusState(qctx)))
+	qcancel()
 	if atspiEntry.Status == "available" {
 		reg.Probes = append(reg.Probes, b.emptyTreeProbes(ctx)...)
 	}

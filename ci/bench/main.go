@@ -7,7 +7,7 @@
 // It is a benchmark, not a test: nothing here fails on a slow machine. It
 // exits non-zero only when a subject could not be measured at all.
 //
-//	go run ./ci/bench [-runs 10] [-walks 3] [-only NAME] [-testdata native/atspi/testdata]
+//	go run ./ci/bench [-runs 10] [-walks 3] [-only NAME[,NAME...]] [-testdata native/atspi/testdata]
 package main
 
 import (
@@ -26,7 +26,7 @@ func main() {
 	runs := flag.Int("runs", 10, "timed re-reads per read mode (after a warm-up)")
 	walks := flag.Int("walks", 3, "pyatspi walks per window (the median is reported)")
 	testdata := flag.String("testdata", "native/atspi/testdata", "folder holding synthetic.py, walk.py and web/form.html")
-	only := flag.String("only", "", "measure only the subjects whose name holds this text (e.g. form.html for the browsers)")
+	only := flag.String("only", "", "measure only the subjects whose name holds this text, or one of these comma-separated texts (e.g. form.html for the browsers; KeePassXC,FeatherPad,Writer,Calc for the everyday apps)")
 	flag.Parse()
 	if *runs < 1 || *walks < 1 {
 		fmt.Fprintln(os.Stderr, "bench: -runs and -walks must be at least 1")
@@ -51,7 +51,7 @@ func main() {
 	b := &bench{desk: desk, testdata: dir, runs: *runs, walks: *walks, stopped: map[int]bool{}}
 	var rows []row
 	for _, s := range subjects() {
-		if !strings.Contains(s.name, *only) {
+		if !chosen(s.name, *only) {
 			continue
 		}
 		fmt.Fprintf(os.Stderr, "bench: %s ...\n", s.name)
@@ -77,4 +77,15 @@ func main() {
 			os.Exit(1)
 		}
 	}
+}
+
+// chosen reports whether -only picks the subject: its name holds the text,
+// or one of its comma-separated parts.
+func chosen(name, only string) bool {
+	for _, part := range strings.Split(only, ",") {
+		if strings.Contains(name, part) {
+			return true
+		}
+	}
+	return false
 }

@@ -172,6 +172,11 @@ func (b *bench) measureReads(pid int, r *row) error {
 	}
 
 	fullArgs := map[string]any{"pid": pid, "max_elements": 5000}
+	if r.subject.settle {
+		if err := s.settle(fullArgs); err != nil {
+			return err
+		}
+	}
 	res, first := s.call("get_window_state", fullArgs)
 	if res.Err != nil {
 		return callErr("full read", res)
@@ -222,6 +227,9 @@ func (b *bench) measureReads(pid int, r *row) error {
 	// The baseline walks the window the driver read (the app's topmost),
 	// found by its title; the walk's own failure leaves the driver's
 	// figures standing but fails the row.
+	if r.subject.noWalk != "" {
+		return nil
+	}
 	title := full.Window.Title
 	if r.subject.walkTitle != "" {
 		title = r.subject.walkTitle
@@ -233,6 +241,46 @@ func (b *bench) measureReads(pid int, r *row) error {
 	}
 	return nil
 }
+
+// settleBound bounds the wait for a window's content to lay out.
+const settleBound = 60 * time.Second
+
+// settle reads the window until two full reads in a row hold the same
+// element count (more than the frame): the subject's content is laid out.
+// A read that fails meanwhile (Calc answers nothing while it loads a big
+// sheet) is tried again until the bound. These reads are the warm-up; the
+// first timed read comes after reuseAge, so that it is a whole read, not
+// the last settling read kept.
+func (s *session) settle(args map[string]any) error {
+	prev := -1
+	var last error
+	for deadline := time.Now().Add(settleBound); time.Now().Before(deadline); time.Sleep(300 * time.Millisecond) {
+		res, _ := s.call("get_window_state", args)
+		if res.Err != nil {
+			last, prev = callErr("settling read", res), -1
+			continue
+		}
+		var got struct {
+			ElementCount int `json:"element_count"`
+		}
+		if err := decode(res.Structured, &got); err != nil {
+			return fmt.Errorf("settling read: %v", err)
+		}
+		if got.ElementCount > 1 && got.ElementCount == prev {
+			time.Sleep(reuseAge)
+			return nil
+		}
+		prev = got.ElementCount
+	}
+	if last != nil {
+		return last
+	}
+	return errors.New("the window's content did not settle")
+}
+
+// reuseAge is past the age up to which the engine reuses a young read
+// of an unchanged window (engine/reuse.go's 2 s).
+const reuseAge = 2500 * time.Millisecond
 
 // repeat times n calls of the same read, and the backend's parts of each.
 func (s *session) repeat(step string, args map[string]any, n int) ([]time.Duration, []phases, error) {

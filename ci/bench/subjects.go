@@ -32,6 +32,15 @@ type subject struct {
 	// instead of the driver's window title (a browser's frame and its X
 	// window need not name the page alike).
 	walkTitle string
+	// everyday, when set, is an everyday app started with its fixture
+	// (everyday.go); argv is then unused.
+	everyday everydayApp
+	// noWalk, when set, says why the subject has no pyatspi baseline.
+	noWalk string
+	// settle: before timing, read until two full reads in a row hold the
+	// same element count (a document or a sheet lays out after its window
+	// shows).
+	settle bool
 }
 
 // browserPage is the fixture page's title, the prefix of the browser
@@ -39,7 +48,8 @@ type subject struct {
 const browserPage = "Form Fixture"
 
 // subjects lists what one run measures, in order: the synthetic window at
-// three sizes, then real apps, then the browsers on the fixture page. None
+// three sizes, then real apps, then the browsers on the fixture page, then
+// the everyday Qt and LibreOffice apps. None
 // is optional: a subject that cannot be measured is a failed row and a
 // non-zero exit.
 func subjects() []subject {
@@ -52,7 +62,7 @@ func subjects() []subject {
 			rows: rows,
 		})
 	}
-	return append(s,
+	return append(append(s,
 		subject{name: "gtk3-widget-factory", argv: []string{"gtk3-widget-factory"}, bus: "gtk3-widget-factory"},
 		subject{name: "gtk3-demo", argv: []string{"gtk3-demo"}, bus: "gtk3-demo"},
 		subject{name: "mousepad", argv: []string{"mousepad"}, bus: "mousepad"},
@@ -61,7 +71,7 @@ func subjects() []subject {
 		subject{name: "zenity --password", argv: []string{"zenity", "--password"}, bus: "zenity"},
 		subject{name: "Chromium form.html", browser: sandbox.Chromium, bus: sandbox.Chromium.AppName(), walkTitle: browserPage},
 		subject{name: "Firefox form.html", browser: sandbox.Firefox, bus: sandbox.Firefox.AppName(), walkTitle: browserPage},
-	)
+	), everydaySubjects()...)
 }
 
 // bench holds what every subject's measurement shares.
@@ -88,6 +98,9 @@ const pageTimeout = 45 * time.Second
 
 // command is the subject's prepared process.
 func (b *bench) command(s subject) (*exec.Cmd, error) {
+	if s.everyday != 0 {
+		return b.everydayCommand(s)
+	}
 	if s.browser != 0 {
 		return b.desk.BrowserCommand(s.browser, "file://"+filepath.Join(b.testdata, "web", "form.html"))
 	}
@@ -130,6 +143,14 @@ func (b *bench) start(s subject) (*running, error) {
 		return nil, fmt.Errorf("did not start: %v", err)
 	}
 	r := &running{cmd: cmd, pid: cmd.Process.Pid}
+	if _, _, office := s.everyday.office(); office {
+		if r.pid, err = b.officePid(cmd); err != nil {
+			r.pid = cmd.Process.Pid
+			b.stop(r)
+			return nil, err
+		}
+		return r, nil
+	}
 	if ready != nil {
 		select {
 		case <-ready:

@@ -91,7 +91,7 @@ func (d *Desktop) WindowAccessibility(ctx context.Context, id engine.WindowID) (
 		if w == nil {
 			return errGone(id)
 		}
-		info = engine.WindowAccessibility{OnBus: !w.app.offBus, Toolkit: w.app.toolkit}
+		info = d.accessibilityOf(w.app)
 		return nil
 	})
 	return info, err
@@ -113,7 +113,7 @@ func (d *Desktop) emptyTreeProbes() []engine.Probe {
 			if !a.offBus {
 				rows += len(w.root.children)
 			}
-			info := engine.WindowAccessibility{OnBus: !a.offBus, Toolkit: a.toolkit}
+			info := d.accessibilityOf(a)
 			if rows == 1 {
 				if h := engine.HintFor(info, rows, false); h != nil {
 					out = append(out, engine.EmptyTreeProbe(a.name, a.pid, *h))
@@ -123,4 +123,32 @@ func (d *Desktop) emptyTreeProbes() []engine.Probe {
 		}
 	}
 	return out
+}
+
+// SetQtBus sets what the desktop's AT_SPI_BUS check finds (an engine.QtBus
+// constant): whether the root window's property names the accessibility
+// bus, as Qt 5 apps need. A new desktop's is ok.
+func (d *Desktop) SetQtBus(state string) {
+	d.mu.Lock()
+	d.qtBus = state
+	d.mu.Unlock()
+}
+
+// qtBusState is the AT_SPI_BUS check's state. mu held.
+func (d *Desktop) qtBusState() string {
+	if d.qtBus == "" {
+		return engine.QtBusOK
+	}
+	return d.qtBus
+}
+
+// accessibilityOf is what the hints know of an app's windows, with the
+// AT_SPI_BUS check for a Qt app off the bus, as the native backend asks
+// it. mu held.
+func (d *Desktop) accessibilityOf(a *App) engine.WindowAccessibility {
+	info := engine.WindowAccessibility{OnBus: !a.offBus, Toolkit: a.toolkit}
+	if a.offBus && a.toolkit == engine.ToolkitQt {
+		info.QtBus = d.qtBusState()
+	}
+	return info
 }

@@ -41,6 +41,7 @@ type Desktop struct {
 	unavailable bool
 	a11yOn      bool                             // the accessibility switch (accessibility.go)
 	a11yBroken  bool                             // the switch does not answer
+	qtBus       string                           // the AT_SPI_BUS check's state ("" ok)
 	markSeq     uint64                           // the last mark made
 	marks       map[engine.ChangeMark]*markState // what each recent mark saw
 	listening   map[engine.WindowID]bool         // windows MarkChanges has seen

@@ -38,6 +38,7 @@ type Element struct {
 	handlers         map[string]func(*ActionContext)
 	scroll           *scrollView       // a scrolled view's state (scroll.go)
 	table            *engine.TableSize // a table read in part (table.go)
+	belowFold        []string          // a document's paragraphs not listed as children (doctext.go)
 }
 
 // newElement makes an element with its role's defaults and registers it in

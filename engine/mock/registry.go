@@ -47,6 +47,7 @@ func (d *Desktop) Registry(ctx context.Context) engine.Registry {
 	if !off {
 		d.mu.Lock()
 		reg.Probes = append(reg.Probes, engine.SwitchProbe(d.a11yOn, nil))
+		reg.Probes = append(reg.Probes, engine.QtBusProbe(d.qtBusState()))
 		reg.Probes = append(reg.Probes, d.emptyTreeProbes()...)
 		d.mu.Unlock()
 	}

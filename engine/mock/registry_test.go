@@ -45,9 +45,9 @@ func TestRegistry(t *testing.T) {
 	if perms["accessibility"] != "granted" || perms["screen_capture"] != "not_applicable" {
 		t.Errorf("permissions %+v", reg.Permissions)
 	}
-	// The desktop's own line and the accessibility switch's; no app has
-	// an empty tree.
-	if len(reg.Probes) != 2 || reg.Probes[0].Status != "ok" || reg.Probes[1].Status != "ok" {
+	// The desktop's own line, the accessibility switch's and the
+	// AT_SPI_BUS check's; no app has an empty tree.
+	if len(reg.Probes) != 3 || reg.Probes[0].Status != "ok" || reg.Probes[1].Status != "ok" || reg.Probes[2].Status != "ok" {
 		t.Errorf("probes %+v", reg.Probes)
 	}
 

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/godbus/dbus/v5"
 )
 
 // Options configure a Client.
@@ -179,21 +177,7 @@ func (c *Client) busAddress(ctx context.Context) (string, error) {
 	if a := c.opts.Getenv("AT_SPI_BUS_ADDRESS"); a != "" {
 		return a, nil
 	}
-	session := c.opts.Getenv("DBUS_SESSION_BUS_ADDRESS")
-	if session == "" {
-		return "", failure(KindUnavailable, "no session bus: DBUS_SESSION_BUS_ADDRESS is not set")
-	}
-	conn, err := dbus.Connect(session, dbus.WithContext(ctx))
-	if err != nil {
-		return "", wrapFailure(KindUnavailable, err, "cannot connect to the session bus")
-	}
-	defer conn.Close()
-	var addr string
-	err = conn.Object("org.a11y.Bus", "/org/a11y/bus").CallWithContext(ctx, "org.a11y.Bus.GetAddress", 0).Store(&addr)
-	if err != nil || addr == "" {
-		return "", wrapFailure(KindUnavailable, err, "the session bus has no accessibility bus (org.a11y.Bus)")
-	}
-	return addr, nil
+	return c.AnnouncedBusAddress(ctx)
 }
 
 // genTag is what ids minted now carry after the bus name.

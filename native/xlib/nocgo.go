@@ -38,6 +38,9 @@ func (d *Display) HasKeysym(name string) bool              { return false }
 func (d *Display) TextProperty(id uint64, name string) (string, bool, error) {
 	return "", false, ErrNotBuilt
 }
+func (d *Display) RootTextProperty(name string) (string, bool, error) {
+	return "", false, ErrNotBuilt
+}
 func (d *Display) ShowConsent(ctx context.Context, dlg ConsentDialog) (ConsentResult, error) {
 	return ConsentResult{}, ErrNotBuilt
 }

@@ -166,3 +166,15 @@ func (d *Display) TextProperty(id uint64, name string) (value string, ok bool, e
 	})
 	return value, ok, err
 }
+
+// RootTextProperty reads a text property of the root window by name, up to
+// 64 KiB; ok is false when it is not set. The accessibility bus launcher
+// publishes the bus's address there (AT_SPI_BUS), and Qt 5 looks nowhere
+// else for it.
+func (d *Display) RootTextProperty(name string) (value string, ok bool, err error) {
+	err = d.do(func() error {
+		value, ok = d.text(d.root, d.atom(name), 64<<10)
+		return d.xerr(false)
+	})
+	return value, ok, err
+}

@@ -1,0 +1,86 @@
+package engine_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/testkit"
+)
+
+// A document that lists only its paragraphs on screen (LibreOffice Writer)
+// gives its whole text to a drill-down rooted at it, paged through its
+// scroll bar by the backend, cut at the contract's 64 KiB with
+// text_truncated, credential-looking spans redacted; without a scroll bar
+// in the read it gives no text.
+func TestDocumentTextByDrillDown(t *testing.T) {
+	line := func(i int) string {
+		return fmt.Sprintf("Paragraph %d: the quick brown fox jumps over the lazy dog.", i)
+	}
+	lines := func(from, to int) []string {
+		var out []string
+		for i := from; i <= to; i++ {
+			out = append(out, line(i))
+		}
+		return out
+	}
+	tests := []struct {
+		name      string
+		below     []string
+		scrollBar bool
+		wantText  bool
+		wantLine  string
+		truncated bool
+	}{
+		{name: "whole text", below: lines(46, 400), scrollBar: true, wantText: true, wantLine: line(350)},
+		{name: "cut at the bound", below: lines(46, 2000), scrollBar: true, wantText: true, wantLine: line(350), truncated: true},
+		{name: "secret redacted", below: []string{"password: hunter2-Xq9!zz"}, scrollBar: true, wantText: true, wantLine: "[redacted]"},
+		{name: "no scroll bar to page with", below: lines(46, 400)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, nil)
+			w := h.desk.AddApp("soffice", "/usr/lib/libreoffice/program/soffice.bin").
+				AddWindow("Long - LibreOffice Writer", engine.Rect{X: 0, Y: 0, W: 1000, H: 800})
+			pane := w.Root().Add("scroll_pane", "")
+			doc := pane.Add("document_text", "Long").SetHasText(false).SetStates("focusable", "editable", "manages_descendants", "showing", "visible", "enabled")
+			for i := 1; i <= 45; i++ {
+				doc.Add("paragraph", "").SetValue(line(i))
+			}
+			doc.SetBelowFold(tt.below...)
+			if tt.scrollBar {
+				pane.Add("scroll_bar", "Vertical scroll bar").SetStates("vertical", "showing", "visible", "enabled")
+			}
+			h.start(map[string]any{"apps": []any{w.App().Pid()}})
+			read := h.ok("get_window_state", map[string]any{"window_id": uint64(w.ID()), "max_elements": 500})
+			if strings.Contains(read["tree_text"].(string), line(350)) {
+				t.Fatal("paragraph 350 is in the plain read")
+			}
+			tok := testkit.Token(t, read, "document_text", "Long")
+			dd := h.ok("get_window_state", map[string]any{"root": tok})
+			text, has := dd["text"].(string)
+			if has != tt.wantText {
+				t.Fatalf("text present %v, want %v: %v", has, tt.wantText, dd["text"])
+			}
+			if !tt.wantText {
+				if n := len(h.desk.CallsOf("ReadDocumentText")); n != 0 {
+					t.Fatalf("%d ReadDocumentText calls without a scroll bar", n)
+				}
+				return
+			}
+			if !strings.HasPrefix(text, line(1)+"\n") || !strings.Contains(text, tt.wantLine) {
+				t.Fatalf("the text lacks the first paragraph or %q: %.200q", tt.wantLine, text)
+			}
+			if strings.Contains(text, "hunter2") {
+				t.Fatal("a credential-looking span reached the text")
+			}
+			if got := dd["text_truncated"] == true; got != tt.truncated || len(text) > 64<<10 {
+				t.Fatalf("text_truncated %v (%d bytes), want %v", got, len(text), tt.truncated)
+			}
+			if !strings.Contains(h.call("get_window_state", map[string]any{"root": tok}).Text, "--- text ---\n"+line(1)) {
+				t.Fatal("the text block does not carry the document's text")
+			}
+		})
+	}
+}
