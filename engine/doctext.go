@@ -31,6 +31,12 @@ const documentTextBound = 20 * time.Second
 // backend's DocumentTextReader and the document's scroll bar in the read.
 // ok is false when the backend cannot, the read holds no scroll bar, or
 // the backend fails.
+//
+// Paging scrolls the person's view, which a read must not do unasked: it
+// happens only in a takeover, where the person sees the driver at work.
+// Outside one, the text is that of the paragraphs the document lists (the
+// ones on screen, whose details the read holds), and it says it was cut
+// when the document scrolls.
 func (s *Session) documentText(ctx context.Context, sn *snapshot, pos int) (text string, truncated, ok bool) {
 	n := &sn.tree.Nodes[pos]
 	dr, can := s.d.backend.(DocumentTextReader)
@@ -38,6 +44,9 @@ func (s *Session) documentText(ctx context.Context, sn *snapshot, pos int) (text
 		return "", false, false
 	}
 	bar := scrollBarOf(sn.tree, pos)
+	if !s.inTakeover() {
+		return listedText(sn.tree, pos), bar != "", true
+	}
 	if bar == "" {
 		return "", false, false
 	}
@@ -48,4 +57,24 @@ func (s *Session) documentText(ctx context.Context, sn *snapshot, pos int) (text
 		return "", false, false
 	}
 	return text, truncated, true
+}
+
+// listedText is the text of the paragraphs a document lists, one line
+// each, secure ones left out, up to rootTextMax.
+func listedText(t *Tree, doc int) string {
+	var b strings.Builder
+	for i := doc + 1; i < len(t.Nodes); i++ {
+		c := &t.Nodes[i]
+		if c.Parent != doc || c.Secure || !c.HasValue {
+			continue
+		}
+		if b.Len()+len(c.Value)+1 > rootTextMax {
+			break
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(c.Value)
+	}
+	return b.String()
 }

@@ -11,9 +11,10 @@ import (
 
 // TestWriterWholeTextByDrillDown: the 400-paragraph document lists only
 // the paragraphs on screen, and those below have no text until shown. A
-// drill-down rooted at the document returns the whole text, paragraph 350
-// included, read page by page through the document's scroll bar; the view
-// is paged back after. With a smaller bound the text is cut and says so.
+// headless drill-down rooted at the document returns the text on screen,
+// cut; in a takeover, the whole text, paragraph 350 included, read page by
+// page through the document's scroll bar, and the view is paged back
+// after. With a smaller bound the text is cut and says so.
 func TestWriterWholeTextByDrillDown(t *testing.T) {
 	a, h, read := openLongDocument(t)
 	defer a.alive(t)
@@ -23,8 +24,20 @@ func TestWriterWholeTextByDrillDown(t *testing.T) {
 	}
 	doc, _ := rowWith(t, read, "Long", "document_text")
 
+	// Headless, the drill-down never scrolls the person's view: it gives
+	// the paragraphs on screen and says the text was cut.
+	head := h.ok("get_window_state", map[string]any{"pid": a.pid, "root": doc})
+	if text := asString(head["text"]); !strings.HasPrefix(text, "Paragraph 1:") || strings.Contains(text, "Paragraph 350:") || head["text_truncated"] != true {
+		t.Fatalf("a headless drill-down on the document: text_truncated %v, %.120q", head["text_truncated"], text)
+	}
+
+	// In a takeover, where the person sees the driver at work, it pages.
+	w := newTakeover(t)
+	w.grantTakeover(a.pid)
+	read = settledRead(t, w.harness, a)
+	doc, _ = rowWith(t, read, "Long", "document_text")
 	start := time.Now()
-	dd := h.ok("get_window_state", map[string]any{"pid": a.pid, "root": doc})
+	dd := w.ok("get_window_state", map[string]any{"pid": a.pid, "root": doc})
 	took := time.Since(start)
 	text := asString(dd["text"])
 	t.Logf("drill-down on the document: %d bytes of text in %v, text_truncated %v", len(text), took.Round(time.Millisecond), dd["text_truncated"])
