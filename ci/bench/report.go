@@ -175,6 +175,7 @@ func verdict(rows []row) verdictResult {
 		v.checks = append(v.checks, c)
 	}
 	v.checks = append(v.checks, browserChecks(rows)...)
+	v.checks = append(v.checks, loopChecks(rows)...)
 	for _, n := range []int{200, 1000} {
 		if r, ok := findRows(rows, n); ok && len(r.dfltReads) > 0 {
 			d := ms(medianDuration(r.dfltReads))
