@@ -110,6 +110,18 @@ func synthRow(rows int, fullMs, walkMs float64, fullBytes, skelBytes int) row {
 	}
 }
 
+// withLoop gives a row MCP phase figures: the cold read's engine and
+// client times and the kept re-read's client time, in ms.
+func withLoop(r row, engineCold, clientCold, clientKept float64) row {
+	d := func(v float64) []time.Duration { return []time.Duration{time.Duration(v * float64(time.Millisecond))} }
+	r.mcp = &mcpRow{calls: map[string]*loopFigures{
+		"cold read":      {engine: d(engineCold), client: d(clientCold), replyBytes: 1274600},
+		"re-read (kept)": {engine: d(clientKept / 2), client: d(clientKept), replyBytes: 1274620},
+		"find_elements":  {engine: d(20), client: d(21), replyBytes: 700},
+	}}
+	return r
+}
+
 func TestVerdict(t *testing.T) {
 	cases := []struct {
 		name   string
@@ -120,18 +132,18 @@ func TestVerdict(t *testing.T) {
 		{"every target met", []row{
 			synthRow(200, 25, 900, 1000, 100),
 			synthRow(500, 60, 2000, 1000, 100),
-			synthRow(1000, 120, 4000, 1000, 100),
-		}, []bool{true, true, true, true, true, true}, 0},
+			withLoop(synthRow(1000, 120, 4000, 1000, 100), 120, 150, 40),
+		}, []bool{true, true, true, true, true, true, true, true}, 0},
 		{"slow reads, fat skeletons", []row{
 			synthRow(200, 31, 900, 1000, 151),
 			synthRow(500, 60, 2000, 1000, 150),
-			synthRow(1000, 151, 3000, 1000, 100),
-		}, []bool{false, false, false, false, true, true}, 0},
+			withLoop(synthRow(1000, 151, 3000, 1000, 100), 151, 200, 80),
+		}, []bool{false, false, false, false, true, true, false, false}, 0},
 		{"fast but under 25x", []row{
 			synthRow(200, 20, 900, 1000, 100),
 			synthRow(500, 60, 2000, 1000, 100),
-			synthRow(1000, 140, 3000, 1000, 100),
-		}, []bool{true, false, true, true, true, true}, 0},
+			withLoop(synthRow(1000, 140, 3000, 1000, 100), 100, 131, 45),
+		}, []bool{true, false, true, true, true, true, false, true}, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -171,6 +183,25 @@ func TestVerdict(t *testing.T) {
 			}
 		}
 	})
+}
+
+func TestLoopTable(t *testing.T) {
+	big := withLoop(synthRow(1000, 120, 4000, 1000, 100), 120, 150, 40)
+	big.subject.name = "synthetic 1000 rows"
+	noLoop := synthRow(200, 25, 900, 1000, 100)
+	var buf bytes.Buffer
+	if !printLoop(&buf, []row{noLoop, big}, 10) {
+		t.Fatal("printLoop wrote nothing")
+	}
+	out := buf.String()
+	for _, want := range []string{"cold read", "120.0", "150.0", "1.25", "1274600", "re-read (kept)", "find_elements"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("the loop table lacks %q:\n%s", want, out)
+		}
+	}
+	if printLoop(&bytes.Buffer{}, []row{noLoop}, 10) {
+		t.Error("printLoop wrote a table for rows without an MCP phase")
+	}
 }
 
 func TestTable(t *testing.T) {

@@ -7,7 +7,7 @@
 // It is a benchmark, not a test: nothing here fails on a slow machine. It
 // exits non-zero only when a subject could not be measured at all.
 //
-//	go run ./ci/bench [-runs 10] [-walks 3] [-only NAME[,NAME...]] [-testdata native/atspi/testdata]
+//	go run ./ci/bench [-runs 10] [-walks 3] [-only NAME[,NAME...]] [-testdata native/atspi/testdata] [-bin bin/nish-driver]
 package main
 
 import (
@@ -27,6 +27,7 @@ func main() {
 	walks := flag.Int("walks", 3, "pyatspi walks per window (the median is reported)")
 	testdata := flag.String("testdata", "native/atspi/testdata", "folder holding synthetic.py, walk.py and web/form.html")
 	only := flag.String("only", "", "measure only the subjects whose name holds this text, or one of these comma-separated texts (e.g. form.html for the browsers; KeePassXC,FeatherPad,Writer,Calc for the everyday apps)")
+	bin := flag.String("bin", "", "the built nish-driver the MCP phase starts (default: build one into a temporary folder)")
 	flag.Parse()
 	if *runs < 1 || *walks < 1 {
 		fmt.Fprintln(os.Stderr, "bench: -runs and -walks must be at least 1")
@@ -41,14 +42,32 @@ func main() {
 		os.Exit(2)
 	}
 
+	cleanup := func() {}
+	if *bin == "" {
+		tmp, err := os.MkdirTemp("", "nish-bench-")
+		if err == nil {
+			cleanup = func() { os.RemoveAll(tmp) }
+			*bin, err = buildDriver(tmp)
+		}
+		if err != nil {
+			cleanup()
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(2)
+		}
+	} else if *bin, err = filepath.Abs(*bin); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(2)
+	}
+
 	started := time.Now()
 	m := describeMachine()
 	desk, err := sandbox.Start(context.Background(), sandbox.Options{})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench: the test desktop did not start (make deps installs it):", err)
+		cleanup()
 		os.Exit(1)
 	}
-	b := &bench{desk: desk, testdata: dir, runs: *runs, walks: *walks, stopped: map[int]bool{}}
+	b := &bench{desk: desk, testdata: dir, runs: *runs, walks: *walks, bin: *bin, stopped: map[int]bool{}}
 	var rows []row
 	for _, s := range subjects() {
 		if !chosen(s.name, *only) {
@@ -65,11 +84,15 @@ func main() {
 		rows = append(rows, r)
 	}
 	desk.Close()
+	cleanup()
 
 	printTable(os.Stdout, m, rows, *runs, *walks)
 	fmt.Println()
 	printPhases(os.Stdout, rows)
 	fmt.Println()
+	if printLoop(os.Stdout, rows, *runs) {
+		fmt.Println()
+	}
 	printVerdict(os.Stdout, verdict(rows))
 	fmt.Printf("\nwhole run: %.0f s; load average %s at the end\n", time.Since(started).Seconds(), loadAverage("/proc/loadavg"))
 	for _, r := range rows {

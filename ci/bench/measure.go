@@ -36,6 +36,7 @@ type row struct {
 	walkMs     []float64       // pyatspi walks of the same window
 	walkElems  int             // elements the pyatspi walk visited
 	walkFailed string          // why the baseline is missing ("" when measured)
+	mcp        *mcpRow         // the MCP phase, for the subjects that have one
 }
 
 func (r row) fullMedian() time.Duration { return medianDuration(r.fullReads) }
@@ -70,8 +71,18 @@ func (b *bench) measure(s subject) row {
 		return r
 	}
 	defer b.stop(app)
+	if s.mcp {
+		r.mcp = &mcpRow{}
+	}
 	if err := b.measureReads(app.pid, &r); err != nil {
 		r.failed = err.Error()
+		return r
+	}
+	if r.mcp != nil {
+		if err := b.measureClientLoop(app.pid, r.mcp); err != nil {
+			r.mcp.failed = err.Error()
+			r.failed = "MCP phase: " + err.Error()
+		}
 	}
 	return r
 }
@@ -222,6 +233,12 @@ func (b *bench) measureReads(pid int, r *row) error {
 	}
 	if r.dfltReads, r.dfltParts, err = s.repeat("default read", dfltArgs, b.runs); err != nil {
 		return err
+	}
+	if r.mcp != nil {
+		if err := b.measureEngineLoop(s, pid, r.mcp); err != nil {
+			r.mcp.failed = err.Error()
+			return err
+		}
 	}
 
 	// The baseline walks the window the driver read (the app's topmost),

@@ -184,6 +184,7 @@ func verdict(rows []row) verdictResult {
 			v.notes = append(v.notes, fmt.Sprintf("%s: no pyatspi baseline: %s", r.subject.name, r.subject.noWalk))
 		}
 	}
+	v.checks = append(v.checks, loopChecks(rows)...)
 	for _, n := range []int{200, 1000} {
 		if r, ok := findRows(rows, n); ok && len(r.dfltReads) > 0 {
 			d := ms(medianDuration(r.dfltReads))

@@ -24,6 +24,8 @@ type subject struct {
 	bus string
 	// rows is the synthetic window's row count (0 for real apps).
 	rows int
+	// mcp marks the subjects the MCP phase (mcp.go) measures too.
+	mcp bool
 	// browser, when set, is a web browser showing the fixture page
 	// (web/form.html in the testdata folder), started with the sandbox's
 	// BrowserCommand on a throwaway profile; argv is then unused.
@@ -60,6 +62,7 @@ func subjects() []subject {
 			argv: []string{"synthetic.py", fmt.Sprint(rows)},
 			bus:  "synthetic.py",
 			rows: rows,
+			mcp:  rows == 200 || rows == 1000,
 		})
 	}
 	return append(append(s,
@@ -79,7 +82,9 @@ type bench struct {
 	desk        *sandbox.Desktop
 	testdata    string
 	runs, walks int
-	stopped     map[int]bool // pids of apps already measured and stopped
+	// bin is the built driver the MCP phase starts.
+	bin     string
+	stopped map[int]bool // pids of apps already measured and stopped
 }
 
 // running is a started app.

@@ -52,6 +52,9 @@ func requestKey(id jsonrpc.ID) string {
 	return string(b)
 }
 
+// Unwrap is the connection drainConn wraps (for holderOf).
+func (c *drainConn) Unwrap() mcp.Connection { return c.Connection }
+
 func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
 	if err == nil {

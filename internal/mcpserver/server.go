@@ -48,6 +48,7 @@ type Options struct {
 type Server struct {
 	*mcp.Server
 	sessions *sessions
+	holders  *holders
 }
 
 // New builds the MCP server over a driver: every tool of the engine's table,
@@ -75,11 +76,12 @@ func New(d *engine.Driver, opts Options) (*Server, error) {
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
 	sess := newSessions(d, peerPid, logger)
+	lean := &holders{}
 	for _, t := range tools {
-		server.AddTool(t, toolHandler(t.Name, sess, logger))
+		server.AddTool(t, toolHandler(t.Name, sess, lean, logger))
 	}
 	server.AddReceivingMiddleware(contractMeta, toolOrder, sess.middleware)
-	return &Server{Server: server, sessions: sess}, nil
+	return &Server{Server: server, sessions: sess, holders: lean}, nil
 }
 
 // Run serves one session over t (stdio, for the mcp command) until the
@@ -88,9 +90,29 @@ func New(d *engine.Driver, opts Options) (*Server, error) {
 // session's end when the process exits. Requests read before the client's
 // input ended are still answered (DrainInput).
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
-	err := s.Server.Run(ctx, DrainInput(t, DrainBound))
+	err := s.serve(ctx, DrainInput(t, DrainBound))
 	s.Close()
 	return err
+}
+
+// serve is the SDK's Server.Run through this Server's Connect (the SDK's
+// own Run would connect past it): serve one session until it ends, or
+// close it when ctx ends.
+func (s *Server) serve(ctx context.Context, t mcp.Transport) error {
+	ss, err := s.Connect(ctx, t, nil)
+	if err != nil {
+		return err
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- ss.Wait() }()
+	select {
+	case <-ctx.Done():
+		ss.Close()
+		<-ended
+		return ctx.Err()
+	case err := <-ended:
+		return err
+	}
 }
 
 // Close ends the engine connection of every session and waits until each
@@ -136,7 +158,7 @@ func annotations(spec engine.ToolSpec) *mcp.ToolAnnotations {
 // toolHandler runs one tool on the calling session's engine connection.
 // It never returns a Go error: the SDK would turn it into a text-only
 // error without the envelope.
-func toolHandler(name string, sess *sessions, logger *slog.Logger) mcp.ToolHandler {
+func toolHandler(name string, sess *sessions, lean *holders, logger *slog.Logger) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (out *mcp.CallToolResult, _ error) {
 		defer func() {
 			if r := recover(); r != nil {
@@ -156,6 +178,6 @@ func toolHandler(name string, sess *sessions, logger *slog.Logger) mcp.ToolHandl
 			outcome = string(res.Err.Code)
 		}
 		logger.Debug("tool call", "tool", name, "outcome", outcome)
-		return Render(res), nil
+		return lean.renderFor(req.Session, res), nil
 	}
 }

@@ -21,4 +21,11 @@
 // Error replies that come from the SDK are rewritten to a fixed message per
 // JSON-RPC code: the SDK's messages repeat the client's input and name Go
 // types, and a few of its errors carry code 0, which is no JSON-RPC code.
+//
+// A tool result can also bypass the SDK's encoding: the server encodes it
+// itself, once, and hands the bytes to the connection (Conn.Hold); the SDK
+// carries only a short placeholder, and Write puts the held bytes in its
+// place on the reply line. The SDK encodes a result in nested layers, each
+// scanning and copying the one below, which for a 5,000-row read cost more
+// than the read (docs/performance.md, "The MCP path").
 package wire

@@ -21,14 +21,14 @@ func encodeError(id json.RawMessage, code int64, message string) []byte {
 	return append(out, "}}"...)
 }
 
-// encodeResponse is the reply line of an SDK response, under the client's
-// own id. The result is the SDK's encoding, passed through untouched.
-func encodeResponse(id json.RawMessage, resp *jsonrpc.Response) []byte {
-	if resp.Error != nil {
-		code, message := publicError(resp.Error)
+// encodeResponse is the reply line of an SDK response (its result, or its
+// error), under the client's own id. The result is the SDK's encoding, or
+// the server's own held encoding, passed through untouched.
+func encodeResponse(id json.RawMessage, result json.RawMessage, rerr error) []byte {
+	if rerr != nil {
+		code, message := publicError(rerr)
 		return encodeError(id, code, message)
 	}
-	result := resp.Result
 	if len(result) == 0 {
 		result = json.RawMessage("{}")
 	}

@@ -42,6 +42,7 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 		w:         t.Writer,
 		sessionID: t.SessionID,
 		ids:       newIDTable(),
+		held:      newHeld(),
 		incoming:  make(chan incoming),
 		closed:    make(chan struct{}),
 	}
@@ -55,6 +56,7 @@ type Conn struct {
 	w         io.WriteCloser
 	sessionID string
 	ids       *idTable
+	held      *held
 
 	writeMu sync.Mutex
 
@@ -104,6 +106,12 @@ func (c *Conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		}
 		return c.writeLine(data)
 	}
+	// A held result is taken first, so that it is dropped even when the
+	// reply itself goes nowhere.
+	result := resp.Result
+	if resp.Error == nil {
+		result = c.held.take(result)
+	}
 	n, ok := resp.ID.Raw().(int64)
 	if !ok {
 		return nil
@@ -112,7 +120,7 @@ func (c *Conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if !ok {
 		return nil
 	}
-	line := encodeResponse(call.raw, resp)
+	line := encodeResponse(call.raw, result, resp.Error)
 	if call.group == nil {
 		return c.writeLine(line)
 	}
@@ -137,12 +145,13 @@ func (c *Conn) Close() error {
 	return err
 }
 
+// writeLine writes one line. data is the caller's to give away: the
+// encoders leave room for the newline, so a large reply is not copied
+// again here.
 func (c *Conn) writeLine(data []byte) error {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	line := make([]byte, 0, len(data)+1)
-	line = append(append(line, data...), '\n')
-	_, err := c.w.Write(line)
+	_, err := c.w.Write(append(data, '\n'))
 	return err
 }
 
