@@ -28,11 +28,18 @@ const argMarker = "ARGMARKER-5e1f"
 // CommandTransport and initializes a session with the legacy handshake.
 func connect(t *testing.T, env []string, args ...string) (*mcp.ClientSession, *testkit.SyncBuffer) {
 	t.Helper()
+	return connectAs(t, "2025-11-25", env, args...)
+}
+
+// connectAs is connect with the protocol version the client asks for ("":
+// the SDK client's newest).
+func connectAs(t *testing.T, protocol string, env []string, args ...string) (*mcp.ClientSession, *testkit.SyncBuffer) {
+	t.Helper()
 	cmd := exec.Command(binary, append([]string{"mcp"}, args...)...)
 	cmd.Env = env
 	stderr := &testkit.SyncBuffer{}
 	cmd.Stderr = stderr
-	cs := mcpkit.Connect(t, "binary-test", &mcp.CommandTransport{Command: cmd}, "2025-11-25", stderr.String)
+	cs := mcpkit.Connect(t, "binary-test", &mcp.CommandTransport{Command: cmd}, protocol, stderr.String)
 	return cs, stderr
 }
 
@@ -299,5 +306,33 @@ func TestAnswersSurviveTheEndOfInput(t *testing.T) {
 		if !ids[id] {
 			t.Errorf("no answer to request %v; stdout:\n%s", id, out)
 		}
+	}
+}
+
+// The result bytes the driver writes itself on stdio (the lean path) are
+// the SDK's for every protocol a client may speak: the newest adds fields
+// around every result (_meta before, resultType after) that must stay, and
+// the result must never reach the client as the stand-in it travels as
+// inside the SDK.
+func TestStdioResultsAreWholeInEveryProtocol(t *testing.T) {
+	for _, protocol := range []string{"2025-03-26", "2025-11-25", ""} {
+		t.Run("protocol "+protocol, func(t *testing.T) {
+			cs, _ := connectAs(t, protocol, noDesktopEnv(t), "--backend", "mock")
+			mcpkit.Call(t, cs, "start_session", map[string]any{"apps": []any{"Form Demo"}})
+			for tool, args := range map[string]map[string]any{
+				"list_windows":     nil,
+				"get_window_state": {"app": "Form Demo"},
+				"find_elements":    {"app": "Form Demo", "role": "push_button"},
+			} {
+				res := mcpkit.Call(t, cs, tool, args)
+				raw := mcpkit.Structured(t, res)
+				if res.IsError || len(raw) == 0 || raw[0] != '{' {
+					t.Fatalf("%s: structuredContent %.200s", tool, raw)
+				}
+				if err := schema.ValidateOutput(tool, raw); err != nil {
+					t.Errorf("%s: %v", tool, err)
+				}
+			}
+		})
 	}
 }

@@ -113,6 +113,10 @@ type stopOnDoneConn struct {
 	done context.Context
 }
 
+// Unwrap gives the connection under this one, so the MCP server finds the
+// wire connection that carries its pre-encoded results (the lean path).
+func (c *stopOnDoneConn) Unwrap() mcp.Connection { return c.Connection }
+
 func (c *stopOnDoneConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -19,12 +19,12 @@ type held struct {
 	mu      sync.Mutex
 	next    int64
 	results map[int64][]byte
-	// head is how every placeholder result of this connection begins: the
-	// SDK's encoding of a tool result with no content and a string as
-	// structuredContent, the string starting with this connection's random
-	// tag. No engine result has that shape (their structuredContent is
-	// always an object), so the placeholder cannot be mistaken.
-	head []byte
+	// marker is how every placeholder of this connection shows in the
+	// SDK's encoding of a result: no content, and a string as
+	// structuredContent starting with this connection's random tag. No
+	// engine result has that shape (their structuredContent is always an
+	// object), so the placeholder cannot be mistaken.
+	marker []byte
 	tag  string
 }
 
@@ -34,7 +34,7 @@ func newHeld() *held {
 	tag := "nish-held:" + hex.EncodeToString(b[:]) + ":"
 	return &held{
 		results: map[int64][]byte{},
-		head:    []byte(`{"content":[],"structuredContent":"` + tag),
+		marker:  []byte(`"content":[],"structuredContent":"` + tag),
 		tag:     tag,
 	}
 }
@@ -62,13 +62,22 @@ func (c *Conn) Hold(result []byte) Placeholder {
 
 // take returns the held result a reply's result stands for and forgets it;
 // the reply's own result when it is no placeholder of this connection.
+// The fields the SDK wrote around the placeholder (a newer protocol adds
+// _meta before and resultType after to every result) stay around the held
+// result's own, in the order the SDK would have written them for the real
+// result.
 func (h *held) take(result json.RawMessage) json.RawMessage {
-	rest, ok := bytes.CutPrefix(result, h.head)
-	if !ok {
+	i := bytes.Index(result, h.marker)
+	if i < 1 || (result[i-1] != '{' && result[i-1] != ',') {
 		return result
 	}
-	digits, ok := bytes.CutSuffix(rest, []byte(`"}`))
-	if !ok {
+	rest := result[i+len(h.marker):]
+	end := bytes.IndexByte(rest, '"')
+	if end < 0 {
+		return result
+	}
+	digits, tail := rest[:end], rest[end+1:]
+	if len(tail) == 0 || tail[len(tail)-1] != '}' || (len(tail) > 1 && tail[0] != ',') {
 		return result
 	}
 	n, err := strconv.ParseInt(string(digits), 10, 64)
@@ -82,7 +91,15 @@ func (h *held) take(result json.RawMessage) json.RawMessage {
 		return result
 	}
 	delete(h.results, n)
-	return body
+	if i == 1 && len(tail) == 1 {
+		return body
+	}
+	// result[:i] is "{" and the fields before; body without its braces;
+	// then the fields after and the closing brace.
+	out := make([]byte, 0, i+len(body)+len(tail))
+	out = append(out, result[:i]...)
+	out = append(out, body[1:len(body)-1]...)
+	return append(out, tail...)
 }
 
 // size is the number of results held (for tests).

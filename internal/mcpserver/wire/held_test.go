@@ -107,3 +107,28 @@ func TestOnlyThisConnectionsPlaceholdersAreReplaced(t *testing.T) {
 		}
 	}
 }
+
+// A newer protocol's SDK writes fields around structuredContent on every
+// result (_meta before, resultType after): they stay around the held
+// result's own fields, as the SDK would have written them for the real
+// result.
+func TestFieldsAroundThePlaceholderStayAroundTheHeldResult(t *testing.T) {
+	const meta = `"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"nish-driver"}}`
+	inner := heldBody[1 : len(heldBody)-1]
+	for _, tc := range []struct{ before, after, want string }{
+		{"", `,"resultType":"complete"`, `{` + inner + `,"resultType":"complete"}`},
+		{meta + ",", `,"resultType":"complete"`, `{` + meta + "," + inner + `,"resultType":"complete"}`},
+		{meta + ",", "", `{` + meta + "," + inner + `}`},
+	} {
+		h := newHeld()
+		c := &Conn{held: h}
+		p, _ := c.Hold([]byte(heldBody)).MarshalJSON()
+		got := string(h.take([]byte(`{` + tc.before + `"content":[],"structuredContent":` + string(p) + tc.after + `}`)))
+		if got != tc.want {
+			t.Errorf("got  %s\nwant %s", got, tc.want)
+		}
+		if n := h.size(); n != 0 {
+			t.Errorf("%d results still held", n)
+		}
+	}
+}
