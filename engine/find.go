@@ -195,12 +195,14 @@ func findElements(ctx context.Context, c *Conn, a *Args) Result {
 	if _, err = c.requireReadable(ctx, "find_elements", fmt.Sprintf("find elements in window %d", w.ID)); err != nil {
 		return Failure(err)
 	}
-	sn, err := s.snap(ctx, w.ID)
+	// An unchanged window's find keeps its snapshot, as a read does: the
+	// same tokens, and no read of the app but the matches' frames.
+	sn, kept, err := s.readWindow(ctx, w.ID)
 	if err != nil {
 		return Failure(err)
 	}
 	positions, total := q.find(sn.tree, max)
-	if err := sn.fill(ctx, c.d, positions); err != nil {
+	if err := sn.details(ctx, c.d, kept, positions); err != nil {
 		return Failure(err)
 	}
 	res := FindElementsResult{OK: true, SnapshotID: sn.id, Window: windowInfo(w), Elements: make([]FoundRow, 0, len(positions)),

@@ -63,3 +63,31 @@ func TestUnchangedWindowsKeepTheirSnapshot(t *testing.T) {
 		t.Fatal("a read kept a snapshot older than the reuse bound")
 	}
 }
+
+// TestFindInAnUnchangedWindowKeepsItsSnapshot: find_elements reads the
+// window as a read does, so a find in a window whose app reported no
+// change since the last read keeps that read's snapshot (its tokens are
+// the read's) and asks the app only for the matches' frames; a change the
+// app reports means a fresh read.
+func TestFindInAnUnchangedWindowKeepsItsSnapshot(t *testing.T) {
+	h := newHarness(t, nil)
+	h.start(nil)
+	read := h.readForm(nil)
+	structureReads := len(h.desk.CallsOf("ReadStructure"))
+	win := uint64(h.demo.Form.Window.ID())
+	found := h.ok("find_elements", map[string]any{"window_id": win, "role": "check_box", "label": "remember"})
+	if found["snapshot_id"] != read["snapshot_id"] {
+		t.Fatalf("a find in an unchanged window: snapshot %v, want the read's %v", found["snapshot_id"], read["snapshot_id"])
+	}
+	if n := len(h.desk.CallsOf("ReadStructure")); n != structureReads {
+		t.Fatalf("the find read the window's structure again (%d reads)", n-structureReads)
+	}
+	rows := found["elements"].([]any)
+	if len(rows) != 1 || rows[0].(map[string]any)["element_token"] != testkit.Token(t, read, "check_box", "Remember me") {
+		t.Fatalf("the find's row is not the read's: %v", rows)
+	}
+	h.demo.Form.Status.SetName("Saved by someone else")
+	if again := h.ok("find_elements", map[string]any{"window_id": win, "role": "check_box"}); again["snapshot_id"] == read["snapshot_id"] {
+		t.Fatal("a find after the app reported a change kept the old snapshot")
+	}
+}

@@ -296,18 +296,7 @@ func getWindowState(ctx context.Context, c *Conn, a *Args) Result {
 	if ra.screenshot {
 		need = append(need, securePositions(sn.tree)...)
 	}
-	var known []int              // rows a kept snapshot already holds details of
-	if kept && !sn.framesStale { // a stale-framed one reads them in fill
-		for _, p := range need {
-			if p >= 0 && p < len(sn.tree.Nodes) && sn.tree.Nodes[p].Detailed {
-				known = append(known, p)
-			}
-		}
-	}
-	if err := sn.fill(ctx, c.d, need); err != nil {
-		return Failure(err)
-	}
-	if err := c.d.readFramesAgain(ctx, sn, known); err != nil {
+	if err := sn.details(ctx, c.d, kept, need); err != nil {
 		return Failure(err)
 	}
 	if ra.skeleton {

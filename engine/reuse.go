@@ -268,6 +268,25 @@ func (s *Session) readWindow(ctx context.Context, w WindowID) (*snapshot, bool, 
 	return sn, false, err
 }
 
+// details makes sure the rows at positions have their details, for a
+// result built from a snapshot readWindow gave: rows never read are read
+// whole; the rows a kept snapshot already holds details of keep them and
+// have only their frames read again (readFramesAgain).
+func (sn *snapshot) details(ctx context.Context, d *Driver, kept bool, positions []int) *Error {
+	var known []int              // rows a kept snapshot already holds details of
+	if kept && !sn.framesStale { // a stale-framed one reads them in fill
+		for _, p := range positions {
+			if p >= 0 && p < len(sn.tree.Nodes) && sn.tree.Nodes[p].Detailed {
+				known = append(known, p)
+			}
+		}
+	}
+	if err := sn.fill(ctx, d, positions); err != nil {
+		return err
+	}
+	return d.readFramesAgain(ctx, sn, known)
+}
+
 // readFramesAgain reads the frames of a kept snapshot's rows at positions
 // again (FrameReader): the app's reports vouch for what its elements hold,
 // not for where they lie. A backend without FrameReader reads their
