@@ -71,9 +71,7 @@ func TestSessionStartTurnsAccessibilitySwitchOn(t *testing.T) {
 		t.Errorf("the doctor does not say the switch is off:\n%s", text)
 	}
 
-	wait := newPerson(t).answer("allow")
-	st := h.ok("start_session", map[string]any{"apps": []any{pid}})
-	wait.Wait()
+	st := grant(t, h, pid)
 	if st["accessibility_switch"] != engine.SwitchTurnedOn {
 		t.Errorf("accessibility_switch = %v, want %s", st["accessibility_switch"], engine.SwitchTurnedOn)
 	}
@@ -129,9 +127,7 @@ func TestChromiumWithoutRendererAccessibilityHint(t *testing.T) {
 	h := newHarness(t, 20*time.Second)
 	win := waitForWindow(t, h, pid, "Plain page")
 
-	wait := newPerson(t).answer("allow")
-	h.ok("start_session", map[string]any{"apps": []any{pid}})
-	wait.Wait()
+	grant(t, h, pid)
 	read := h.ok("get_window_state", map[string]any{"window_id": uint64(win.ID)})
 	hint, _ := read["accessibility_hint"].(map[string]any)
 	if hint == nil || hint["code"] != engine.HintChromiumRendererOff || hint["message"] != engine.HintMessage(engine.HintChromiumRendererOff) {
@@ -185,9 +181,7 @@ func TestAppOffTheBusHint(t *testing.T) {
 
 	h := newHarness(t, 20*time.Second)
 	win := waitForWindow(t, h, pid, "Off the bus")
-	wait := newPerson(t).answer("allow")
-	h.ok("start_session", map[string]any{"apps": []any{pid}})
-	wait.Wait()
+	grant(t, h, pid)
 	read := h.ok("get_window_state", map[string]any{"window_id": uint64(win.ID)})
 	hint, _ := read["accessibility_hint"].(map[string]any)
 	if hint == nil || hint["code"] != engine.HintNotOnBus {

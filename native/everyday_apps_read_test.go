@@ -223,12 +223,7 @@ func TestCalcSheetReadDoesNoHarm(t *testing.T) {
 	defer a.alive(t)
 	before := waitSheet(t, a)
 	rssBefore := rssKiB(t, a.pid)
-	h := newHarness(t, 20*time.Second)
-	grant(t, h, a.pid)
-	r := readOnce(t, h, a.pid)
-	if r.read == nil {
-		t.Fatalf("the read of Calc failed: %s", r.text)
-	}
+	_, r := grantedRead(t, a)
 	if r.read["truncated"] != true {
 		t.Fatalf("a read that leaves the sheet's cells out says truncated: %s", r.summary())
 	}

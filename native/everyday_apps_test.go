@@ -208,6 +208,19 @@ type timedRead struct {
 	elapsed time.Duration
 }
 
+// grantedRead starts a session the person granted on the app and reads
+// its window once; a read that fails fails the test.
+func grantedRead(t testing.TB, a *desktopApp) (*harness, timedRead) {
+	t.Helper()
+	h := newHarness(t, 20*time.Second)
+	grant(t, h, a.pid)
+	r := readOnce(t, h, a.pid)
+	if r.read == nil {
+		t.Fatalf("reading %s: %s", a.what, r.text)
+	}
+	return h, r
+}
+
 // readOnce reads the app's window once with a 5,000-element budget.
 func readOnce(t testing.TB, h *harness, pid int) timedRead {
 	t.Helper()

@@ -194,14 +194,7 @@ func TestTakeoverHitTestOnTheDesktop(t *testing.T) {
 		// buttons window is at device 80,80.
 		cx, cy := 80+num(f["x"])+num(f["w"])/2, 80+num(f["y"])+num(f["h"])/2
 		startCover(t, cx-100, cy-60)
-		sent := w.spy.count("")
-		e := w.fail(engine.CodeOccluded, "click", map[string]any{"element_token": tok, "delivery_mode": "foreground"})
-		if e["disposition"].(map[string]any)["retry"] != "after_refresh" {
-			t.Fatalf("occluded: %v", e)
-		}
-		if got := w.spy.since(sent); len(got) != 0 {
-			t.Fatalf("an occluded click sent %v", got)
-		}
+		w.clickOccluded(t, tok)
 	})
 }
 

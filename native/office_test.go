@@ -118,12 +118,7 @@ func TestCalcReadsTheVisibleBlock(t *testing.T) {
 			defer a.alive(t)
 			ref := waitSheet(t, a)
 			rss := rssKiB(t, a.pid)
-			h := newHarness(t, 20*time.Second)
-			grant(t, h, a.pid)
-			r := readOnce(t, h, a.pid)
-			if r.read == nil {
-				t.Fatalf("reading Calc: %s", r.text)
-			}
+			h, r := grantedRead(t, a)
 			t.Logf("Calc %s: %s; reference block %d x %d", c.name, r.summary(), ref.VisibleRows, ref.VisibleColumns)
 			if r.read["truncated"] != true {
 				t.Fatalf("a read of a sheet's visible block says truncated: %s", r.summary())

@@ -39,12 +39,7 @@ func TestQtReadsAreComplete(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			a := c.start(t)
 			defer a.alive(t)
-			h := newHarness(t, 20*time.Second)
-			grant(t, h, a.pid)
-			r := readOnce(t, h, a.pid)
-			if r.read == nil {
-				t.Fatalf("reading %s: %s", c.name, r.text)
-			}
+			h, r := grantedRead(t, a)
 			walked, ms, ok := walkWindow(t, a.pid, 60*time.Second)
 			if !ok {
 				t.Fatalf("the pyatspi walk of %s did not finish", c.name)

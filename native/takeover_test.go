@@ -174,6 +174,20 @@ func newTakeoverOn(t testing.TB, wrap func(*sendSpy) engine.Backend) *tk {
 
 // grantTakeover starts a session on pid with the takeover line ticked by
 // the person's click, and checks the session is in a takeover.
+// clickOccluded checks that a takeover click on the element of tok, which
+// something covers, is occluded (retry after a refresh) and sends nothing.
+func (w *tk) clickOccluded(t *testing.T, tok string) {
+	t.Helper()
+	sent := w.spy.count("")
+	e := w.fail(engine.CodeOccluded, "click", map[string]any{"element_token": tok, "delivery_mode": "foreground"})
+	if e["disposition"].(map[string]any)["retry"] != "after_refresh" {
+		t.Fatalf("occluded: %v", e)
+	}
+	if got := w.spy.since(sent); len(got) != 0 {
+		t.Fatalf("an occluded click sent %v", got)
+	}
+}
+
 func (w *tk) grantTakeover(pid int) map[string]any {
 	w.t.Helper()
 	p := newPerson(w.t)
@@ -833,14 +847,7 @@ func TestTakeoverRefusals(t *testing.T) {
 
 	t.Run("an occluded target", func(t *testing.T) {
 		click := testkit.Token(t, read, "push_button", "Click me")
-		sent := w.spy.count("")
-		e := w.fail(engine.CodeOccluded, "click", map[string]any{"element_token": click, "delivery_mode": "foreground"})
-		if e["disposition"].(map[string]any)["retry"] != "after_refresh" {
-			t.Fatalf("occluded: %v", e)
-		}
-		if got := w.spy.since(sent); len(got) != 0 {
-			t.Fatalf("an occluded click sent %v", got)
-		}
+		w.clickOccluded(t, click)
 	})
 
 	w.ok("bring_to_front", map[string]any{"window_id": win})

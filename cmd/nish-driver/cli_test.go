@@ -10,6 +10,31 @@ import (
 	"github.com/nish-driver/nish-driver/schema"
 )
 
+// doctorReport is the part of the doctor's JSON report the tests check.
+type doctorReport struct {
+	Ready       bool   `json:"ready"`
+	SessionType string `json:"session_type"`
+	Backends    []struct {
+		ID         string  `json:"id"`
+		Status     string  `json:"status"`
+		ReasonCode *string `json:"reason_code"`
+	} `json:"backends"`
+}
+
+// doctorJSON checks the doctor's JSON report against its schema and
+// decodes it.
+func doctorJSON(t *testing.T, out string) doctorReport {
+	t.Helper()
+	if err := schema.ValidateDoctor(json.RawMessage(out)); err != nil {
+		t.Fatalf("report does not validate: %v\n%s", err, out)
+	}
+	var r doctorReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 func TestDoctor(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -28,21 +53,7 @@ func TestDoctor(t *testing.T) {
 			if exit != tt.wantExit {
 				t.Errorf("exit %d, want %d (stderr %q)", exit, tt.wantExit, errOut)
 			}
-			if err := schema.ValidateDoctor(json.RawMessage(out)); err != nil {
-				t.Errorf("report does not validate: %v\n%s", err, out)
-			}
-			var r struct {
-				Ready       bool   `json:"ready"`
-				SessionType string `json:"session_type"`
-				Backends    []struct {
-					ID         string  `json:"id"`
-					Status     string  `json:"status"`
-					ReasonCode *string `json:"reason_code"`
-				} `json:"backends"`
-			}
-			if err := json.Unmarshal([]byte(out), &r); err != nil {
-				t.Fatal(err)
-			}
+			r := doctorJSON(t, out)
 			if r.Ready != tt.wantReady || r.SessionType != tt.session {
 				t.Errorf("ready %v session %q, want %v %q", r.Ready, r.SessionType, tt.wantReady, tt.session)
 			}

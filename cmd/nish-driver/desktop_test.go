@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/nish-driver/nish-driver/internal/sandbox"
-	"github.com/nish-driver/nish-driver/schema"
 )
 
 // TestDoctorOnARealDesktop runs the binary's doctor inside a private
@@ -26,20 +24,7 @@ func TestDoctorOnARealDesktop(t *testing.T) {
 	if exit != 0 {
 		t.Fatalf("exit %d on a ready desktop; stderr %q\n%s", exit, errOut, out)
 	}
-	if err := schema.ValidateDoctor(json.RawMessage(out)); err != nil {
-		t.Fatalf("report does not validate: %v\n%s", err, out)
-	}
-	var r struct {
-		Ready       bool   `json:"ready"`
-		SessionType string `json:"session_type"`
-		Backends    []struct {
-			ID     string `json:"id"`
-			Status string `json:"status"`
-		} `json:"backends"`
-	}
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatal(err)
-	}
+	r := doctorJSON(t, out)
 	status := map[string]string{}
 	for _, b := range r.Backends {
 		status[b.ID] = b.Status

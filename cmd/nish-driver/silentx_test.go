@@ -9,9 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // silentXServer listens where X display :n would and accepts connections
@@ -42,27 +43,7 @@ func silentXServer(t *testing.T) string {
 	if ln == nil {
 		t.Fatal("no free display number from :900 to :999 for the silent X server")
 	}
-	var mu sync.Mutex
-	var held []net.Conn
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			held = append(held, c) // never read, never answered
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		mu.Lock()
-		for _, c := range held {
-			c.Close()
-		}
-		mu.Unlock()
-	})
+	testkit.SilentServer(t, ln)
 	return fmt.Sprintf(":%d", n)
 }
 
@@ -86,23 +67,14 @@ func TestDoctorReportsASilentXServerAsUnreachable(t *testing.T) {
 	if err != nil && !errors.As(err, &ee) {
 		t.Fatal(err)
 	}
-	var report struct {
-		Ready    bool `json:"ready"`
-		Backends []struct {
-			ID         string `json:"id"`
-			ReasonCode string `json:"reason_code"`
-		} `json:"backends"`
-	}
-	if err := json.Unmarshal(out, &report); err != nil {
-		t.Fatalf("doctor --json printed no report: %v\n%s", err, out)
-	}
+	report := doctorJSON(t, string(out))
 	if report.Ready {
 		t.Error("ready with a silent X server")
 	}
 	x11 := ""
 	for _, b := range report.Backends {
-		if b.ID == "x11" {
-			x11 = b.ReasonCode
+		if b.ID == "x11" && b.ReasonCode != nil {
+			x11 = *b.ReasonCode
 		}
 	}
 	if x11 != "display_unreachable" {

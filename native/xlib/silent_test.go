@@ -6,9 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // A server that accepts the connection and never answers makes Open give
@@ -26,32 +27,7 @@ func TestOpenGivesUpOnASilentServer(t *testing.T) {
 	if ln == nil {
 		t.Fatal("no free TCP port from 6900 to 6999 for the silent server")
 	}
-	var mu sync.Mutex
-	var held []net.Conn
-	accepted := make(chan struct{}, 1)
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			held = append(held, c)
-			mu.Unlock()
-			select {
-			case accepted <- struct{}{}:
-			default:
-			}
-		}
-	}()
-	defer func() {
-		ln.Close()
-		mu.Lock()
-		for _, c := range held {
-			c.Close()
-		}
-		mu.Unlock()
-	}()
+	accepted := testkit.SilentServer(t, ln)
 
 	saved := ConnectTimeout
 	ConnectTimeout = 300 * time.Millisecond
