@@ -109,12 +109,7 @@ func TestHandback(t *testing.T) {
 
 	t.Run("a pointer move stops a glide", func(t *testing.T) {
 		h := takeoverHarness(t)
-		win := uint64(h.demo.Form.Window.ID())
-		done := make(chan engine.Result, 1)
-		go func() {
-			done <- h.raw("move_cursor", map[string]any{"window_id": win, "x": 600, "y": 700, "duration_ms": 3000})
-		}()
-		testkit.Eventually(t, 10*time.Second, "the glide started", func() bool { return len(h.desk.Sent()) >= 5 })
+		done := startGlide(t, h, 5)
 		p := h.desk.PointerAt()
 		motionsBefore := len(h.desk.Sent())
 		h.desk.MovePointer(engine.Point{X: p.X + 20, Y: p.Y})
@@ -252,12 +247,7 @@ func TestHandback(t *testing.T) {
 
 	t.Run("the kill switch ends a running glide and a paused session", func(t *testing.T) {
 		h := takeoverHarness(t)
-		win := uint64(h.demo.Form.Window.ID())
-		done := make(chan engine.Result, 1)
-		go func() {
-			done <- h.raw("move_cursor", map[string]any{"window_id": win, "x": 600, "y": 700, "duration_ms": 3000})
-		}()
-		testkit.Eventually(t, 10*time.Second, "the glide started", func() bool { return len(h.desk.Sent()) >= 3 })
+		done := startGlide(t, h, 3)
 		h.d.KillSwitch()
 		r := <-done
 		if r.Err == nil {
@@ -300,4 +290,18 @@ func TestHandback(t *testing.T) {
 			}
 		}
 	})
+}
+
+// startGlide starts a three-second pointer glide across the demo form and
+// waits until the first sent steps (at least steps) reached the desktop;
+// the glide's result comes on the channel.
+func startGlide(t *testing.T, h *harness, steps int) <-chan engine.Result {
+	t.Helper()
+	win := uint64(h.demo.Form.Window.ID())
+	done := make(chan engine.Result, 1)
+	go func() {
+		done <- h.raw("move_cursor", map[string]any{"window_id": win, "x": 600, "y": 700, "duration_ms": 3000})
+	}()
+	testkit.Eventually(t, 10*time.Second, "the glide started", func() bool { return len(h.desk.Sent()) >= steps })
+	return done
 }

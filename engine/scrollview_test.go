@@ -205,15 +205,7 @@ func TestScrollByTheBarOnly(t *testing.T) {
 	requests := 0
 	names := []string{"Pick 12", "Pick 38", "Pick 20"}
 	for _, name := range names {
-		read := h.ok("get_window_state", map[string]any{"window_id": uint64(w.ID()), "max_elements": 1000})
-		h.desk.ResetCalls()
-		res := h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "push_button", name)})
-		if res["scrolled_into_view"] != true {
-			t.Fatalf("%s: %v", name, res)
-		}
-		if !pane.Find("push_button", name).HasState("showing") {
-			t.Fatalf("%s shows after the act", name)
-		}
+		clickScrolledIntoView(t, h, w, pane, name)
 		requests += len(h.desk.CallsOf("ScrollIntoView"))
 	}
 	if requests <= len(names) {
@@ -237,17 +229,25 @@ func TestScrollPagesThroughContent(t *testing.T) {
 	pane.MakeScrolledContent(content, 5).DeclineScrollTo(true)
 	h.start(nil)
 	for _, name := range []string{"Pick 30", "Pick 8", "Pick 22"} {
-		read := h.ok("get_window_state", map[string]any{"window_id": uint64(w.ID()), "max_elements": 1000})
-		h.desk.ResetCalls()
-		res := h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "push_button", name)})
-		if res["scrolled_into_view"] != true {
-			t.Fatalf("%s: %v", name, res)
-		}
-		if !content.Find("push_button", name).HasState("showing") {
-			t.Fatalf("%s shows after the act", name)
-		}
+		clickScrolledIntoView(t, h, w, content, name)
 		if n := len(h.desk.CallsOf("ScrollIntoView")); n < 2 {
 			t.Fatalf("%s: the estimate by document order misses reversed rows, so the view is paged (%d scroll requests)", name, n)
 		}
+	}
+}
+
+// clickScrolledIntoView reads window w and clicks its button name, which
+// lies out of view in container: the click must scroll it into view and
+// leave it showing. The desktop's call log starts at the click.
+func clickScrolledIntoView(t *testing.T, h *harness, w *mock.Window, container *mock.Element, name string) {
+	t.Helper()
+	read := h.ok("get_window_state", map[string]any{"window_id": uint64(w.ID()), "max_elements": 1000})
+	h.desk.ResetCalls()
+	res := h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "push_button", name)})
+	if res["scrolled_into_view"] != true {
+		t.Fatalf("%s: %v", name, res)
+	}
+	if !container.Find("push_button", name).HasState("showing") {
+		t.Fatalf("%s shows after the act", name)
 	}
 }

@@ -10,59 +10,53 @@ import "github.com/nish-driver/nish-driver/engine"
 // reason. Available, planned and granted entries produce no step: there is
 // nothing the person can do about a planned backend.
 func NextSteps(backends []engine.BackendEntry, perms []engine.Permission) []NextStep {
-	steps := []NextStep{}
-	index := map[string]int{} // reason code -> position in steps
+	n := nextSteps{steps: []NextStep{}} // never null in the report
 	for _, b := range backends {
-		if b.Status != statusUnavailable {
-			continue
+		if b.Status == statusUnavailable {
+			n.add(b.ReasonCode, b.Action, NextStep{Backend: nullable(b.ID), Required: b.Required})
 		}
-		reason := b.ReasonCode
-		if reason == "" {
-			reason = ReasonNotBuilt
-		}
-		if i, ok := index[reason]; ok {
-			s := &steps[i]
-			if s.Backend == nil {
-				s.Backend = nullable(b.ID)
-			}
-			s.Required = s.Required || b.Required
-			if s.Action == "" {
-				s.Action = actionFor(reason, b.Action)
-			}
-			continue
-		}
-		index[reason] = len(steps)
-		steps = append(steps, NextStep{
-			ReasonCode: reason,
-			Backend:    nullable(b.ID),
-			Required:   b.Required,
-			Action:     actionFor(reason, b.Action),
-		})
 	}
 	for _, p := range perms {
-		if p.Status != permMissing {
-			continue
+		if p.Status == permMissing {
+			n.add(p.ReasonCode, p.Action, NextStep{Permission: nullable(p.Name)})
 		}
-		reason := p.ReasonCode
-		if reason == "" {
-			reason = ReasonNotBuilt
-		}
-		if i, ok := index[reason]; ok {
-			s := &steps[i]
-			if s.Permission == nil {
-				s.Permission = nullable(p.Name)
-			}
-			if s.Action == "" {
-				s.Action = actionFor(reason, p.Action)
-			}
-			continue
-		}
-		index[reason] = len(steps)
-		steps = append(steps, NextStep{
-			ReasonCode: reason,
-			Permission: nullable(p.Name),
-			Action:     actionFor(reason, p.Action),
-		})
 	}
-	return steps
+	return n.steps
+}
+
+// nextSteps gathers the steps, one per reason code, in the order their
+// reasons first come.
+type nextSteps struct {
+	steps []NextStep
+	index map[string]int // reason code -> position in steps
+}
+
+// add merges what is missing into the step of its reason (an unknown
+// reason is not_built): the first backend and permission named, required
+// when any is, and the first action there is.
+func (n *nextSteps) add(reason, action string, what NextStep) {
+	if reason == "" {
+		reason = ReasonNotBuilt
+	}
+	i, ok := n.index[reason]
+	if !ok {
+		if n.index == nil {
+			n.index = map[string]int{}
+		}
+		n.index[reason] = len(n.steps)
+		what.ReasonCode, what.Action = reason, actionFor(reason, action)
+		n.steps = append(n.steps, what)
+		return
+	}
+	s := &n.steps[i]
+	if s.Backend == nil {
+		s.Backend = what.Backend
+	}
+	if s.Permission == nil {
+		s.Permission = what.Permission
+	}
+	s.Required = s.Required || what.Required
+	if s.Action == "" {
+		s.Action = actionFor(reason, action)
+	}
 }
