@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -125,7 +124,7 @@ func foundRow(sn *snapshot, pos int, win Rect) FoundRow {
 	n := &sn.tree.Nodes[pos]
 	row := FoundRow{
 		ElementIndex: sn.rows[pos],
-		ElementToken: sn.id + ":" + strconv.Itoa(sn.rows[pos]),
+		ElementToken: sn.token(pos),
 		Role:         n.Role,
 		Label:        labelOf(n),
 		Secure:       n.Secure,

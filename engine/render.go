@@ -99,7 +99,7 @@ func elementRows(sn *snapshot, root, maxRows, maxDepth int, win Rect) ([]Element
 		n := &t.Nodes[i]
 		row := ElementRow{
 			ElementIndex: sn.rows[i],
-			ElementToken: sn.id + ":" + strconv.Itoa(sn.rows[i]),
+			ElementToken: sn.token(i),
 			Role:         n.Role,
 			Label:        labelOf(n),
 			Secure:       n.Secure,
@@ -272,7 +272,7 @@ func skeletonRows(sn *snapshot, root, maxRows, maxDepth int, win Rect) ([]Skelet
 		n := &t.Nodes[pk.pos]
 		row := SkeletonRow{
 			ElementIndex:    sn.rows[pk.pos],
-			ElementToken:    sn.id + ":" + strconv.Itoa(sn.rows[pk.pos]),
+			ElementToken:    sn.token(pk.pos),
 			Role:            n.Role,
 			Label:           labelOf(n),
 			Depth:           pk.depth,

@@ -159,6 +159,10 @@ type snapshot struct {
 	refetched map[int]bool
 }
 
+// token is the element token of the row at pos: the snapshot's id and
+// the row's number.
+func (sn *snapshot) token(pos int) string { return sn.id + ":" + strconv.Itoa(sn.rows[pos]) }
+
 // snapshotStore keeps a session's recent snapshots, oldest dropped first.
 // Their ids come from the driver's one counter (seq), so an id is never
 // issued twice in a process: a token of an ended session or of another
