@@ -1,0 +1,117 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/internal/testkit"
+)
+
+// A wait reads what its app's reports name, not the window
+// (docs/contract.md#wait-for): on a window grown to some 350 rows, each
+// condition kind is met after one change with the window read once (the
+// wait's first look), and the elements read again after the report are
+// the changed ones: the label, the field, the frame, the list that gained
+// or lost a row and that row. The row a wait answers with carries a token
+// that acts.
+func testWaitForReadsWhatChanged(t *testing.T, h *harness) {
+	h.start(nil)
+	form := h.demo.Form
+	for i := 0; i < 300; i++ {
+		form.Items.Add("list_item", fmt.Sprintf("Filler %d", i))
+	}
+	item2 := h.find(map[string]any{"role": "list_item", "label": "item 2"})["elements"].([]any)[0].(map[string]any)["element_token"]
+
+	cases := []struct {
+		name   string
+		change func()
+		cond   map[string]any
+		// reread: elements read again after the report (Refresh and
+		// ReadSubtree nodes); details: at most this many elements'
+		// details read after it (the condition's values and the answer's
+		// row).
+		reread, details int
+	}{
+		{"a label's text", func() { form.Status.SetName("Saved (7)") },
+			map[string]any{"kind": "text", "role": "label", "text": "saved (7)"}, 1, 1},
+		{"a value", func() { form.Email.SetValue("ada@engine.org") },
+			map[string]any{"kind": "text", "role": "entry", "label": "email", "text": "@engine"}, 1, 2},
+		{"an element appears", func() { form.Items.AddAt(0, "list_item", "Item 0") },
+			map[string]any{"kind": "appears", "role": "list_item", "label": "item 0"}, 2, 1},
+		{"an element disappears", func() { form.Items.Find("list_item", "Item 2").Remove() },
+			map[string]any{"kind": "disappears", "element_token": item2}, 1, 0},
+		{"the title", func() { form.Window.SetTitle("Form Demo — Sent") },
+			map[string]any{"kind": "title", "text": "— sent"}, 1, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h.desk.ResetCalls()
+			args, _ := json.Marshal(map[string]any{"window_id": uint64(form.Window.ID()), "condition": c.cond, "timeout_ms": 10000})
+			done := make(chan engine.Result, 1)
+			go func() { done <- h.c.Call(context.Background(), "wait_for", args) }()
+			testkit.Eventually(t, 5*time.Second, "the wait listening to the app", func() bool {
+				return len(h.desk.CallsOf("WaitChange")) > 0
+			})
+			before := len(h.desk.Calls())
+			c.change()
+			r := <-done
+			h.check("wait_for", r)
+			if r.Err != nil {
+				t.Fatal(r.Text)
+			}
+			res := testkit.Decode(t, r.Structured)
+			if res["met"] != true {
+				t.Fatalf("not met after the change: %v", res)
+			}
+			all := h.desk.Calls()
+			if n := countCalls(all, "ReadStructure") + countCalls(all, "ReadTree"); n != 1 {
+				t.Fatalf("the window was read %d times, want once (the first look)", n)
+			}
+			after := all[before:]
+			if n := countNodes(after, "Refresh") + countNodes(after, "ReadSubtree"); n != c.reread {
+				t.Fatalf("%d elements read again after the report, want %d: %v", n, c.reread, after)
+			}
+			if n := countNodes(after, "ReadDetails"); n > c.details {
+				t.Fatalf("details of %d elements read after the report, want at most %d", n, c.details)
+			}
+			if el, _ := res["element"].(map[string]any); el != nil {
+				// The answer's token is a read's: a drill-down takes it.
+				if d := h.ok("get_window_state", map[string]any{"root": el["element_token"]}); num(d["element_count"]) != 1 {
+					t.Fatalf("a drill-down on the found token: %v", d["tree_text"])
+				}
+			}
+		})
+	}
+
+	// The row of an element that appeared acts.
+	h.desk.After(30*time.Millisecond, func() { form.Items.AddAt(1, "push_button", "Undo") })
+	res := h.waitFor(map[string]any{"kind": "appears", "role": "push_button", "label": "undo"}, 10000)
+	h.ok("click", map[string]any{"element_token": res["element"].(map[string]any)["element_token"]})
+}
+
+// countCalls counts the calls of one method.
+func countCalls(calls []mock.Call, method string) int {
+	n := 0
+	for _, c := range calls {
+		if c.Method == method {
+			n++
+		}
+	}
+	return n
+}
+
+// countNodes adds up the elements the calls of one method covered.
+func countNodes(calls []mock.Call, method string) int {
+	n := 0
+	for _, c := range calls {
+		if c.Method == method {
+			n += c.Nodes
+		}
+	}
+	return n
+}
