@@ -17,7 +17,8 @@ import (
 // condition kind is met after one change with the window read once (the
 // wait's first look), and the elements read again after the report are
 // the changed ones: the label, the field, the frame, the list that gained
-// or lost a row and that row. The row a wait answers with carries a token
+// or lost a row and that row. The wait's snapshot is laid out as a whole
+// read of the window would be, so the row it answers with carries a token
 // that acts.
 func testWaitForReadsWhatChanged(t *testing.T, h *harness) {
 	h.start(nil)
@@ -26,6 +27,7 @@ func testWaitForReadsWhatChanged(t *testing.T, h *harness) {
 		form.Items.Add("list_item", fmt.Sprintf("Filler %d", i))
 	}
 	item2 := h.find(map[string]any{"role": "list_item", "label": "item 2"})["elements"].([]any)[0].(map[string]any)["element_token"]
+	status := h.find(map[string]any{"role": "label", "label": "not saved yet"})["elements"].([]any)[0].(map[string]any)
 
 	cases := []struct {
 		name   string
@@ -79,11 +81,17 @@ func testWaitForReadsWhatChanged(t *testing.T, h *harness) {
 			if n := countNodes(after, "ReadDetails"); n > c.details {
 				t.Fatalf("details of %d elements read after the report, want at most %d", n, c.details)
 			}
+			// The wait's snapshot has the structure a whole read finds:
+			// once it is too old to stand in for a read, a drill-down
+			// reads the window whole and takes its token only if the two
+			// agree (the answer's row, or the status label's row).
+			h.clock.Advance(3 * time.Second)
+			tok := fmt.Sprintf("%s:%d", res["snapshot_id"], num(status["element_index"]))
 			if el, _ := res["element"].(map[string]any); el != nil {
-				// The answer's token is a read's: a drill-down takes it.
-				if d := h.ok("get_window_state", map[string]any{"root": el["element_token"]}); num(d["element_count"]) != 1 {
-					t.Fatalf("a drill-down on the found token: %v", d["tree_text"])
-				}
+				tok = el["element_token"].(string)
+			}
+			if d := h.ok("get_window_state", map[string]any{"root": tok}); d["snapshot_id"] == res["snapshot_id"] {
+				t.Fatalf("the drill-down kept the wait's snapshot instead of reading the window")
 			}
 		})
 	}

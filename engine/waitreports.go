@@ -21,9 +21,12 @@ import (
 //     element's descendants changed, reads that element's whole subtree
 //     again and puts it in place of the old one;
 //   - a report about an element the read does not hold is about another
-//     window of the app, or an element not yet attached (its attachment is
-//     reported on its parent), and is passed over, unless the read was cut
-//     short by its budget: then the element may be one the read left out.
+//     window of the app, an element not yet attached (its attachment is
+//     reported on its parent), or one the read's rules leave out (a
+//     container's children it may not ask for, past the depth), which a
+//     whole read would leave out again; it is passed over, unless the
+//     read was cut by its element budget and the element did not come in
+//     with a subtree read after the report.
 //
 // The whole window is read again only when the reports cannot say what
 // changed: reports the backend did not keep, more of them than a whole
@@ -60,6 +63,8 @@ type reportFollower struct {
 	s   *Session
 	cur *snapshot
 	at  map[ElementID]int // each element's position in cur's tree
+	// budgetCut: cur's tree was cut by the element budget (next).
+	budgetCut bool
 }
 
 // start makes cur the snapshot the next reports are followed from.
@@ -115,6 +120,12 @@ func (f *reportFollower) next(ctx context.Context) (reportRead, *Error) {
 		return f.whole(ctx)
 	}
 	t := cur.tree
+	// A read the element budget cut short is the first so many elements
+	// of the window in tree order: what is added is put in and as many
+	// cut off its end as a whole read would leave out, but what is taken
+	// away would bring in elements this read does not have.
+	maxRows := f.s.d.opts.ZoomBudget.MaxElements
+	f.budgetCut = t.Truncated && len(t.Nodes) >= maxRows
 	nt := &Tree{Window: t.Window, Truncated: t.Truncated, Nodes: slices.Clone(t.Nodes)}
 	// One round of Refresh for the changed elements and the parents whose
 	// child counts the child reports must account for.
@@ -132,7 +143,7 @@ func (f *reportFollower) next(ctx context.Context) (reportRead, *Error) {
 	for i := len(pl.roots) - 1; i >= 0; i-- {
 		r := pl.roots[i]
 		old := nt.Nodes[r]
-		sub, ok := f.readSubtree(ctx, nt, old.ID, old.Depth, len(nt.Nodes)-(subtreeEnd(nt, r)-r))
+		sub, ok := f.readSubtree(ctx, nt, old.ID, old.Depth, f.before(nt, r, subtreeEnd(nt, r)))
 		if !ok || sub[0].Role != old.Role {
 			return f.whole(ctx)
 		}
@@ -164,14 +175,22 @@ func (f *reportFollower) next(ctx context.Context) (reportRead, *Error) {
 		}
 	}
 
+	switch {
+	case len(nt.Nodes) > maxRows && f.budgetCut:
+		for _, n := range nt.Nodes[maxRows:] {
+			dropped = append(dropped, n.ID)
+		}
+		nt.Nodes = nt.Nodes[:maxRows:maxRows]
+	case len(nt.Nodes) > maxRows, len(nt.Nodes) < maxRows && f.budgetCut:
+		// A whole read would now cut the window, or bring in elements
+		// past the old cut.
+		return f.whole(ctx)
+	}
 	next := &snapshot{window: cur.window, structure: cur.structure, tree: nt, rows: cur.rows, pos: cur.pos,
 		framesStale: true, mark: stamp.mark, marked: stamp.ok, at: stamp.at}
 	if len(pl.roots) == 0 && len(pl.parents) == 0 {
 		f.cur = next
 		return reportRead{sn: next, changed: pl.content}, nil
-	}
-	if len(nt.Nodes) > f.s.d.opts.ZoomBudget.MaxElements {
-		return f.whole(ctx)
 	}
 	rows := f.s.d.rows.number(nt)
 	pos := make(map[int]int, len(rows))
@@ -197,9 +216,8 @@ func (f *reportFollower) next(ctx context.Context) (reportRead, *Error) {
 }
 
 // plan sorts one batch of reports. ok is false when only a whole read
-// will do: a report names an element a budget-cut read may have left out,
-// a subtree to read again is the whole window or too large, or the
-// backend reads no subtrees and one is needed.
+// will do: a subtree to read again is the whole window or too large, or
+// the backend reads no subtrees and one is needed.
 func (f *reportFollower) plan(changes []Change, subtrees bool) (reportPlan, bool) {
 	t := f.cur.tree
 	pl := reportPlan{ops: map[int][]Change{}}
@@ -207,9 +225,6 @@ func (f *reportFollower) plan(changes []Change, subtrees bool) (reportPlan, bool
 	for _, c := range changes {
 		p, held := f.at[c.Source]
 		if !held {
-			if t.Truncated {
-				return pl, false
-			}
 			continue
 		}
 		kind := c.Kind
@@ -332,6 +347,16 @@ func (f *reportFollower) readSubtree(ctx context.Context, t *Tree, id ElementID,
 	return sub.Nodes, true
 }
 
+// before counts the elements a subtree read in place of [from, to) of t
+// leaves room for under the budget: all others, or in a read cut by the
+// budget, those before it (what follows is cut to make room).
+func (f *reportFollower) before(t *Tree, from, to int) int {
+	if f.budgetCut {
+		return from
+	}
+	return len(t.Nodes) - (to - from)
+}
+
 // placed makes a subtree's nodes (Parent counted within it) nodes of a
 // tree where its root sits at position at under parent.
 func placed(sub []Node, parent, at int) []Node {
@@ -362,6 +387,9 @@ func (f *reportFollower) applyChild(ctx context.Context, t *Tree, parent Element
 	kids := childPositions(t, p)
 	if c.Op == ChildRemoved {
 		q := positionOf(t, c.Child)
+		if f.budgetCut {
+			return childApplied{}, nil, false
+		}
 		if q < 0 || t.Nodes[q].Parent != p {
 			return childApplied{}, nil, false
 		}
@@ -379,7 +407,7 @@ func (f *reportFollower) applyChild(ctx context.Context, t *Tree, parent Element
 	if c.Index < len(kids) {
 		at = kids[c.Index]
 	}
-	sub, ok := f.readSubtree(ctx, t, c.Child, t.Nodes[p].Depth+1, len(t.Nodes))
+	sub, ok := f.readSubtree(ctx, t, c.Child, t.Nodes[p].Depth+1, f.before(t, at, at))
 	if !ok {
 		return childApplied{}, nil, false
 	}

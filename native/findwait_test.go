@@ -66,3 +66,38 @@ func TestFindAndWaitOnTheSyntheticWindow(t *testing.T) {
 		t.Fatalf("want met:false, got %v", miss)
 	}
 }
+
+// A wait for a row the app adds (GTK 3 reports it as a child added under
+// its grid, naming it): it is met with the new label's row, the one a
+// fresh find returns, and its snapshot has the structure a whole read
+// finds, so its token holds.
+func TestWaitForAnAddedRowOnTheSyntheticWindow(t *testing.T) {
+	startSynthetic(t, 1000)
+	h := newHarness(t, 20*time.Second)
+	grant(t, h, "synthetic.py")
+	add := h.ok("find_elements", map[string]any{"app": "Synthetic 1000", "role": "button", "label": "add row"})["elements"].([]any)[0].(map[string]any)
+
+	waited := make(chan engine.Result, 1)
+	go func() {
+		waited <- h.call("wait_for", map[string]any{"app": "Synthetic 1000", "timeout_ms": 30000,
+			"condition": map[string]any{"kind": "appears", "role": "label", "label": "added 1"}})
+	}()
+	h.ok("click", map[string]any{"element_token": add["element_token"]})
+	w := <-waited
+	if w.Err != nil {
+		t.Fatal(w.Text)
+	}
+	res := asMap(t, w.Structured)
+	el, _ := res["element"].(map[string]any)
+	if res["met"] != true || el == nil || el["label"] != "Added 1" {
+		t.Fatalf("wait_for: %v", res)
+	}
+	found := h.ok("find_elements", map[string]any{"app": "Synthetic 1000", "role": "label", "label": "added 1"})["elements"].([]any)
+	if len(found) != 1 || found[0].(map[string]any)["element_index"] != el["element_index"] || found[0].(map[string]any)["path"] != el["path"] {
+		t.Fatalf("the wait's row %v, a fresh find's %v", el, found)
+	}
+	// The find read the window whole, and a read now stands on that
+	// snapshot: it takes the wait's token only if the wait's snapshot has
+	// the structure the whole read found.
+	h.ok("get_window_state", map[string]any{"app": "Synthetic 1000", "root": el["element_token"]})
+}
