@@ -169,8 +169,13 @@ func (f *reportFollower) next(ctx context.Context) (reportRead, *Error) {
 			dropped = append(dropped, gone...)
 		}
 		at := positionOf(nt, parent)
-		if at < 0 || renumberChildren(nt, at) != nt.Nodes[at].ChildCount {
-			// The reports did not account for every child.
+		if at < 0 {
+			return f.whole(ctx)
+		}
+		// The reports must account for every child, but those of a
+		// parent the budget cut.
+		held, cut := renumberChildren(nt, at), f.budgetCut && subtreeEnd(nt, at) == len(nt.Nodes)
+		if held != nt.Nodes[at].ChildCount && !(cut && held < nt.Nodes[at].ChildCount) {
 			return f.whole(ctx)
 		}
 	}
