@@ -2,10 +2,12 @@ package native_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/schema"
 )
 
@@ -17,6 +19,7 @@ func TestFindAndWaitOnTheSyntheticWindow(t *testing.T) {
 	startSynthetic(t, 1000)
 	h := newHarness(t, 20*time.Second)
 	grant(t, h, "synthetic.py")
+	awaitFound(t, h, map[string]any{"app": "Synthetic 1000", "role": "button", "label": "click me"})
 
 	r := h.call("find_elements", map[string]any{"app": "Synthetic 1000", "role": "button", "label": "click me"})
 	if r.Err != nil {
@@ -39,16 +42,7 @@ func TestFindAndWaitOnTheSyntheticWindow(t *testing.T) {
 	button := rows[0].(map[string]any)
 
 	// The wait starts before the click and ends on the label's change.
-	waited := make(chan engine.Result, 1)
-	go func() {
-		waited <- h.call("wait_for", map[string]any{"app": "Synthetic 1000", "timeout_ms": 30000,
-			"condition": map[string]any{"kind": "text", "role": "label", "text": "clicked 1"}})
-	}()
-	h.ok("click", map[string]any{"element_token": button["element_token"]})
-	w := <-waited
-	if w.Err != nil {
-		t.Fatal(w.Text)
-	}
+	w := waitAcross(t, h, map[string]any{"kind": "text", "role": "label", "text": "clicked 1"}, button["element_token"])
 	if err := schema.ValidateOutput("wait_for", asMap(t, w.Structured)); err != nil {
 		t.Fatal(err)
 	}
@@ -75,18 +69,9 @@ func TestWaitForAnAddedRowOnTheSyntheticWindow(t *testing.T) {
 	startSynthetic(t, 1000)
 	h := newHarness(t, 20*time.Second)
 	grant(t, h, "synthetic.py")
-	add := h.ok("find_elements", map[string]any{"app": "Synthetic 1000", "role": "button", "label": "add row"})["elements"].([]any)[0].(map[string]any)
+	add := awaitFound(t, h, map[string]any{"app": "Synthetic 1000", "role": "button", "label": "add row"})[0].(map[string]any)
 
-	waited := make(chan engine.Result, 1)
-	go func() {
-		waited <- h.call("wait_for", map[string]any{"app": "Synthetic 1000", "timeout_ms": 30000,
-			"condition": map[string]any{"kind": "appears", "role": "label", "label": "added 1"}})
-	}()
-	h.ok("click", map[string]any{"element_token": add["element_token"]})
-	w := <-waited
-	if w.Err != nil {
-		t.Fatal(w.Text)
-	}
+	w := waitAcross(t, h, map[string]any{"kind": "appears", "role": "label", "label": "added 1"}, add["element_token"])
 	res := asMap(t, w.Structured)
 	el, _ := res["element"].(map[string]any)
 	if res["met"] != true || el == nil || el["label"] != "Added 1" {
@@ -100,4 +85,35 @@ func TestWaitForAnAddedRowOnTheSyntheticWindow(t *testing.T) {
 	// snapshot: it takes the wait's token only if the wait's snapshot has
 	// the structure the whole read found.
 	h.ok("get_window_state", map[string]any{"app": "Synthetic 1000", "root": el["element_token"]})
+}
+
+// waitAcross starts a wait_for on the synthetic window, clicks the element
+// of token while it waits, and returns the wait's result, which must not
+// be an error.
+func waitAcross(t *testing.T, h *harness, cond map[string]any, token any) engine.Result {
+	t.Helper()
+	waited := make(chan engine.Result, 1)
+	go func() {
+		waited <- h.call("wait_for", map[string]any{"app": "Synthetic 1000", "timeout_ms": 30000, "condition": cond})
+	}()
+	h.ok("click", map[string]any{"element_token": token})
+	w := <-waited
+	if w.Err != nil {
+		t.Fatal(w.Text)
+	}
+	return w
+}
+
+// awaitFound runs a find until it returns rows: a fixture that says it is
+// ready may still be making its accessible objects (seen under load: the
+// first find after start returned none).
+func awaitFound(t *testing.T, h *harness, args map[string]any) []any {
+	t.Helper()
+	return testkit.Await(t, 20*time.Second, "find_elements rows", func() ([]any, error) {
+		rows, _ := h.ok("find_elements", args)["elements"].([]any)
+		if len(rows) == 0 {
+			return nil, fmt.Errorf("no rows yet")
+		}
+		return rows, nil
+	})
 }
