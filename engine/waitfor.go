@@ -10,11 +10,11 @@ import (
 // wait_for (docs/contract.md#wait-for): wait until a window shows what the
 // model expects (an element appears or disappears, an element's label or
 // value contains a text, the title contains a text) instead of sleeping and
-// reading again. The wait listens to the app's own change reports and
-// checks the condition after each one on a read of the window, patched
-// from the read before when the reports allow (reuse.go), so a quiet app
-// costs nothing and a change costs one cheap read. Without change reports
-// it reads the window at a bounded interval.
+// reading again. The wait reads the window once, then listens to the
+// app's own change reports and after each reads and checks only the
+// elements they name (waitreports.go, waitcheck.go), so a quiet app costs
+// nothing and a change costs what changed, whatever the window's size.
+// Without change reports it reads the window at a bounded interval.
 
 // Wait limits.
 const (
