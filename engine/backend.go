@@ -184,13 +184,43 @@ type ChangeLister interface {
 	Refresh(ctx context.Context, nodes []*Node) error
 }
 
+// SubtreeReader is an optional part of a ChangeLister that reads one
+// element's subtree again, structure only, so that a wait that hears an
+// element's children come or go reads that element's part of the window
+// instead of all of it (waitreports.go).
+type SubtreeReader interface {
+	// ReadSubtree reads the subtree of root, an element of an earlier read
+	// of window w, as ReadStructure reads a window: in pre-order within the
+	// budget, Nodes[0] being root read again, and Parent, IndexInParent and
+	// Depth counted within the subtree. Truncated is set when the budget,
+	// or a container that may not be asked for its children, left
+	// anything out. An element that is gone is an error.
+	ReadSubtree(ctx context.Context, w WindowID, root ElementID, budget Budget) (*Tree, error)
+}
+
 // Change is one change an app reported.
 type Change struct {
 	Kind ChangeKind
 	// Source is the element the report is about (as reads name it; it may
 	// be an element no read has returned).
 	Source ElementID
+	// Op, Child and Index, on a structural report that one element was
+	// added under Source or removed from it (AT-SPI's children-changed),
+	// say which it was, name that element and give its index among
+	// Source's children (-1 when the app did not say). Op is empty on any
+	// other report.
+	Op    ChildOp
+	Child ElementID
+	Index int
 }
+
+// ChildOp says what a children-changed report did.
+type ChildOp string
+
+const (
+	ChildAdded   ChildOp = "add"
+	ChildRemoved ChildOp = "remove"
+)
 
 // ChangeKind says what a report tells about its element.
 type ChangeKind string
@@ -202,6 +232,11 @@ const (
 	// ChangeContent: the element's own name, description, value, text,
 	// states or extents changed.
 	ChangeContent ChangeKind = "content"
+	// ChangeExtents: the element's frame moved or changed size, and the
+	// report says no more (AT-SPI's bounds-changed). A read's frames are
+	// read again before a row is shown or acted on, so a wait passes
+	// these over; anything else takes them as content changes.
+	ChangeExtents ChangeKind = "extents"
 	// ChangeSubtree: something among the element's descendants changed
 	// without reports of their own (a selection, an active descendant,
 	// the visible rows of a view).

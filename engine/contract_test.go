@@ -157,6 +157,10 @@ func TestContract(t *testing.T) {
 	t.Run("bad input", func(t *testing.T) { testBadInput(t, newHarness(t, cov)) })
 	t.Run("find_elements", func(t *testing.T) { testFindElements(t, newHarness(t, cov)) })
 	t.Run("wait_for", func(t *testing.T) { testWaitFor(t, newHarness(t, cov)) })
+	t.Run("wait_for reads what changed", func(t *testing.T) { testWaitForReadsWhatChanged(t, newHarness(t, cov)) })
+	t.Run("wait_for in a cut window", func(t *testing.T) {
+		testWaitForInACutWindow(t, newHarness(t, cov, withZoomBudget(engine.Budget{MaxElements: 150, MaxDepth: 50})))
+	})
 
 	t.Run("every tool met its outcomes", func(t *testing.T) {
 		if t.Failed() {

@@ -148,8 +148,12 @@ func (s *Session) patched(ctx context.Context, pre *snapshot, mark ChangeMark) (
 	// the read does not hold means a whole read.
 	sources := map[ElementID]ChangeKind{}
 	for _, c := range changes {
+		kind := c.Kind
+		if kind == ChangeExtents {
+			kind = ChangeContent // read again like any content change
+		}
 		if prev, ok := sources[c.Source]; !ok || prev == ChangeContent {
-			sources[c.Source] = c.Kind
+			sources[c.Source] = kind
 		}
 	}
 	var positions []int

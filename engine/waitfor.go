@@ -10,11 +10,11 @@ import (
 // wait_for (docs/contract.md#wait-for): wait until a window shows what the
 // model expects (an element appears or disappears, an element's label or
 // value contains a text, the title contains a text) instead of sleeping and
-// reading again. The wait listens to the app's own change reports and
-// checks the condition after each one on a read of the window, patched
-// from the read before when the reports allow (reuse.go), so a quiet app
-// costs nothing and a change costs one cheap read. Without change reports
-// it reads the window at a bounded interval.
+// reading again. The wait reads the window once, then listens to the
+// app's own change reports and after each reads and checks only the
+// elements they name (waitreports.go, waitcheck.go), so a quiet app costs
+// nothing and a change costs what changed, whatever the window's size.
+// Without change reports it reads the window at a bounded interval.
 
 // Wait limits.
 const (
@@ -98,54 +98,6 @@ func parseCondition(a *Args) (waitCondition, *Error) {
 	return c, nil
 }
 
-// check evaluates the condition on a read: met, and the matching node's
-// position (-1 for none: a title or a disappearance).
-func (c waitCondition) check(ctx context.Context, d *Driver, sn *snapshot) (bool, int, *Error) {
-	t := sn.tree
-	candidates := func() []int {
-		if c.token != nil {
-			if p, ok := sn.pos[c.token.Index]; ok && (c.query.empty() || c.query.matches(&t.Nodes[p])) {
-				return []int{p}
-			}
-			return nil
-		}
-		ps, _ := c.query.find(t, len(t.Nodes))
-		return ps
-	}
-	switch c.kind {
-	case condAppears:
-		ps := candidates()
-		if len(ps) > 0 {
-			return true, ps[0], nil
-		}
-		return false, -1, nil
-	case condDisappears:
-		return len(candidates()) == 0, -1, nil
-	case condTitle:
-		return strings.Contains(strings.ToLower(t.Nodes[0].Name), c.text), -1, nil
-	}
-	ps := candidates()
-	for _, p := range ps {
-		if strings.Contains(strings.ToLower(labelOf(&t.Nodes[p])), c.text) {
-			return true, p, nil
-		}
-	}
-	// Values are details: read the candidates' that are not read yet.
-	sn.fillMu.Lock()
-	err := d.fillDetails(ctx, t, ps)
-	sn.fillMu.Unlock()
-	if err != nil {
-		return false, -1, err
-	}
-	for _, p := range ps {
-		n := &t.Nodes[p]
-		if n.HasValue && !n.Secure && strings.Contains(strings.ToLower(n.Value), c.text) {
-			return true, p, nil
-		}
-	}
-	return false, -1, nil
-}
-
 func waitFor(ctx context.Context, c *Conn, a *Args) Result {
 	target, err := parseTarget(a)
 	if err != nil {
@@ -199,9 +151,11 @@ func waitFor(ctx context.Context, c *Conn, a *Args) Result {
 }
 
 // waitOn reads the window, then after each change its app reports, until
-// the condition holds or the deadline passes. It returns the last read as
-// an unkept snapshot (the caller keeps the one it answers with, so a long
-// wait does not push the model's own snapshots out of the store).
+// the condition holds or the deadline passes. After the first read, which
+// is checked whole, each batch of reports is followed by reading and
+// checking only what it names (waitreports.go). It returns the last read
+// as an unkept snapshot (the caller keeps the one it answers with, so a
+// long wait does not push the model's own snapshots out of the store).
 // Cancelling ctx ends the wait with app_not_responding, as a cancelled
 // settle does.
 func (s *Session) waitOn(ctx context.Context, w WindowID, cond waitCondition, deadline time.Time) (*snapshot, int, bool, *Error) {
@@ -211,8 +165,11 @@ func (s *Session) waitOn(ctx context.Context, w WindowID, cond waitCondition, de
 	if err != nil {
 		return nil, -1, false, err
 	}
+	f := reportFollower{s: s}
+	f.start(cur)
+	chk := waitCheck{cond: cond}
+	met, pos, cerr := chk.all(ctx, s.d, cur)
 	for {
-		met, pos, cerr := cond.check(ctx, s.d, cur)
 		if cerr != nil {
 			return nil, -1, false, cerr
 		}
@@ -230,11 +187,16 @@ func (s *Session) waitOn(ctx context.Context, w WindowID, cond waitCondition, de
 		if !changed {
 			continue
 		}
-		next, rerr := s.reread(ctx, cur)
+		rr, rerr := f.next(ctx)
 		if rerr != nil {
 			return nil, -1, false, rerr
 		}
-		cur = next
+		cur = rr.sn
+		if rr.whole {
+			met, pos, cerr = chk.all(ctx, s.d, cur)
+		} else {
+			met, pos, cerr = chk.changed(ctx, s.d, cur, rr)
+		}
 	}
 }
 
@@ -297,16 +259,4 @@ func (s *Session) draftRead(ctx context.Context, w WindowID) (*snapshot, *Error)
 		pos[n] = i
 	}
 	return &snapshot{window: w, structure: structureOf(t), tree: t, rows: rows, pos: pos, mark: m.mark, marked: m.ok, at: m.at}, nil
-}
-
-// reread reads the window again after a change: the read before with the
-// reported elements read again when the reports allow, else whole.
-func (s *Session) reread(ctx context.Context, cur *snapshot) (*snapshot, *Error) {
-	if cur.marked {
-		if t, stamp := s.patched(ctx, cur, cur.mark); t != nil {
-			return &snapshot{window: cur.window, structure: cur.structure, tree: t, rows: cur.rows, pos: cur.pos,
-				framesStale: true, mark: stamp.mark, marked: stamp.ok, at: stamp.at}, nil
-		}
-	}
-	return s.draftRead(ctx, cur.window)
 }

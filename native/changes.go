@@ -160,8 +160,16 @@ func (b *Backend) ChangesSince(w engine.WindowID, mark engine.ChangeMark) ([]eng
 			kind = engine.ChangeStructure
 		case atspi.ChangeSubtree:
 			kind = engine.ChangeSubtree
+		case atspi.ChangeExtents:
+			kind = engine.ChangeExtents
 		}
-		out[i] = engine.Change{Kind: kind, Source: engine.ElementID(c.Source)}
+		out[i] = engine.Change{Kind: kind, Source: engine.ElementID(c.Source), Index: -1}
+		switch c.Op {
+		case "add":
+			out[i].Op, out[i].Child, out[i].Index = engine.ChildAdded, engine.ElementID(c.Child), c.Index
+		case "remove":
+			out[i].Op, out[i].Child, out[i].Index = engine.ChildRemoved, engine.ElementID(c.Child), c.Index
+		}
 	}
 	return out, complete && !aw.w.Broken()
 }
@@ -217,4 +225,20 @@ func (b *Backend) WaitChange(ctx context.Context, w engine.WindowID, mark engine
 		return false, atspiErr(err)
 	}
 	return changed, nil
+}
+
+var _ engine.SubtreeReader = (*Backend)(nil)
+
+// ReadSubtree reads the structure of one element's subtree of window w
+// (a wait that heard an element added under another reads that part of
+// the window, not all of it).
+func (b *Backend) ReadSubtree(ctx context.Context, w engine.WindowID, root engine.ElementID, budget engine.Budget) (*engine.Tree, error) {
+	if root == bareWindowID {
+		return nil, engine.Errf(engine.CodeNotActionable, "window %d has no accessible app", uint64(w))
+	}
+	t, err := b.a.ReadSubtree(ctx, atspiID(root), atspi.Budget{MaxElements: budget.MaxElements, MaxDepth: budget.MaxDepth})
+	if err != nil {
+		return nil, atspiErr(err)
+	}
+	return treeFromAtspi(t, w, b.scaleOf(w), false), nil
 }

@@ -2,6 +2,7 @@ package native_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
@@ -18,24 +19,15 @@ func TestFindAndWaitOnTheSyntheticWindow(t *testing.T) {
 	startSynthetic(t, 1000)
 	h := newHarness(t, 20*time.Second)
 	grant(t, h, "synthetic.py")
-
 	// The app announces itself once its window has shown, but GTK may
 	// still be registering the window's widgets on the bus: a find then
 	// matches nothing, as a read would find little, and the model reads
-	// again. A miss must say why when the window reads empty.
-	var r engine.Result
-	testkit.Eventually(t, 20*time.Second, "a find of the Click me button", func() bool {
-		r = h.call("find_elements", map[string]any{"app": "Synthetic 1000", "role": "button", "label": "click me"})
-		if r.Err != nil {
-			t.Fatal(r.Text)
-		}
-		found := asMap(t, r.Structured)
-		if found["match_count"] == float64(0) {
-			t.Logf("no match yet; hint %v", found["accessibility_hint"])
-			return false
-		}
-		return true
-	})
+	// again.
+	awaitFound(t, h, map[string]any{"app": "Synthetic 1000", "role": "button", "label": "click me"})
+	r := h.call("find_elements", map[string]any{"app": "Synthetic 1000", "role": "button", "label": "click me"})
+	if r.Err != nil {
+		t.Fatal(r.Text)
+	}
 	noCanary(t, "find", r)
 	if err := schema.ValidateOutput("find_elements", asMap(t, r.Structured)); err != nil {
 		t.Fatal(err)
@@ -53,16 +45,7 @@ func TestFindAndWaitOnTheSyntheticWindow(t *testing.T) {
 	button := rows[0].(map[string]any)
 
 	// The wait starts before the click and ends on the label's change.
-	waited := make(chan engine.Result, 1)
-	go func() {
-		waited <- h.call("wait_for", map[string]any{"app": "Synthetic 1000", "timeout_ms": 30000,
-			"condition": map[string]any{"kind": "text", "role": "label", "text": "clicked 1"}})
-	}()
-	h.ok("click", map[string]any{"element_token": button["element_token"]})
-	w := <-waited
-	if w.Err != nil {
-		t.Fatal(w.Text)
-	}
+	w := waitAcross(t, h, map[string]any{"kind": "text", "role": "label", "text": "clicked 1"}, button["element_token"])
 	if err := schema.ValidateOutput("wait_for", asMap(t, w.Structured)); err != nil {
 		t.Fatal(err)
 	}
@@ -79,4 +62,61 @@ func TestFindAndWaitOnTheSyntheticWindow(t *testing.T) {
 	if miss["met"] != false {
 		t.Fatalf("want met:false, got %v", miss)
 	}
+}
+
+// A wait for a row the app adds (GTK 3 reports it as a child added under
+// its grid, naming it): it is met with the new label's row, the one a
+// fresh find returns, and its snapshot has the structure a whole read
+// finds, so its token holds.
+func TestWaitForAnAddedRowOnTheSyntheticWindow(t *testing.T) {
+	startSynthetic(t, 1000)
+	h := newHarness(t, 20*time.Second)
+	grant(t, h, "synthetic.py")
+	add := awaitFound(t, h, map[string]any{"app": "Synthetic 1000", "role": "button", "label": "add row"})[0].(map[string]any)
+
+	w := waitAcross(t, h, map[string]any{"kind": "appears", "role": "label", "label": "added 1"}, add["element_token"])
+	res := asMap(t, w.Structured)
+	el, _ := res["element"].(map[string]any)
+	if res["met"] != true || el == nil || el["label"] != "Added 1" {
+		t.Fatalf("wait_for: %v", res)
+	}
+	found := h.ok("find_elements", map[string]any{"app": "Synthetic 1000", "role": "label", "label": "added 1"})["elements"].([]any)
+	if len(found) != 1 || found[0].(map[string]any)["element_index"] != el["element_index"] || found[0].(map[string]any)["path"] != el["path"] {
+		t.Fatalf("the wait's row %v, a fresh find's %v", el, found)
+	}
+	// The find read the window whole, and a read now stands on that
+	// snapshot: it takes the wait's token only if the wait's snapshot has
+	// the structure the whole read found.
+	h.ok("get_window_state", map[string]any{"app": "Synthetic 1000", "root": el["element_token"]})
+}
+
+// waitAcross starts a wait_for on the synthetic window, clicks the element
+// of token while it waits, and returns the wait's result, which must not
+// be an error.
+func waitAcross(t *testing.T, h *harness, cond map[string]any, token any) engine.Result {
+	t.Helper()
+	waited := make(chan engine.Result, 1)
+	go func() {
+		waited <- h.call("wait_for", map[string]any{"app": "Synthetic 1000", "timeout_ms": 30000, "condition": cond})
+	}()
+	h.ok("click", map[string]any{"element_token": token})
+	w := <-waited
+	if w.Err != nil {
+		t.Fatal(w.Text)
+	}
+	return w
+}
+
+// awaitFound runs a find until it returns rows: a fixture that says it is
+// ready may still be making its accessible objects (seen under load: the
+// first find after start returned none).
+func awaitFound(t *testing.T, h *harness, args map[string]any) []any {
+	t.Helper()
+	return testkit.Await(t, 20*time.Second, "find_elements rows", func() ([]any, error) {
+		rows, _ := h.ok("find_elements", args)["elements"].([]any)
+		if len(rows) == 0 {
+			return nil, fmt.Errorf("no rows yet")
+		}
+		return rows, nil
+	})
 }

@@ -16,6 +16,10 @@ type Call struct {
 	Element engine.ElementID
 	Action  string // DoAction's action name; Send's event kind
 	Pid     int    // Process's pid
+	// Nodes is how many elements a batched read covered (Refresh,
+	// ReadDetails, ReadFrames: the nodes asked for; ReadSubtree: the
+	// nodes returned), so a test can count what a read cost the app.
+	Nodes int
 	// Done is set when the call returned; Code is its error code ("" for
 	// success).
 	Done bool
@@ -65,6 +69,15 @@ func (d *Desktop) finish(i int, err error) {
 	}
 	d.calls[i].Done = true
 	d.calls[i].Code = codeOf(err)
+}
+
+// noteNodes sets the Nodes of a recorded call once the read knows them.
+func (d *Desktop) noteNodes(i, n int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if i -= d.callBase; i >= 0 && i < len(d.calls) {
+		d.calls[i].Nodes = n
+	}
 }
 
 func codeOf(err error) engine.Code {

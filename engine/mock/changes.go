@@ -3,6 +3,7 @@ package mock
 import (
 	"context"
 	"hash/fnv"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -15,8 +16,10 @@ import (
 // paths run in every contract test. A mark remembers what each element of
 // the window looked like; the changes since a mark are the elements that
 // look different now, reported as an AT-SPI app would report them: an
-// element added, removed or moved is a structural change, one whose own
-// fields changed (its frame included) a content change.
+// element added or removed is a structural change of its parent naming
+// it, one moved to another parent a structural change of its own, one
+// whose own fields changed a content change, and one whose frame alone
+// moved an extents change.
 
 var _ engine.ChangeLister = (*Desktop)(nil)
 
@@ -35,9 +38,10 @@ type markState struct {
 
 // elemStamp is one element at a mark: where it sits and what it shows.
 type elemStamp struct {
-	parent   engine.ElementID
-	children int
-	content  uint64
+	parent  engine.ElementID
+	index   int    // among the parent's children
+	content uint64 // what it shows but its frame
+	frame   engine.Rect
 }
 
 // MarkChanges notes the window's content before an act, and from then on
@@ -96,24 +100,38 @@ func (d *Desktop) ChangesSince(w engine.WindowID, mark engine.ChangeMark) ([]eng
 	if now.hash == m.hash {
 		return nil, true
 	}
-	var out []engine.Change
+	// As an AT-SPI app reports: an element added or removed is reported
+	// on its parent, naming it (and, added, its index), once for the top
+	// of a subtree that came or went; an element that moved to another
+	// parent is a structural report about itself; the parent's new child
+	// count is a change of its own content.
+	var out, added []engine.Change
 	for id, was := range m.elems {
 		cur, ok := now.elems[id]
 		switch {
 		case !ok:
-			out = append(out, engine.Change{Kind: engine.ChangeStructure, Source: was.parent})
-		case cur.parent != was.parent || cur.children != was.children:
+			if _, parentStays := now.elems[was.parent]; parentStays {
+				out = append(out, engine.Change{Kind: engine.ChangeStructure, Source: was.parent, Op: engine.ChildRemoved, Child: id, Index: -1})
+			}
+		case cur.parent != was.parent:
 			out = append(out, engine.Change{Kind: engine.ChangeStructure, Source: id})
 		case cur.content != was.content:
 			out = append(out, engine.Change{Kind: engine.ChangeContent, Source: id})
+		case cur.frame != was.frame:
+			out = append(out, engine.Change{Kind: engine.ChangeExtents, Source: id})
 		}
 	}
 	for id, cur := range now.elems {
 		if _, ok := m.elems[id]; !ok {
-			out = append(out, engine.Change{Kind: engine.ChangeStructure, Source: cur.parent})
+			if _, parentWas := m.elems[cur.parent]; parentWas {
+				added = append(added, engine.Change{Kind: engine.ChangeStructure, Source: cur.parent, Op: engine.ChildAdded, Child: id, Index: cur.index})
+			}
 		}
 	}
-	return out, true
+	// Additions after removals, lowest index first, so that each index
+	// is right when its report is followed in order.
+	slices.SortFunc(added, func(a, b engine.Change) int { return a.Index - b.Index })
+	return append(out, added...), true
 }
 
 // Refresh reads the structure fields of nodes again.
@@ -125,7 +143,7 @@ func (d *Desktop) Refresh(ctx context.Context, nodes []*engine.Node) error {
 	if win == 0 {
 		return engine.Errf(engine.CodeStaleElementToken, "the element is gone")
 	}
-	return d.appCall(ctx, Call{Method: "Refresh", Window: win}, func(w *Window) error {
+	return d.appCall(ctx, Call{Method: "Refresh", Window: win, Nodes: len(nodes)}, func(w *Window) error {
 		lay := w.layout()
 		for _, n := range nodes {
 			e := w.byID[n.ID]
@@ -194,31 +212,39 @@ func (w *Window) markState() *markState {
 	all := fnv.New64a()
 	for i := range t.Nodes {
 		n := &t.Nodes[i]
-		st := elemStamp{children: n.ChildCount, content: nodeHash(n)}
+		st := elemStamp{index: n.IndexInParent, content: nodeHash(n), frame: n.Frame}
 		if n.Parent >= 0 {
 			st.parent = t.Nodes[n.Parent].ID
 		}
 		m.elems[n.ID] = st
-		all.Write([]byte(string(n.ID) + "\x00" + string(st.parent) + "\x00" + strconv.FormatUint(st.content, 16) + "\x01"))
+		all.Write([]byte(string(n.ID) + "\x00" + string(st.parent) + "\x00" + strconv.FormatUint(st.content, 16) + "\x00" + frameText(n.Frame) + "\x01"))
 	}
 	m.hash = all.Sum64()
 	return m
 }
 
-// nodeHash sums what one node shows.
+// nodeHash sums what one node shows but its frame (a frame that moved
+// alone is reported as extents).
 func nodeHash(n *engine.Node) uint64 {
 	f := fnv.New64a()
 	f.Write([]byte(n.Role + "\x00" + n.Name + "\x00" + n.Description + "\x00" + n.Value +
-		"\x00" + strings.Join(n.States, ",") + "\x00" + strconv.Itoa(n.ChildCount) + "\x00" + strconv.Itoa(n.Frame.X) + "," +
-		strconv.Itoa(n.Frame.Y) + "," + strconv.Itoa(n.Frame.W) + "," + strconv.Itoa(n.Frame.H)))
+		"\x00" + strings.Join(n.States, ",") + "\x00" + strconv.Itoa(n.ChildCount)))
 	return f.Sum64()
+}
+
+func frameText(r engine.Rect) string {
+	return strconv.Itoa(r.X) + "," + strconv.Itoa(r.Y) + "," + strconv.Itoa(r.W) + "," + strconv.Itoa(r.H)
 }
 
 var _ engine.ChangeNotifier = (*Desktop)(nil)
 
 // WaitChange waits until the window differs from what mark saw, as an
 // AT-SPI watcher wakes on its app's next event.
-func (d *Desktop) WaitChange(ctx context.Context, w engine.WindowID, mark engine.ChangeMark, max time.Duration) (bool, error) {
+// The call is recorded when the wait begins (Done when it ends), so a
+// test can change the window once a wait is listening.
+func (d *Desktop) WaitChange(ctx context.Context, w engine.WindowID, mark engine.ChangeMark, max time.Duration) (changed bool, err error) {
+	i := d.record(Call{Method: "WaitChange", Window: w})
+	defer func() { d.finish(i, err) }()
 	end := time.Now().Add(max)
 	for {
 		d.mu.Lock()

@@ -1,6 +1,7 @@
 package mock
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -57,15 +58,18 @@ func TestChangeReports(t *testing.T) {
 	if !ok {
 		t.Fatal("a window the mock listens to has no current mark")
 	}
-	f.Items.Add("list_item", "Item added by the app")
-	structural := false
+	item := f.Items.AddAt(1, "list_item", "Item added by the app")
 	changes, _ = d.ChangesSince(w, after)
-	for _, c := range changes {
-		if c.Kind == engine.ChangeStructure && c.Source == f.Items.ID() {
-			structural = true
-		}
+	want := engine.Change{Kind: engine.ChangeStructure, Source: f.Items.ID(), Op: engine.ChildAdded, Child: item.ID(), Index: 1}
+	if !slices.Contains(changes, want) {
+		t.Fatalf("an added child is not a structural change about its parent naming it: %v", changes)
 	}
-	if !structural {
-		t.Fatalf("an added child is not a structural change about its parent: %v", changes)
+
+	again, _ := d.CurrentMark(w)
+	item.Remove()
+	changes, _ = d.ChangesSince(w, again)
+	want = engine.Change{Kind: engine.ChangeStructure, Source: f.Items.ID(), Op: engine.ChildRemoved, Child: item.ID(), Index: -1}
+	if !slices.Contains(changes, want) {
+		t.Fatalf("a removed child is not a structural change about its parent naming it: %v", changes)
 	}
 }

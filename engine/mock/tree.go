@@ -23,6 +23,12 @@ func (d *Desktop) ReadTree(ctx context.Context, window engine.WindowID, budget e
 
 // read walks the tree. mu held.
 func (w *Window) read(b engine.Budget) *engine.Tree {
+	return w.readFrom(w.root, b)
+}
+
+// readFrom walks the subtree of e as read walks the window's: e is
+// Nodes[0], at depth 0. mu held.
+func (w *Window) readFrom(root *Element, b engine.Budget) *engine.Tree {
 	if b.MaxElements <= 0 {
 		b.MaxElements = engine.DefaultZoomBudget().MaxElements
 	}
@@ -57,7 +63,7 @@ func (w *Window) read(b engine.Budget) *engine.Tree {
 		}
 		return true
 	}
-	visit(w.root, -1, 0, 0)
+	visit(root, -1, 0, 0)
 	return t
 }
 
@@ -217,7 +223,7 @@ func (d *Desktop) ReadDetails(ctx context.Context, win engine.WindowID, nodes []
 	if len(nodes) == 0 {
 		return nil
 	}
-	return d.appCall(ctx, Call{Method: "ReadDetails", Window: win}, func(w *Window) error {
+	return d.appCall(ctx, Call{Method: "ReadDetails", Window: win, Nodes: len(nodes)}, func(w *Window) error {
 		lay := w.layout()
 		for _, n := range nodes {
 			e := w.byID[n.ID]
@@ -238,7 +244,7 @@ func (d *Desktop) ReadFrames(ctx context.Context, win engine.WindowID, nodes []*
 	if len(nodes) == 0 {
 		return nil
 	}
-	return d.appCall(ctx, Call{Method: "ReadFrames", Window: win}, func(w *Window) error {
+	return d.appCall(ctx, Call{Method: "ReadFrames", Window: win, Nodes: len(nodes)}, func(w *Window) error {
 		lay := w.layout()
 		for _, n := range nodes {
 			e := w.byID[n.ID]

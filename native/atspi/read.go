@@ -193,6 +193,11 @@ type reader struct {
 	// placeKids: the app remakes the children of containers that manage
 	// their descendants on every ask, so they get place ids (places.go).
 	placeKids bool
+	// subtree: the read is of one element's subtree (ReadSubtree), whose
+	// root's failures are about that element, not the window; rootUp
+	// stands in for the root's parent (nil in a window read).
+	subtree bool
+	rootUp  *elem
 }
 
 // documentStates returns an element's states with enabled and sensitive
@@ -456,7 +461,7 @@ func (r *reader) fill() error {
 // targetOf says whether a failure about e is about the window or one
 // element of it.
 func (r *reader) targetOf(e *elem) target {
-	if e == r.root {
+	if e == r.root && !r.subtree {
 		return targetFrame
 	}
 	return targetElement
@@ -586,6 +591,6 @@ func (r *reader) assemble() (*Tree, []*elem) {
 		}
 		return true
 	}
-	visit(r.root, nil, -1, 0, 0)
+	visit(r.root, r.rootUp, -1, 0, 0)
 	return t, elems
 }

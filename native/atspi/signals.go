@@ -55,6 +55,9 @@ const (
 	// they may not report it themselves: a selection, an active
 	// descendant, the rows a view shows.
 	ChangeSubtree ChangeKind = "subtree"
+	// ChangeExtents: an element moved or changed size (bounds-changed),
+	// and nothing else is said of it.
+	ChangeExtents ChangeKind = "extents"
 )
 
 // classify maps an object event (the signal's member, its detail argument
@@ -82,8 +85,52 @@ func classify(member, detail string, detail1 int32) (kind ChangeKind, ok bool) {
 		return "", false
 	case "SelectionChanged", "ActiveDescendantChanged", "VisibleDataChanged":
 		return ChangeSubtree, true
+	case "BoundsChanged":
+		return ChangeExtents, true
 	}
 	return ChangeContent, true
+}
+
+// childEvent is what a children-changed event says of its child: added
+// or removed, the child's index among its parent's children (-1 when the
+// app does not say), and its object path (empty when the event carries no
+// reference to it, or one to another app).
+type childEvent struct {
+	op    string // "add" or "remove"; empty for other events
+	index int32
+	path  string
+}
+
+// childOf reads the child a children-changed event names: its detail is
+// "add" or "remove", its first number the index, and its variant (the
+// fourth argument) the child's reference (so). A child of another app (a
+// browser's frame in another process) is not followed.
+func childOf(app string, h *header, body []byte, big bool) childEvent {
+	if h.member != "ChildrenChanged" || !strings.HasPrefix(h.signature, "siiv") {
+		return childEvent{}
+	}
+	d := decoder{b: body, big: big}
+	detail := d.strBytes()
+	index := d.int32()
+	d.int32()
+	if d.sig() != "(so)" {
+		return childEvent{}
+	}
+	bus, path := d.ref()
+	if d.err != nil {
+		return childEvent{}
+	}
+	if i := bytes.IndexAny(detail, ":/"); i >= 0 {
+		detail = detail[:i]
+	}
+	ev := childEvent{op: string(detail), index: index}
+	if ev.op != "add" && ev.op != "remove" {
+		return childEvent{}
+	}
+	if bus == app && path != nullPath {
+		ev.path = path
+	}
+	return ev
 }
 
 // eventDetail reads an event's first two arguments: its detail string
@@ -140,10 +187,11 @@ func (c *Client) dispatch(gen int, app string, h *header, body []byte, big bool)
 	if !ok {
 		return
 	}
+	child := childOf(app, h, body, big)
 	now := time.Now()
 	for _, w := range ws {
 		if w.gen == gen {
-			w.record(kind, h.path, now)
+			w.record(kind, h.path, child, now)
 		}
 	}
 }

@@ -57,6 +57,12 @@ type Change struct {
 	// already gone).
 	Source ID
 	At     time.Time
+	// Op, Child and Index, on a children-changed event that names its
+	// child: "add" or "remove", the child, and its index among Source's
+	// children (-1 when the app did not say). Op is empty otherwise.
+	Op    string
+	Child ID
+	Index int
 }
 
 // recentChanges is how many changes a watcher keeps for Since.
@@ -64,9 +70,10 @@ const recentChanges = 512
 
 // recentChange is one slot of the ring.
 type recentChange struct {
-	kind ChangeKind
-	path string
-	at   time.Time
+	kind  ChangeKind
+	path  string
+	child childEvent
+	at    time.Time
 }
 
 // maxBusName bounds a bus name (the D-Bus limit).
@@ -226,11 +233,11 @@ func (c *Client) dropEvents(bus *wireConn) {
 func (w *Watcher) App() string { return w.app }
 
 // record counts one event; called on a reader goroutine.
-func (w *Watcher) record(kind ChangeKind, path string, at time.Time) {
+func (w *Watcher) record(kind ChangeKind, path string, child childEvent, at time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	seq := w.counts.Total()
-	w.recent[seq%recentChanges] = recentChange{kind: kind, path: path, at: at}
+	w.recent[seq%recentChanges] = recentChange{kind: kind, path: path, child: child, at: at}
 	switch kind {
 	case ChangeStructure:
 		w.counts.Structure++
@@ -282,7 +289,11 @@ func (w *Watcher) SinceSeq(from uint64) (changes []Change, complete bool) {
 	changes = make([]Change, 0, to-from)
 	for s := from; s < to; s++ {
 		r := w.recent[s%recentChanges]
-		changes = append(changes, Change{Kind: r.kind, Source: w.c.mintID(w.tag, w.app, r.path), At: r.at})
+		c := Change{Kind: r.kind, Source: w.c.mintID(w.tag, w.app, r.path), At: r.at}
+		if r.child.op != "" && r.child.path != "" {
+			c.Op, c.Child, c.Index = r.child.op, w.c.mintID(w.tag, w.app, r.child.path), int(r.child.index)
+		}
+		changes = append(changes, c)
 	}
 	return changes, complete
 }

@@ -27,7 +27,7 @@ func TestClassify(t *testing.T) {
 		{"StateChanged", "defunct", 0, ChangeContent, true}, // a new accessible
 		{"StateChanged", "focused", 1, ChangeContent, true},
 		{"TextChanged", "insert", 0, ChangeContent, true},
-		{"BoundsChanged", "", 0, ChangeContent, true},
+		{"BoundsChanged", "", 0, ChangeExtents, true},
 		{"VisibleDataChanged", "", 0, ChangeSubtree, true},
 		{"SelectionChanged", "", 0, ChangeSubtree, true},
 		{"ActiveDescendantChanged", "", 0, ChangeSubtree, true},
@@ -88,6 +88,47 @@ func TestEventDetail(t *testing.T) {
 			d, d1 := eventDetail(&h, body, false)
 			if d != tc.detail || d1 != tc.detail1 {
 				t.Fatalf("got %q %d, want %q %d", d, d1, tc.detail, tc.detail1)
+			}
+		})
+	}
+}
+
+// childrenChangedBody encodes a children-changed event's arguments
+// (siiv, the variant a reference) as an app sends them; the body starts
+// 8-aligned.
+func childrenChangedBody(detail string, index int32, bus, path string) []byte {
+	e := encoder{}
+	e.str(detail)
+	e.int32(index)
+	e.int32(0)
+	e.sig("(so)")
+	e.align(8)
+	e.str(bus)
+	e.str(path)
+	return e.buf
+}
+
+func TestChildOf(t *testing.T) {
+	const app = ":1.7"
+	cases := []struct {
+		name   string
+		member string
+		body   []byte
+		want   childEvent
+	}{
+		{"added", "ChildrenChanged", childrenChangedBody("add", 2, app, "/o/5"), childEvent{op: "add", index: 2, path: "/o/5"}},
+		{"removed, suffix cut", "ChildrenChanged", childrenChangedBody("remove/system", -1, app, "/o/5"), childEvent{op: "remove", index: -1, path: "/o/5"}},
+		{"another app's child is not followed", "ChildrenChanged", childrenChangedBody("add", 0, ":1.9", "/o/5"), childEvent{op: "add", index: 0}},
+		{"a null child", "ChildrenChanged", childrenChangedBody("add", 0, app, nullPath), childEvent{op: "add", index: 0}},
+		{"an unknown detail", "ChildrenChanged", childrenChangedBody("shuffle", 0, app, "/o/5"), childEvent{}},
+		{"another event", "StateChanged", childrenChangedBody("add", 0, app, "/o/5"), childEvent{}},
+		{"cut short", "ChildrenChanged", childrenChangedBody("add", 0, app, "/o/5")[:20], childEvent{}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			h := header{member: tc.member, signature: "siiva{sv}"}
+			if got := childOf(app, &h, tc.body, false); got != tc.want {
+				t.Fatalf("got %+v, want %+v", got, tc.want)
 			}
 		})
 	}
@@ -180,9 +221,9 @@ func TestSinceKeepsTheNewestChanges(t *testing.T) {
 	w := fakeWatcher(c, ":1.3", 1)
 	at := time.Unix(100, 0)
 	for i := 0; i < recentChanges+10; i++ {
-		w.record(ChangeContent, "/p", at.Add(time.Duration(i)))
+		w.record(ChangeContent, "/p", childEvent{}, at.Add(time.Duration(i)))
 	}
-	w.record(ChangeStructure, "/q", at.Add(time.Hour))
+	w.record(ChangeStructure, "/q", childEvent{}, at.Add(time.Hour))
 	mark := w.Counts()
 	changes, complete := w.Since(Counts{})
 	if complete || len(changes) != recentChanges {
@@ -213,7 +254,7 @@ func TestQuietExtendsWithEachEvent(t *testing.T) {
 	const quiet = 60 * time.Millisecond
 	start := time.Now()
 	for i := range 4 {
-		w.record(ChangeContent, "/p", start.Add(time.Duration(i)*quiet))
+		w.record(ChangeContent, "/p", childEvent{}, start.Add(time.Duration(i)*quiet))
 	}
 	newest := w.LastChange()
 	settled, last, err := w.Quiet(context.Background(), quiet, time.Hour)
@@ -237,7 +278,7 @@ func TestQuietExtendsWithEachEvent(t *testing.T) {
 func TestWaitChange(t *testing.T) {
 	c := New(Options{})
 	w := fakeWatcher(c, ":1.3", 1)
-	w.record(ChangeContent, "/old", time.Now())
+	w.record(ChangeContent, "/old", childEvent{}, time.Now())
 	mark := w.Counts()
 
 	// An event already counted after the mark returns at once.
@@ -252,7 +293,7 @@ func TestWaitChange(t *testing.T) {
 	// One comes while waiting.
 	go func() {
 		waiting(w)
-		w.record(ChangeStructure, "/new", time.Now())
+		w.record(ChangeStructure, "/new", childEvent{}, time.Now())
 	}()
 	if changed, err := w.WaitChange(context.Background(), mark, 5*time.Second); !changed || err != nil {
 		t.Fatalf("an event while waiting: %v %v", changed, err)
