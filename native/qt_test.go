@@ -39,6 +39,9 @@ func TestQtReadsAreComplete(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			a := c.start(t)
 			defer a.alive(t)
+			if a.app.Name != c.name {
+				t.Fatalf("on the bus as %q, want %q", a.app.Name, c.name)
+			}
 			h, _ := grantedRead(t, a)
 			r := completeAsWalk(t, h, a, c.name)
 			if h, has := r.read["accessibility_hint"]; has {
