@@ -98,7 +98,8 @@ func settledRead(t testing.TB, h *harness, a *desktopApp) map[string]any {
 }
 
 // TestCalcReadsTheVisibleBlock reads the 200 x 8 and the 100,000-row
-// sheets: the sheet is a table row with the child count it claims and its
+// sheets. First, what the reference client sees (checkSheetFacts), then
+// the read: the sheet is a table row with the child count it claims and its
 // row and column counts, the read says truncated, and its children are the cells a person sees, as
 // many as the reference client (containers.py) finds, each named by its
 // address with its text as value. A cell's token takes a number by
@@ -117,6 +118,7 @@ func TestCalcReadsTheVisibleBlock(t *testing.T) {
 			a := startOffice(t, sandbox.Calc, c.sheet)
 			defer a.alive(t)
 			ref := waitSheet(t, a)
+			checkSheetFacts(t, ref, c.a1)
 			rss := rssKiB(t, a.pid)
 			h, r := grantedRead(t, a)
 			t.Logf("Calc %s: %s; reference block %d x %d", c.name, r.summary(), ref.VisibleRows, ref.VisibleColumns)
@@ -163,5 +165,28 @@ func TestCalcReadsTheVisibleBlock(t *testing.T) {
 				t.Fatalf("Calc grew by %d MiB during the reads", grew>>10)
 			}
 		})
+	}
+}
+
+// checkSheetFacts checks, with the reference client (containers.py,
+// pyatspi), the facts the reader's table work rests on: the sheet is one
+// table with manages-descendants that claims 2^31 - 1 children and
+// 1,048,576 x 16,384 cells whatever the file; Table.GetAccessibleAt gives
+// cell A1 the fixture's text (a1), with showing set inside the visible
+// block and not below it.
+func checkSheetFacts(t *testing.T, sheet sheetFacts, a1 string) {
+	t.Helper()
+	t.Logf("the sheet as pyatspi sees it: %s", sheet.raw)
+	if sheet.ChildCount != 1<<31-1 || sheet.Rows != 1<<20 || sheet.Columns != 1<<14 {
+		t.Fatalf("the sheet claims %d children, %d x %d cells", sheet.ChildCount, sheet.Rows, sheet.Columns)
+	}
+	if sheet.VisibleRows < 5 || sheet.VisibleColumns < 3 || sheet.VisibleRows >= 500 {
+		t.Fatalf("the visible block is %d x %d cells", sheet.VisibleRows, sheet.VisibleColumns)
+	}
+	if len(sheet.FirstCells) == 0 || sheet.FirstCells[0].Name != "A1" || sheet.FirstCells[0].Text != a1 {
+		t.Fatalf("cell A1: %+v", sheet.FirstCells)
+	}
+	if sheet.Below.Showing || sheet.Below.Name == "" {
+		t.Fatalf("a cell five rows below the visible block: %+v", sheet.Below)
 	}
 }
