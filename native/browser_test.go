@@ -294,6 +294,10 @@ func walkCount(t *testing.T, pid int, prefix string) int {
 	return strings.Count(string(out), "\n")
 }
 
+// TestBrowserActs acts headless on the fixture page in each browser:
+// find_elements and wait_for on the fresh page first (browser_findwait_test.go),
+// then clicks, check boxes, a select, a range and a submit, each read
+// back.
 func TestBrowserActs(t *testing.T) {
 	for _, kind := range browsers {
 		t.Run(kind.String(), func(t *testing.T) {
@@ -302,8 +306,10 @@ func TestBrowserActs(t *testing.T) {
 			full := func() map[string]any {
 				return h.ok("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000})
 			}
+			findAndWaitInBrowser(t, b, h, read)
 
 			// A button whose handler writes into a live region.
+			read = full()
 			tok, _ := rowWith(t, read, "Save", "push_button")
 			res := h.ok("click", map[string]any{"element_token": tok})
 			if res["path"] != "atspi_action" || res["took_cursor"] != false || !strings.Contains(asJSON(t, res["diff"]), "clicked: Save") {
