@@ -110,6 +110,10 @@ type elem struct {
 	counted  bool
 	children []*elem // valid when resolved
 	cached   []*elem // children the cache reply named (unordered)
+	// depth is the element's depth when the last plan found its own
+	// properties missing: the fill's follow-up ask for its children
+	// keeps to the depth budget by it (read.go, askChildrenNow).
+	depth int32
 }
 
 // newElem makes an element known by reference only.

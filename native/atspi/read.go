@@ -298,30 +298,29 @@ func (r *reader) plan() (needKids, needProps, needCount []*elem) {
 		e.mark = mark
 		count++
 		if !e.hasProps {
+			e.depth = int32(depth)
 			needProps = append(needProps, e)
 			return
 		}
 		if depth >= r.budget.MaxDepth {
 			return
 		}
-		if !resolveFromCache(e) {
-			if e.childCount == 0 && len(e.cached) == 0 {
-				e.resolved = true
-				return
+		switch nextForChildren(e, r.budget) {
+		case childrenNone:
+			e.resolved = true
+			return
+		case childrenCountFirst:
+			// How many it holds decides whether to list them.
+			needCount = append(needCount, e)
+			return
+		case childrenLeftOut:
+			// Never asked: the read says it left them out (assemble).
+			// A table among them is read by its visible block.
+			if needsBlock(e) {
+				r.tables = append(r.tables, e)
 			}
-			if e.childCount < 0 && e.states.has(stateManagesDescendants) && !e.counted {
-				// How many it holds decides whether to list them.
-				needCount = append(needCount, e)
-				return
-			}
-			if !mayListChildren(e, r.budget) {
-				// Never asked: the read says it left them out (assemble).
-				// A table among them is read by its visible block.
-				if needsBlock(e) {
-					r.tables = append(r.tables, e)
-				}
-				return
-			}
+			return
+		case childrenAsk:
 			needKids = append(needKids, e)
 			// Look ahead into the children the cache named: they are
 			// most likely among the real ones, and what they miss can be
@@ -339,11 +338,42 @@ func (r *reader) plan() (needKids, needProps, needCount []*elem) {
 	return needKids, needProps, needCount
 }
 
+// childrenNext is what the reader does next about an element's children,
+// once the element's own properties are known (nextForChildren).
+type childrenNext uint8
+
+const (
+	childrenKnown      childrenNext = iota // listed already (the cache reply, or an earlier ask)
+	childrenNone                           // it has none
+	childrenCountFirst                     // ask its child count on its own first
+	childrenLeftOut                        // never asked (mayListChildren)
+	childrenAsk                            // ask for them (GetChildren)
+)
+
+// nextForChildren decides, for an element whose properties are known and
+// which lies within the depth budget, how its children are to be known.
+// The plan and the fill's follow-up asks (fill) share it, so a child list
+// is asked for under the same rules whichever finds it missing.
+func nextForChildren(e *elem, b Budget) childrenNext {
+	switch {
+	case resolveFromCache(e):
+		return childrenKnown
+	case e.childCount == 0 && len(e.cached) == 0:
+		return childrenNone
+	case e.childCount < 0 && e.states.has(stateManagesDescendants) && !e.counted:
+		return childrenCountFirst
+	case !mayListChildren(e, b):
+		return childrenLeftOut
+	}
+	return childrenAsk
+}
+
 // fillPropKinds is how many replies make an element's own properties
 // known in a fill-in: role, states, interfaces, name, description and
 // child count (each property its own Properties.Get, never GetAll:
-// appcalls.go says why). Its children are asked for in a later round,
-// once these say it is safe to (mayListChildren).
+// appcalls.go says why). Its children are asked for only once these say it
+// is safe to (mayListChildren): as a follow-up in the same round, as soon
+// as the last of the six is in (fill).
 const fillPropKinds = 6
 
 // mayListChildren reports whether the reader may ask an element for its
@@ -415,13 +445,26 @@ func (r *reader) fill() error {
 			addNameAndDescription(p, conn, i, e.bus, e.path)
 			p.add(conn, call{target: i, kind: kindChildCount}, e.bus, e.path, propertiesIface, "Get", "org.a11y.atspi.Accessible", "ChildCount")
 		}
-		r.calls += p.sent
 		p.flush()
 		props := make([]int, len(targets))
-		for a, err := range p.answers() {
-			if err != nil {
-				p.close()
-				return mapErr(err, nil, r.ctx, targetFrame)
+		queued := false
+		for {
+			a, ok := p.ready()
+			if !ok {
+				// Nothing waiting: write the follow-ups, then wait.
+				if queued {
+					p.flush()
+					queued = false
+				}
+				var err error
+				a, ok, err = p.next()
+				if err != nil {
+					p.close()
+					return mapErr(err, nil, r.ctx, targetFrame)
+				}
+				if !ok {
+					break
+				}
 			}
 			e := targets[a.target]
 			switch {
@@ -445,12 +488,32 @@ func (r *reader) fill() error {
 				props[a.target]++
 				if props[a.target] == fillPropKinds {
 					e.hasProps = true
+					queued = r.askChildrenNow(p, e, a.target) || queued
 				}
 			}
 		}
+		r.calls += p.sent
 		p.close()
 	}
 	return nil
+}
+
+// askChildrenNow queues, in the current round, the ask for the children of
+// an element whose properties have just come in, when the rules the plan
+// follows say to ask (nextForChildren): one round per two levels of the
+// tree instead of one per level. Everything else about its children (none,
+// a count first, left out) is the next plan's. It reports whether a call
+// was queued.
+func (r *reader) askChildrenNow(p *pipe, e *elem, target int) bool {
+	if e.gone || int(e.depth) >= r.budget.MaxDepth || nextForChildren(e, r.budget) != childrenAsk {
+		return false
+	}
+	conn, err := r.c.connFor(r.ctx, e.bus)
+	if err != nil {
+		return false // the next plan asks again, and fails there
+	}
+	p.add(conn, call{target: target, kind: kindChildren}, e.bus, e.path, "org.a11y.atspi.Accessible", "GetChildren")
+	return true
 }
 
 // targetOf says whether a failure about e is about the window or one
