@@ -110,9 +110,8 @@ type elem struct {
 	counted  bool
 	children []*elem // valid when resolved
 	cached   []*elem // children the cache reply named (unordered)
-	// depth is the element's depth when the last plan found its own
-	// properties missing: the fill's follow-up ask for its children
-	// keeps to the depth budget by it (read.go, askChildrenNow).
+	// depth is the element's depth in the tree as the fill-in last saw
+	// it: its follow-up calls keep to the depth budget by it (fill.go).
 	depth int32
 }
 

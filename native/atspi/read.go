@@ -285,9 +285,9 @@ func resolveFromCache(e *elem) bool {
 
 // plan walks the tree known so far in pre-order within the budget and
 // lists what is missing: elements whose children are not known, and
-// elements whose own properties are not known.
-func (r *reader) plan() (needKids, needProps, needCount []*elem) {
-	count := 0
+// elements whose own properties are not known. count is how many elements
+// it walked (at most the element budget).
+func (r *reader) plan() (needKids, needProps, needCount []*elem, count int) {
 	r.walk++
 	mark := r.walk
 	var visit func(e *elem, depth int)
@@ -296,9 +296,9 @@ func (r *reader) plan() (needKids, needProps, needCount []*elem) {
 			return
 		}
 		e.mark = mark
+		e.depth = int32(depth)
 		count++
 		if !e.hasProps {
-			e.depth = int32(depth)
 			needProps = append(needProps, e)
 			return
 		}
@@ -335,7 +335,7 @@ func (r *reader) plan() (needKids, needProps, needCount []*elem) {
 		}
 	}
 	visit(r.root, 0)
-	return needKids, needProps, needCount
+	return needKids, needProps, needCount, count
 }
 
 // childrenNext is what the reader does next about an element's children,
@@ -352,8 +352,8 @@ const (
 
 // nextForChildren decides, for an element whose properties are known and
 // which lies within the depth budget, how its children are to be known.
-// The plan and the fill's follow-up asks (fill) share it, so a child list
-// is asked for under the same rules whichever finds it missing.
+// The plan and the fill's follow-up calls (fill.go) share it, so a child
+// list is asked for under the same rules whichever finds it missing.
 func nextForChildren(e *elem, b Budget) childrenNext {
 	switch {
 	case resolveFromCache(e):
@@ -367,14 +367,6 @@ func nextForChildren(e *elem, b Budget) childrenNext {
 	}
 	return childrenAsk
 }
-
-// fillPropKinds is how many replies make an element's own properties
-// known in a fill-in: role, states, interfaces, name, description and
-// child count (each property its own Properties.Get, never GetAll:
-// appcalls.go says why). Its children are asked for only once these say it
-// is safe to (mayListChildren): as a follow-up in the same round, as soon
-// as the last of the six is in (fill).
-const fillPropKinds = 6
 
 // mayListChildren reports whether the reader may ask an element for its
 // children. An app builds an object for every child it lists, and a
@@ -396,124 +388,6 @@ func mayListChildren(e *elem, b Budget) bool {
 func addNameAndDescription(p *pipe, conn *wireConn, target int, bus, path string) {
 	p.add(conn, call{target: target, kind: kindName}, bus, path, propertiesIface, "Get", "org.a11y.atspi.Accessible", "Name")
 	p.add(conn, call{target: target, kind: kindDesc}, bus, path, propertiesIface, "Get", "org.a11y.atspi.Accessible", "Description")
-}
-
-// fill reads, round by round, what the cache reply left out, until the
-// tree within the budget is complete.
-func (r *reader) fill() error {
-	for r.rounds = 0; r.rounds < maxFillRounds; r.rounds++ {
-		r.tables = r.tables[:0]
-		needKids, needProps, needCount := r.plan()
-		if len(r.tables) > 0 {
-			t0 := time.Now()
-			for _, e := range r.tables {
-				if err := r.readBlock(e, r.budget.MaxElements-len(r.known)); err != nil {
-					return err
-				}
-				r.blockCells += len(e.children)
-			}
-			r.blockTime += time.Since(t0)
-			continue
-		}
-		if len(needKids)+len(needProps)+len(needCount) == 0 {
-			return nil
-		}
-		targets := append(append(append([]*elem(nil), needKids...), needCount...), needProps...)
-		counting := len(needKids) + len(needCount)
-		p := newPipe(r.ctx)
-		for i, e := range targets {
-			conn, err := r.c.connFor(r.ctx, e.bus)
-			if err != nil {
-				p.close()
-				return mapErr(err, nil, r.ctx, r.targetOf(e))
-			}
-			if i < len(needKids) {
-				p.add(conn, call{target: i, kind: kindChildren}, e.bus, e.path, "org.a11y.atspi.Accessible", "GetChildren")
-				continue
-			}
-			if i < counting {
-				e.counted = true
-				p.add(conn, call{target: i, kind: kindChildCount}, e.bus, e.path, propertiesIface, "Get", "org.a11y.atspi.Accessible", "ChildCount")
-				continue
-			}
-			// An element whose properties are missing is not asked for
-			// its children in the same round: its states and child count
-			// must first say that listing them is safe (mayListChildren).
-			p.add(conn, call{target: i, kind: kindRole}, e.bus, e.path, "org.a11y.atspi.Accessible", "GetRole")
-			p.add(conn, call{target: i, kind: kindState}, e.bus, e.path, "org.a11y.atspi.Accessible", "GetState")
-			p.add(conn, call{target: i, kind: kindIfaces}, e.bus, e.path, "org.a11y.atspi.Accessible", "GetInterfaces")
-			addNameAndDescription(p, conn, i, e.bus, e.path)
-			p.add(conn, call{target: i, kind: kindChildCount}, e.bus, e.path, propertiesIface, "Get", "org.a11y.atspi.Accessible", "ChildCount")
-		}
-		p.flush()
-		props := make([]int, len(targets))
-		queued := false
-		for {
-			a, ok := p.ready()
-			if !ok {
-				// Nothing waiting: write the follow-ups, then wait.
-				if queued {
-					p.flush()
-					queued = false
-				}
-				var err error
-				a, ok, err = p.next()
-				if err != nil {
-					p.close()
-					return mapErr(err, nil, r.ctx, targetFrame)
-				}
-				if !ok {
-					break
-				}
-			}
-			e := targets[a.target]
-			switch {
-			case a.err == nil:
-				if err := r.apply(e, a.kind, &a.reply); err != nil {
-					p.close()
-					return mapErr(err, nil, r.ctx, r.targetOf(e))
-				}
-			case isGone(a.err) && e != r.root:
-				// The element went away during the read.
-				e.gone = true
-				continue
-			case a.kind.isProperty() && !errConnGone(a.err):
-				// A property the app cannot give (a getter that failed)
-				// stays empty; the element itself is there.
-			default:
-				p.close()
-				return mapErr(a.err, r.connOf(e), r.ctx, r.targetOf(e))
-			}
-			if a.kind != kindChildren && a.target >= counting {
-				props[a.target]++
-				if props[a.target] == fillPropKinds {
-					e.hasProps = true
-					queued = r.askChildrenNow(p, e, a.target) || queued
-				}
-			}
-		}
-		r.calls += p.sent
-		p.close()
-	}
-	return nil
-}
-
-// askChildrenNow queues, in the current round, the ask for the children of
-// an element whose properties have just come in, when the rules the plan
-// follows say to ask (nextForChildren): one round per two levels of the
-// tree instead of one per level. Everything else about its children (none,
-// a count first, left out) is the next plan's. It reports whether a call
-// was queued.
-func (r *reader) askChildrenNow(p *pipe, e *elem, target int) bool {
-	if e.gone || int(e.depth) >= r.budget.MaxDepth || nextForChildren(e, r.budget) != childrenAsk {
-		return false
-	}
-	conn, err := r.c.connFor(r.ctx, e.bus)
-	if err != nil {
-		return false // the next plan asks again, and fails there
-	}
-	p.add(conn, call{target: target, kind: kindChildren}, e.bus, e.path, "org.a11y.atspi.Accessible", "GetChildren")
-	return true
 }
 
 // targetOf says whether a failure about e is about the window or one
