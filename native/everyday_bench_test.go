@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/internal/sandbox"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/native/atspi"
 )
 
@@ -28,32 +29,8 @@ func BenchmarkCalcVisibleBlock(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			a := startOffice(b, sandbox.Calc, c.sheet)
 			defer a.alive(b)
-			cl := atspi.New(atspi.Options{Getenv: getenv})
-			defer cl.Close()
-			frame := appFrame(b, cl, a)
-			read := func() atspi.ReadStats {
-				var st atspi.ReadStats
-				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-				defer cancel()
-				if _, err := cl.ReadTree(ctx, frame, atspi.ReadOptions{Details: atspi.DetailsAll, Stats: &st}); err != nil {
-					b.Fatal(err)
-				}
-				return st
-			}
-			// Wait until the sheet is laid out: two reads with the same
-			// element count and the block's cells in.
-			prev := -1
-			for deadline := time.Now().Add(30 * time.Second); ; {
-				st := read()
-				if st.Elements == prev && st.BlockCells > 0 {
-					break
-				}
-				prev = st.Elements
-				if time.Now().After(deadline) {
-					b.Fatalf("%s never settled", c.name)
-				}
-				time.Sleep(300 * time.Millisecond)
-			}
+			// Laid out: the block's cells are in.
+			read := settledWholeRead(b, a, func(st atspi.ReadStats) bool { return st.BlockCells > 0 })
 			var block time.Duration
 			var st atspi.ReadStats
 			b.ResetTimer()
@@ -85,4 +62,75 @@ func appFrame(b testing.TB, cl *atspi.Client, a *desktopApp) atspi.ID {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+}
+
+// BenchmarkEverydayWholeRead measures whole reads (structure and every
+// detail, straight from the backend, nothing kept between reads) of the
+// Qt apps and Writer's long document, with the parts ci/bench cannot see:
+// the rounds and calls of the fill-in (what the app's cache left out), and
+// the time spent there and in the details. Profile it with -cpuprofile to
+// split our decoding from waiting on the bus.
+func BenchmarkEverydayWholeRead(b *testing.B) {
+	cases := []struct {
+		name  string
+		start func(testing.TB) *desktopApp
+	}{
+		{"KeePassXC", startKeePassXC},
+		{"FeatherPad", startFeatherPad},
+		{"Writer", func(t testing.TB) *desktopApp { return startOffice(t, sandbox.Writer, longDocument) }},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			a := c.start(b)
+			defer a.alive(b)
+			read := settledWholeRead(b, a, func(atspi.ReadStats) bool { return true })
+			var cache, fill, details time.Duration
+			var st atspi.ReadStats
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				st = read()
+				cache += st.CacheTime
+				fill += st.FillTime
+				details += st.DetailTime
+			}
+			b.StopTimer()
+			n := float64(b.N)
+			b.ReportMetric(float64(st.Elements), "elements")
+			b.ReportMetric(float64(st.FillRounds), "rounds")
+			b.ReportMetric(float64(st.FillCalls), "fill_calls")
+			b.ReportMetric(float64(st.DetailCalls), "detail_calls")
+			b.ReportMetric(float64(st.CacheItems), "cache_items")
+			b.ReportMetric(float64(cache.Microseconds())/1000/n, "cache_ms")
+			b.ReportMetric(float64(fill.Microseconds())/1000/n, "fill_ms")
+			b.ReportMetric(float64(details.Microseconds())/1000/n, "detail_ms")
+		})
+	}
+}
+
+// settledWholeRead returns a whole read (structure and every detail) of
+// the app's window on a client of its own, once the window is laid out:
+// two reads in a row with the same element count, the second of which
+// laidOut accepts (a document or a sheet lays out after its window shows).
+func settledWholeRead(b *testing.B, a *desktopApp, laidOut func(atspi.ReadStats) bool) func() atspi.ReadStats {
+	b.Helper()
+	cl := atspi.New(atspi.Options{Getenv: getenv})
+	b.Cleanup(cl.Close)
+	frame := appFrame(b, cl, a)
+	read := func() atspi.ReadStats {
+		var st atspi.ReadStats
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		if _, err := cl.ReadTree(ctx, frame, atspi.ReadOptions{Details: atspi.DetailsAll, Stats: &st}); err != nil {
+			b.Fatal(err)
+		}
+		return st
+	}
+	prev := -1
+	testkit.Eventually(b, 30*time.Second, a.what+"'s window laid out", func() bool {
+		st := read()
+		settled := st.Elements == prev && laidOut(st)
+		prev = st.Elements
+		return settled
+	})
+	return read
 }

@@ -110,6 +110,9 @@ type elem struct {
 	counted  bool
 	children []*elem // valid when resolved
 	cached   []*elem // children the cache reply named (unordered)
+	// depth is the element's depth in the tree as the fill-in last saw
+	// it: its follow-up calls keep to the depth budget by it (fill.go).
+	depth int32
 }
 
 // newElem makes an element known by reference only.

@@ -290,9 +290,9 @@ func resolveFromCache(e *elem) bool {
 
 // plan walks the tree known so far in pre-order within the budget and
 // lists what is missing: elements whose children are not known, and
-// elements whose own properties are not known.
-func (r *reader) plan() (needKids, needProps, needCount []*elem) {
-	count := 0
+// elements whose own properties are not known. count is how many elements
+// it walked (at most the element budget).
+func (r *reader) plan() (needKids, needProps, needCount []*elem, count int) {
 	r.walk++
 	mark := r.walk
 	var visit func(e *elem, depth int)
@@ -301,6 +301,7 @@ func (r *reader) plan() (needKids, needProps, needCount []*elem) {
 			return
 		}
 		e.mark = mark
+		e.depth = int32(depth)
 		count++
 		if !e.hasProps {
 			needProps = append(needProps, e)
@@ -309,24 +310,22 @@ func (r *reader) plan() (needKids, needProps, needCount []*elem) {
 		if depth >= r.budget.MaxDepth {
 			return
 		}
-		if !resolveFromCache(e) {
-			if e.childCount == 0 && len(e.cached) == 0 {
-				e.resolved = true
-				return
+		switch nextForChildren(e, r.budget) {
+		case childrenNone:
+			e.resolved = true
+			return
+		case childrenCountFirst:
+			// How many it holds decides whether to list them.
+			needCount = append(needCount, e)
+			return
+		case childrenLeftOut:
+			// Never asked: the read says it left them out (assemble).
+			// A table among them is read by its visible block.
+			if needsBlock(e) {
+				r.tables = append(r.tables, e)
 			}
-			if e.childCount < 0 && e.states.has(stateManagesDescendants) && !e.counted {
-				// How many it holds decides whether to list them.
-				needCount = append(needCount, e)
-				return
-			}
-			if !mayListChildren(e, r.budget) {
-				// Never asked: the read says it left them out (assemble).
-				// A table among them is read by its visible block.
-				if needsBlock(e) {
-					r.tables = append(r.tables, e)
-				}
-				return
-			}
+			return
+		case childrenAsk:
 			needKids = append(needKids, e)
 			// Look ahead into the children the cache named: they are
 			// most likely among the real ones, and what they miss can be
@@ -341,15 +340,38 @@ func (r *reader) plan() (needKids, needProps, needCount []*elem) {
 		}
 	}
 	visit(r.root, 0)
-	return needKids, needProps, needCount
+	return needKids, needProps, needCount, count
 }
 
-// fillPropKinds is how many replies make an element's own properties
-// known in a fill-in: role, states, interfaces, name, description and
-// child count (each property its own Properties.Get, never GetAll:
-// appcalls.go says why). Its children are asked for in a later round,
-// once these say it is safe to (mayListChildren).
-const fillPropKinds = 6
+// childrenNext is what the reader does next about an element's children,
+// once the element's own properties are known (nextForChildren).
+type childrenNext uint8
+
+const (
+	childrenKnown      childrenNext = iota // listed already (the cache reply, or an earlier ask)
+	childrenNone                           // it has none
+	childrenCountFirst                     // ask its child count on its own first
+	childrenLeftOut                        // never asked (mayListChildren)
+	childrenAsk                            // ask for them (GetChildren)
+)
+
+// nextForChildren decides, for an element whose properties are known and
+// which lies within the depth budget, how its children are to be known.
+// The plan and the fill's follow-up calls (fill.go) share it, so a child
+// list is asked for under the same rules whichever finds it missing.
+func nextForChildren(e *elem, b Budget) childrenNext {
+	switch {
+	case resolveFromCache(e):
+		return childrenKnown
+	case e.childCount == 0 && len(e.cached) == 0:
+		return childrenNone
+	case e.childCount < 0 && e.states.has(stateManagesDescendants) && !e.counted:
+		return childrenCountFirst
+	case !mayListChildren(e, b):
+		return childrenLeftOut
+	}
+	return childrenAsk
+}
 
 // mayListChildren reports whether the reader may ask an element for its
 // children. An app builds an object for every child it lists, and a
@@ -371,91 +393,6 @@ func mayListChildren(e *elem, b Budget) bool {
 func addNameAndDescription(p *pipe, conn *wireConn, target int, bus, path string) {
 	p.add(conn, call{target: target, kind: kindName}, bus, path, propertiesIface, "Get", "org.a11y.atspi.Accessible", "Name")
 	p.add(conn, call{target: target, kind: kindDesc}, bus, path, propertiesIface, "Get", "org.a11y.atspi.Accessible", "Description")
-}
-
-// fill reads, round by round, what the cache reply left out, until the
-// tree within the budget is complete.
-func (r *reader) fill() error {
-	for r.rounds = 0; r.rounds < maxFillRounds; r.rounds++ {
-		r.tables = r.tables[:0]
-		needKids, needProps, needCount := r.plan()
-		if len(r.tables) > 0 {
-			t0 := time.Now()
-			for _, e := range r.tables {
-				if err := r.readBlock(e, r.budget.MaxElements-len(r.known)); err != nil {
-					return err
-				}
-				r.blockCells += len(e.children)
-			}
-			r.blockTime += time.Since(t0)
-			continue
-		}
-		if len(needKids)+len(needProps)+len(needCount) == 0 {
-			return nil
-		}
-		targets := append(append(append([]*elem(nil), needKids...), needCount...), needProps...)
-		counting := len(needKids) + len(needCount)
-		p := newPipe(r.ctx)
-		for i, e := range targets {
-			conn, err := r.c.connFor(r.ctx, e.bus)
-			if err != nil {
-				p.close()
-				return mapErr(err, nil, r.ctx, r.targetOf(e))
-			}
-			if i < len(needKids) {
-				p.add(conn, call{target: i, kind: kindChildren}, e.bus, e.path, "org.a11y.atspi.Accessible", "GetChildren")
-				continue
-			}
-			if i < counting {
-				e.counted = true
-				p.add(conn, call{target: i, kind: kindChildCount}, e.bus, e.path, propertiesIface, "Get", "org.a11y.atspi.Accessible", "ChildCount")
-				continue
-			}
-			// An element whose properties are missing is not asked for
-			// its children in the same round: its states and child count
-			// must first say that listing them is safe (mayListChildren).
-			p.add(conn, call{target: i, kind: kindRole}, e.bus, e.path, "org.a11y.atspi.Accessible", "GetRole")
-			p.add(conn, call{target: i, kind: kindState}, e.bus, e.path, "org.a11y.atspi.Accessible", "GetState")
-			p.add(conn, call{target: i, kind: kindIfaces}, e.bus, e.path, "org.a11y.atspi.Accessible", "GetInterfaces")
-			addNameAndDescription(p, conn, i, e.bus, e.path)
-			p.add(conn, call{target: i, kind: kindChildCount}, e.bus, e.path, propertiesIface, "Get", "org.a11y.atspi.Accessible", "ChildCount")
-		}
-		r.calls += p.sent
-		p.flush()
-		props := make([]int, len(targets))
-		for a, err := range p.answers() {
-			if err != nil {
-				p.close()
-				return mapErr(err, nil, r.ctx, targetFrame)
-			}
-			e := targets[a.target]
-			switch {
-			case a.err == nil:
-				if err := r.apply(e, a.kind, &a.reply); err != nil {
-					p.close()
-					return mapErr(err, nil, r.ctx, r.targetOf(e))
-				}
-			case isGone(a.err) && e != r.root:
-				// The element went away during the read.
-				e.gone = true
-				continue
-			case a.kind.isProperty() && !errConnGone(a.err):
-				// A property the app cannot give (a getter that failed)
-				// stays empty; the element itself is there.
-			default:
-				p.close()
-				return mapErr(a.err, r.connOf(e), r.ctx, r.targetOf(e))
-			}
-			if a.kind != kindChildren && a.target >= counting {
-				props[a.target]++
-				if props[a.target] == fillPropKinds {
-					e.hasProps = true
-				}
-			}
-		}
-		p.close()
-	}
-	return nil
 }
 
 // targetOf says whether a failure about e is about the window or one

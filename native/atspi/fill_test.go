@@ -1,0 +1,219 @@
+package atspi
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"io"
+	"net"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeNode is one element of a fake app without a cache reply (as Qt 5):
+// its child count as the app reports it, whether it manages its
+// descendants, and how many children it really lists.
+type fakeNode struct {
+	count   int32
+	manages bool
+	kids    int
+}
+
+// fakeApp answers the fill's calls for a tree whose elements are named by
+// path "/n", "/n/0", "/n/0/1"..., and notes which paths were asked for
+// their children and for their role.
+type fakeApp struct {
+	nodes    func(path string) fakeNode
+	mu       sync.Mutex
+	children map[string]int
+	roles    map[string]int
+}
+
+// serve reads calls from conn and answers each until conn closes.
+func (f *fakeApp) serve(conn net.Conn) {
+	br := bufio.NewReader(conn)
+	var fixed [16]byte
+	for {
+		if _, err := io.ReadFull(br, fixed[:]); err != nil {
+			return
+		}
+		bodyLen := int(binary.LittleEndian.Uint32(fixed[4:]))
+		serial := binary.LittleEndian.Uint32(fixed[8:])
+		fieldsLen := int(binary.LittleEndian.Uint32(fixed[12:]))
+		rest := make([]byte, (fieldsLen+7)&^7+bodyLen)
+		if _, err := io.ReadFull(br, rest); err != nil {
+			return
+		}
+		h := parseFields(rest[:fieldsLen], false)
+		body := decoder{b: rest[(fieldsLen+7)&^7:]}
+		member := h.member
+		if h.iface == propertiesIface {
+			body.str()
+			member = body.str()
+		}
+		if _, err := conn.Write(f.answer(serial, h.path, member)); err != nil {
+			return
+		}
+	}
+}
+
+// answer encodes the reply to one call.
+func (f *fakeApp) answer(serial uint32, path, member string) []byte {
+	n := f.nodes(path)
+	f.mu.Lock()
+	switch member {
+	case "GetChildren":
+		f.children[path]++
+	case "GetRole":
+		f.roles[path]++
+	}
+	f.mu.Unlock()
+	var sig string
+	b := encoder{}
+	switch member {
+	case "GetRole":
+		sig = "u"
+		b.uint32(31) // push_button
+	case "GetState":
+		sig = "au"
+		states := stateSet(1 << stateShowing)
+		if n.manages {
+			states |= 1 << stateManagesDescendants
+		}
+		b.uint32(8)
+		b.uint32(uint32(states))
+		b.uint32(uint32(states >> 32))
+	case "GetInterfaces":
+		sig = "as"
+		b.arg([]string{"org.a11y.atspi.Accessible"})
+	case "Name", "Description":
+		sig = "v"
+		b.sig("s")
+		b.str(member + " of " + path)
+	case "ChildCount":
+		sig = "v"
+		b.sig("i")
+		b.int32(n.count)
+	case "GetChildren":
+		sig = "a(so)"
+		b.uint32(0)
+		lenAt := len(b.buf) - 4
+		b.align(8)
+		start := len(b.buf)
+		for i := 0; i < n.kids; i++ {
+			b.align(8)
+			b.str(":1.9")
+			b.str(path + "/" + strconv.Itoa(i))
+		}
+		binary.LittleEndian.PutUint32(b.buf[lenAt:], uint32(len(b.buf)-start))
+	}
+	m := encoder{}
+	m.buf = append(m.buf, 'l', msgReturn, 0, 1, 0, 0, 0, 0)
+	m.buf = binary.LittleEndian.AppendUint32(m.buf, serial+1<<20)
+	m.buf = append(m.buf, 0, 0, 0, 0)
+	m.align(8)
+	m.byte1(fieldReplySerial)
+	m.sig("u")
+	m.uint32(serial)
+	m.align(8)
+	m.byte1(fieldSignature)
+	m.sig("g")
+	m.sig(sig)
+	binary.LittleEndian.PutUint32(m.buf[12:], uint32(len(m.buf)-16))
+	m.align(8)
+	binary.LittleEndian.PutUint32(m.buf[4:], uint32(len(b.buf)))
+	return append(m.buf, b.buf...)
+}
+
+// depthOf is how deep a fake path lies ("/n" is 0).
+func depthOf(path string) int {
+	d := 0
+	for _, c := range path[2:] {
+		if c == '/' {
+			d++
+		}
+	}
+	return d
+}
+
+// TestFillFollowUps reads fake apps that give no cache reply, so the fill
+// reads everything with follow-up calls: the whole tree comes in one round
+// of calls, nothing past the budget is asked for, and a container that
+// manages its descendants is never asked for its children while its count
+// is over the budget.
+func TestFillFollowUps(t *testing.T) {
+	binary3 := func(path string) fakeNode { // three children down to depth 4
+		if depthOf(path) < 4 {
+			return fakeNode{count: 3, kids: 3}
+		}
+		return fakeNode{}
+	}
+	huge := func(path string) fakeNode { // a sheet below the root
+		switch path {
+		case "/n":
+			return fakeNode{count: 2, kids: 2}
+		case "/n/1":
+			return fakeNode{count: 1<<31 - 1, manages: true, kids: 5}
+		}
+		return fakeNode{}
+	}
+	cases := []struct {
+		name      string
+		app       func(string) fakeNode
+		budget    Budget
+		rows      int  // rows of the read
+		truncated bool // the read says it left something out
+		maxRounds int
+		maxAsked  int    // at most this many elements asked for their role
+		kidsDepth int    // no element this deep or deeper asked for its children
+		neverKids string // a path never asked for its children
+	}{
+		{"a whole tree in one round", binary3, Budget{MaxElements: 1000, MaxDepth: 10}, 121, false, 1, 121, 4, ""},
+		{"the depth budget", binary3, Budget{MaxElements: 1000, MaxDepth: 2}, 13, true, 1, 13, 2, ""},
+		// Follow-ups stop at the budget; the next plan, in pre-order,
+		// reads what the tree's first 20 rows still lack (the reader
+		// that went level by level asked 37 elements in 9 rounds).
+		{"the element budget", binary3, Budget{MaxElements: 20, MaxDepth: 10}, 20, true, 2, 40, 4, ""},
+		{"a huge managing container", huge, Budget{MaxElements: 1000, MaxDepth: 10}, 3, true, 1, 3, 2, "/n/1"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			local, remote := net.Pipe()
+			defer local.Close()
+			app := &fakeApp{nodes: c.app, children: map[string]int{}, roles: map[string]int{}}
+			go app.serve(remote)
+			conn := &wireConn{conn: local, pending: map[uint32]pendingCall{}, done: make(chan struct{})}
+			go conn.readLoop(bufio.NewReader(local))
+			cl := New(Options{NoPeerToPeer: true})
+			cl.bus = conn
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			r := &reader{c: cl, ctx: ctx, app: ":1.9", known: map[string]*elem{}, budget: c.budget}
+			r.root = newElem(":1.9", "/n")
+			r.known[r.root.key()] = r.root
+			if err := r.fill(); err != nil {
+				t.Fatal(err)
+			}
+			tree, _ := r.assemble()
+			if len(tree.Nodes) != c.rows || tree.Truncated != c.truncated || r.rounds > c.maxRounds {
+				t.Errorf("%d rows (truncated %v) in %d rounds, want %d (truncated %v) in at most %d", len(tree.Nodes), tree.Truncated, r.rounds, c.rows, c.truncated, c.maxRounds)
+			}
+			if len(app.roles) > c.maxAsked {
+				t.Errorf("%d elements asked for their role, want at most %d", len(app.roles), c.maxAsked)
+			}
+			for path, n := range app.children {
+				if n > 1 {
+					t.Errorf("%s asked for its children %d times", path, n)
+				}
+				if depthOf(path) >= c.kidsDepth {
+					t.Errorf("%s (depth %d) asked for its children past the depth budget", path, depthOf(path))
+				}
+			}
+			if c.neverKids != "" && app.children[c.neverKids] > 0 {
+				t.Errorf("%s, which manages its descendants and says it holds more than the budget, was asked for its children", c.neverKids)
+			}
+		})
+	}
+}
