@@ -539,9 +539,12 @@ type Node struct {
 	Detailed bool
 }
 
-// NumericRange is a Value-interface element's range.
+// NumericRange marks a Value-interface element (set_value writes it a
+// number) and holds its step, the tolerance of a number's readback (half a
+// step). Its bounds are not read: no result shows them, and asking every
+// menu item of an office suite for them cost a quarter of its read.
 type NumericRange struct {
-	Min, Max, Step float64
+	Step float64
 }
 
 // HasState reports whether the node carries a state.

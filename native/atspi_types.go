@@ -69,14 +69,14 @@ func rangeFromAtspi(r *atspi.Range) *engine.NumericRange {
 	if r == nil {
 		return nil
 	}
-	return &engine.NumericRange{Min: r.Min, Max: r.Max, Step: r.Step}
+	return &engine.NumericRange{Step: r.Step}
 }
 
 func rangeToAtspi(r *engine.NumericRange) *atspi.Range {
 	if r == nil {
 		return nil
 	}
-	return &atspi.Range{Min: r.Min, Max: r.Max, Step: r.Step}
+	return &atspi.Range{Step: r.Step}
 }
 
 func tableFromAtspi(s *atspi.TableSize) *engine.TableSize {

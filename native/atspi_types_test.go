@@ -74,7 +74,7 @@ func TestAtspiErrMapsEveryKind(t *testing.T) {
 func TestTreeFromAtspiCopiesEveryField(t *testing.T) {
 	src := &atspi.Tree{Truncated: true, Nodes: []atspi.Node{{
 		ID: ":1.5/a", Parent: -1, IndexInParent: 2, Depth: 3, Role: "entry", Name: "n", Description: "d",
-		Value: "v", HasValue: true, Numeric: &atspi.Range{Min: 1, Max: 2, Step: 0.5},
+		Value: "v", HasValue: true, Numeric: &atspi.Range{Step: 0.5},
 		States: []string{"showing"}, Actions: []string{"activate"}, ChildCount: 4,
 		Frame: atspi.Rect{X: 10, Y: 20, W: 30, H: 40}, Secure: true, Editable: true, Text: true,
 		Table: &atspi.TableSize{Rows: 9, Columns: 8, FirstRow: 1, LastRow: 2, FirstColumn: 3, LastColumn: 4},
@@ -83,7 +83,7 @@ func TestTreeFromAtspiCopiesEveryField(t *testing.T) {
 	got := treeFromAtspi(src, 7, sc, true)
 	want := engine.Node{
 		ID: ":1.5/a", Parent: -1, IndexInParent: 2, Depth: 3, Role: "entry", Name: "n", Description: "d",
-		Value: "v", HasValue: true, Numeric: &engine.NumericRange{Min: 1, Max: 2, Step: 0.5},
+		Value: "v", HasValue: true, Numeric: &engine.NumericRange{Step: 0.5},
 		States: []string{"showing"}, Actions: []string{"activate"}, ChildCount: 4,
 		Frame: engine.Rect{X: 120, Y: 140, W: 60, H: 80}, Secure: true, Editable: true, Text: true, Detailed: true,
 		Table: &engine.TableSize{Rows: 9, Columns: 8, FirstRow: 1, LastRow: 2, FirstColumn: 3, LastColumn: 4},

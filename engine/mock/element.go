@@ -27,7 +27,7 @@ type Element struct {
 	value            string
 	hasValue         bool
 	caret            int // in runes
-	numeric          *engine.NumericRange
+	numeric          *valueRange
 	number           float64
 	states           []string
 	actions          []string
@@ -166,7 +166,7 @@ func (e *Element) SetCaret(n int) *Element {
 // number, which is also its value text.
 func (e *Element) SetNumeric(minV, maxV, step, v float64) *Element {
 	return e.set(func() {
-		e.numeric = &engine.NumericRange{Min: minV, Max: maxV, Step: step}
+		e.numeric = &valueRange{min: minV, max: maxV, step: step}
 		e.setNumber(v)
 	})
 }
@@ -175,12 +175,17 @@ func (e *Element) SetNumeric(minV, maxV, step, v float64) *Element {
 func (e *Element) SetNumber(v float64) *Element { return e.set(func() { e.setNumber(v) }) }
 
 func (e *Element) setNumber(v float64) {
-	if r := e.numeric; r != nil && r.Min <= r.Max {
-		v = math.Max(r.Min, math.Min(r.Max, v))
+	if r := e.numeric; r != nil && r.min <= r.max {
+		v = math.Max(r.min, math.Min(r.max, v))
 	}
 	e.number = v
 	e.setValue(formatNumber(v))
 }
+
+// valueRange is a Value-interface element's range, as the simulated app
+// keeps it: its number stays within the bounds. Reads give the engine the
+// step only, as the native backend does.
+type valueRange struct{ min, max, step float64 }
 
 func formatNumber(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 

@@ -126,7 +126,7 @@ func (e *Element) applyScroll() {
 			}
 		})
 	}
-	v.bar.numeric = &engine.NumericRange{Min: 0, Max: float64(last), Step: 1}
+	v.bar.numeric = &valueRange{min: 0, max: float64(last), step: 1}
 	v.bar.setNumber(float64(v.first))
 }
 

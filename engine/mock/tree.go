@@ -88,8 +88,7 @@ func (w *Window) node(e *Element, parent, index, depth int, frame engine.Rect) e
 		Table:         e.tableSize(),
 	}
 	if e.numeric != nil {
-		r := *e.numeric
-		n.Numeric = &r
+		n.Numeric = &engine.NumericRange{Step: e.numeric.step}
 	}
 	if e.hasValue && (!e.secure || w.d.leakSecure) {
 		n.Value, n.HasValue = e.value, true

@@ -200,14 +200,14 @@ func decodeActionNames(d *decoder) []string {
 }
 
 // valueCalls is how many calls read an element's Value properties: one
-// Properties.Get each for the current value, minimum, maximum and step
-// (appcalls.go says why never GetAll).
-const valueCalls = 4
+// Properties.Get each for the current value and the step (appcalls.go
+// says why never GetAll). The bounds are not read: nothing shows them.
+const valueCalls = 2
 
 // valueRead gathers one element's Value properties as their replies come.
 type valueRead struct {
-	cur, lo, hi, step float64
-	have              bool // the current value was read
+	cur, step float64
+	have      bool // the current value was read
 }
 
 // set stores one property's reply (a variant holding a double); a reply
@@ -223,10 +223,6 @@ func (v *valueRead) set(kind callKind, d *decoder) {
 	switch kind {
 	case kindValue:
 		v.cur, v.have = x, true
-	case kindValueMin:
-		v.lo = x
-	case kindValueMax:
-		v.hi = x
 	case kindValueStep:
 		v.step = x
 	}
@@ -239,7 +235,7 @@ func (v *valueRead) store(n *Node) {
 	}
 	n.Value = formatNumber(v.cur)
 	n.HasValue = true
-	n.Numeric = &Range{Min: v.lo, Max: v.hi, Step: v.step}
+	n.Numeric = &Range{Step: v.step}
 }
 
 // formatNumber writes a value the shortest way that reads back the same.

@@ -159,8 +159,6 @@ func (r *detailRead) send() error {
 		}
 		if pl.value {
 			p.add(w, call{target: i, kind: kindValue}, t.bus, t.path, propertiesIface, "Get", "org.a11y.atspi.Value", "CurrentValue")
-			p.add(w, call{target: i, kind: kindValueMin}, t.bus, t.path, propertiesIface, "Get", "org.a11y.atspi.Value", "MinimumValue")
-			p.add(w, call{target: i, kind: kindValueMax}, t.bus, t.path, propertiesIface, "Get", "org.a11y.atspi.Value", "MaximumValue")
 			p.add(w, call{target: i, kind: kindValueStep}, t.bus, t.path, propertiesIface, "Get", "org.a11y.atspi.Value", "MinimumIncrement")
 		}
 		if pl.text {
@@ -212,7 +210,7 @@ func (r *detailRead) dispatch() error {
 			r.actionList(a.target, a.sub, d)
 		case kindActionName:
 			r.actionName(a.target, a.sub, d)
-		case kindValue, kindValueMin, kindValueMax, kindValueStep:
+		case kindValue, kindValueStep:
 			r.value(a.target, a.kind, d)
 		case kindAttrs:
 			r.checked(a.target, secureAttrs(d))

@@ -80,7 +80,7 @@ type TableSize struct {
 
 // Range is a Value-interface element's range.
 type Range struct {
-	Min, Max, Step float64
+	Step float64
 }
 
 // HasState reports whether the node carries a state.
