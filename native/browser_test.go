@@ -181,6 +181,10 @@ func asString(v any) string {
 
 var browsers = []sandbox.Browser{sandbox.Chromium, sandbox.Firefox}
 
+// TestBrowserReads reads the fixture page in each browser (full, skeleton,
+// drill-down and screenshot reads, a walk's count, the password canary
+// never returned and its pixels black), then clicks the button below the
+// fold.
 func TestBrowserReads(t *testing.T) {
 	for _, kind := range browsers {
 		t.Run(kind.String(), func(t *testing.T) {
@@ -279,6 +283,8 @@ func TestBrowserReads(t *testing.T) {
 			if r, g, bl, _ := img.At(x, y).RGBA(); r != 0 || g != 0 || bl != 0 {
 				t.Fatalf("the password input's pixels are not blacked out at %d,%d", x, y)
 			}
+
+			clickBelowTheFold(t, h, h.ok("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000}))
 		})
 	}
 }
@@ -475,27 +481,22 @@ func hasArea(row map[string]any) bool {
 	return w > 0 && h > 0
 }
 
-// TestBrowserClickBelowTheFold clicks the fixture's last button, far below
-// the fold of the window, headless: the page is scrolled to it by
+// clickBelowTheFold clicks the fixture's last button, far below the fold
+// of the window, headless (at the end of TestBrowserReads, whose reads
+// leave the page where it opened): the page is scrolled to it by
 // accessibility (Component.ScrollTo), then it is clicked.
-func TestBrowserClickBelowTheFold(t *testing.T) {
-	for _, kind := range browsers {
-		t.Run(kind.String(), func(t *testing.T) {
-			b, h, read := grantedBrowser(t, kind, engine.Options{})
-			defer b.alive(t)
-
-			far, row := rowWith(t, read, "Far button", "push_button")
-			if hasState(row, "showing") {
-				t.Fatalf("the fixture's far button starts out of view: %v", row)
-			}
-			res := h.ok("click", map[string]any{"element_token": far})
-			if res["scrolled_into_view"] != true || res["path"] != "atspi_action" || res["took_cursor"] != false {
-				t.Fatalf("a click below the fold scrolls, then clicks headless: %v", res)
-			}
-			if !strings.Contains(asJSON(t, res["diff"]), "far clicked") {
-				t.Fatalf("the click reached the far button: %v", res["diff"])
-			}
-		})
+func clickBelowTheFold(t *testing.T, h *harness, read map[string]any) {
+	t.Helper()
+	far, row := rowWith(t, read, "Far button", "push_button")
+	if hasState(row, "showing") {
+		t.Fatalf("the fixture's far button starts out of view: %v", row)
+	}
+	res := h.ok("click", map[string]any{"element_token": far})
+	if res["scrolled_into_view"] != true || res["path"] != "atspi_action" || res["took_cursor"] != false {
+		t.Fatalf("a click below the fold scrolls, then clicks headless: %v", res)
+	}
+	if !strings.Contains(asJSON(t, res["diff"]), "far clicked") {
+		t.Fatalf("the click reached the far button: %v", res["diff"])
 	}
 }
 

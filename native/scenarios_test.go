@@ -45,11 +45,14 @@ func TestConsentNeedsARealClick(t *testing.T) {
 		name   string
 		answer func(p *person, h *harness)
 		want   engine.Code // "" for allowed
+		// timeout is the consent timeout: long enough for the person's
+		// answer to come first when one comes (0: 4 s).
+		timeout time.Duration
 	}{
-		{"allowed by a click", func(p *person, h *harness) { p.answer("allow") }, ""},
-		{"denied by a click", func(p *person, h *harness) { p.answer("deny") }, engine.CodeConsentDenied},
-		{"ignored until the timeout", func(p *person, h *harness) {}, engine.CodeConsentDenied},
-		{"keys only", func(p *person, h *harness) { p.keys("Return", "space", "Tab", "Return") }, engine.CodeConsentDenied},
+		{"allowed by a click", func(p *person, h *harness) { p.answer("allow") }, "", 0},
+		{"denied by a click", func(p *person, h *harness) { p.answer("deny") }, engine.CodeConsentDenied, 0},
+		{"ignored until the timeout", func(p *person, h *harness) {}, engine.CodeConsentDenied, time.Second},
+		{"keys only", func(p *person, h *harness) { p.keys("Return", "space", "Tab", "Return") }, engine.CodeConsentDenied, 0},
 		{"a click right after the driver's own press", func(p *person, h *harness) {
 			go func() {
 				d := p.dialog()
@@ -62,11 +65,15 @@ func TestConsentNeedsARealClick(t *testing.T) {
 				_ = h.b.Send(ctx, engine.InputEvent{Kind: engine.InputButtonRelease, Button: 1})
 				p.click(d, "allow")
 			}()
-		}, engine.CodeConsentDenied},
+		}, engine.CodeConsentDenied, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			h := newHarness(t, 4*time.Second)
+			timeout := c.timeout
+			if timeout == 0 {
+				timeout = 4 * time.Second
+			}
+			h := newHarness(t, timeout)
 			p := newPerson(t)
 			c.answer(p, h)
 			r := h.call("start_session", map[string]any{"apps": []any{"synthetic.py"}})
@@ -273,7 +280,9 @@ func TestNoGoroutineLeak(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := engine.New(engine.Options{Backend: b, ConsentTimeout: 10 * time.Second})
+		// A short call bound: the stopped app's read gives up sooner,
+		// through the same path as at the default bound.
+		d := engine.New(engine.Options{Backend: b, ConsentTimeout: 10 * time.Second, CallTimeout: time.Second})
 		c := d.Connect(engine.ClientInfo{Name: "leak", Pid: os.Getpid()})
 		raw, _ := json.Marshal(map[string]any{"apps": []any{a.cmd.Process.Pid}})
 		p := newPerson(t)
