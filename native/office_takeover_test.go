@@ -6,13 +6,13 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
-	"github.com/nish-driver/nish-driver/internal/sandbox"
 	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
-// TestCalcTakeoverClickOnACell clicks cells of the 100,000-row sheet by
-// token in a takeover and reads back where Calc's cell cursor went (the
-// Name Box, whose text is the cursor's address):
+// calcTakeoverClicks clicks cells of the 100,000-row sheet by token in a
+// takeover (after TestCalcReadsTheVisibleBlock's headless reads, in the
+// same Calc) and reads back where Calc's cell cursor went (the Name Box,
+// whose text is the cursor's address):
 //
 //   - a first click, on B5: Calc's extents may still lag its layout, and
 //     a click that put the cursor elsewhere says so (landed_elsewhere,
@@ -26,10 +26,8 @@ import (
 //     is sent, and the cursor stays where it was;
 //   - a cell that was below the first block, scrolled into view by the
 //     takeover's scroll and clicked by a fresh read's token.
-func TestCalcTakeoverClickOnACell(t *testing.T) {
-	a := startOffice(t, sandbox.Calc, sheet100k)
-	defer a.alive(t)
-	waitSheet(t, a)
+func calcTakeoverClicks(t *testing.T, a *desktopApp) {
+	t.Helper()
 	w := newTakeover(t)
 	w.grantTakeover(a.pid)
 	read := w.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})

@@ -103,15 +103,21 @@ func settledRead(t testing.TB, h *harness, a *desktopApp) map[string]any {
 // row and column counts, the read says truncated, and its children are the cells a person sees, as
 // many as the reference client (containers.py) finds, each named by its
 // address with its text as value. A cell's token takes a number by
-// set_value with the readback in the diff; Calc stays unharmed.
+// set_value with the readback in the diff. Calc stays unharmed: the sheet
+// (2^31 - 1 cells made on demand) is never asked for its children, so Calc
+// does not grow by more than 200 MiB and still answers with the same
+// visible block. On the 100,000-row sheet, cells are then clicked in a
+// takeover (calcTakeoverClicks).
 func TestCalcReadsTheVisibleBlock(t *testing.T) {
 	cases := []struct {
 		name   string
 		sheet  officeFixture
 		a1, b2 string
+		// takeover: then click cells in a takeover (calcTakeoverClicks)
+		takeover bool
 	}{
-		{"200x8", sheet200, "Item", "1"},
-		{"100000x3", sheet100k, "Row 1", "2"},
+		{"200x8", sheet200, "Item", "1", false},
+		{"100000x3", sheet100k, "Row 1", "2", true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -163,6 +169,9 @@ func TestCalcReadsTheVisibleBlock(t *testing.T) {
 			}
 			if grew := rssKiB(t, a.pid) - rss; grew > 200<<10 {
 				t.Fatalf("Calc grew by %d MiB during the reads", grew>>10)
+			}
+			if c.takeover {
+				calcTakeoverClicks(t, a)
 			}
 		})
 	}
