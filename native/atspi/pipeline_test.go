@@ -92,3 +92,22 @@ func TestPipeAnswersStopAtTheContextsEnd(t *testing.T) {
 		t.Fatalf("%d errors and %d answers, want the context's error once", errs, answers)
 	}
 }
+
+// TestAWriteToADeadAppIsGone: a call written to an app that died under its
+// private socket fails the write (EPIPE, or a closed pipe here); that is
+// the app gone, not a failure inside the driver.
+func TestAWriteToADeadAppIsGone(t *testing.T) {
+	local, remote := net.Pipe()
+	defer local.Close()
+	remote.Close() // the app died
+	conn := &wireConn{conn: local, pending: map[uint32]pendingCall{}, done: make(chan struct{}), peer: true}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err := conn.call(ctx, ":1.5", "/x", "org.a11y.atspi.Action", "DoAction", int32(0))
+	if err == nil {
+		t.Fatal("a call to a closed socket succeeded")
+	}
+	if e := mapErr(err, conn, ctx, targetAct); e.Kind != KindGone {
+		t.Fatalf("a write to a dead app: %v, want %v", e, KindGone)
+	}
+}

@@ -508,10 +508,14 @@ func (b *batch) flush(ctx context.Context) error {
 	if err != nil {
 		var ne net.Error
 		if errors.As(err, &ne) && ne.Timeout() {
-			err = errWriteTimeout
+			c.close(errWriteTimeout)
+			return errWriteTimeout
 		}
+		// Any other failed write means the other end is gone (an app
+		// killed under its private socket gives EPIPE or ECONNRESET): the
+		// connection is closed, as a failed read would find it.
 		c.close(err)
-		return err
+		return fmt.Errorf("%w: %v", errConnClosed, err)
 	}
 	return nil
 }
