@@ -9,15 +9,13 @@ import (
 	"github.com/nish-driver/nish-driver/engine"
 )
 
-// TestWriterWholeTextByDrillDown: the 400-paragraph document lists only
+// writerWholeText: the 400-paragraph document lists only
 // the paragraphs on screen, and those below have no text until shown. A
 // headless drill-down rooted at the document returns the text on screen,
 // cut; in a takeover, the whole text, paragraph 350 included, read page by
 // page through the document's scroll bar, and the view is paged back
 // after. With a smaller bound the text is cut and says so.
-func TestWriterWholeTextByDrillDown(t *testing.T) {
-	a, h, read := openLongDocument(t)
-	defer a.alive(t)
+func writerWholeText(t *testing.T, a *desktopApp, h *harness, read map[string]any) {
 	const far = "Paragraph 350: the quick brown fox jumps over the lazy dog."
 	if strings.Contains(asJSON(t, read), "Paragraph 350:") {
 		t.Fatalf("paragraph 350 is in the plain read; the test needs it below the fold")

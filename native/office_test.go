@@ -13,14 +13,26 @@ import (
 // LibreOffice (issue 14): Writer's paragraphs carry their text and take
 // typing at the caret; Calc's sheet reads as its visible block of cells.
 
-// TestWriterParagraphsCarryTheirText reads the 400-paragraph document:
-// the visible paragraphs are rows whose value is their text, editable
-// (not disabled) as the document is; type_text into a paragraph inserts
-// at the caret, the next one goes on after it, and the diff reads each
-// back.
-func TestWriterParagraphsCarryTheirText(t *testing.T) {
+// TestWriterLongDocument opens the 400-paragraph document in one Writer
+// and checks, in an order where each step leaves what the next needs: its
+// read is as complete as a walk; its whole text by drill-down; its
+// paragraphs carry their text and take typing (last: it edits the
+// document).
+func TestWriterLongDocument(t *testing.T) {
 	a, h, read := openLongDocument(t)
 	defer a.alive(t)
+	t.Run("as complete as the walk", func(t *testing.T) { writerCompleteAsWalk(t, a, h) })
+	t.Run("whole text by drill-down", func(t *testing.T) { writerWholeText(t, a, h, read) })
+	t.Run("paragraphs carry their text", func(t *testing.T) {
+		writerParagraphs(t, a, h, h.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000}))
+	})
+}
+
+// writerParagraphs: the visible paragraphs are rows whose value is their
+// text, editable (not disabled) as the document is; type_text into a
+// paragraph inserts at the caret, the next one goes on after it, and the
+// diff reads each back.
+func writerParagraphs(t *testing.T, a *desktopApp, h *harness, read map[string]any) {
 	paragraphs := 0
 	for _, e := range read["elements"].([]any) {
 		row := e.(map[string]any)
