@@ -46,7 +46,7 @@ func TestConsentNeedsARealClick(t *testing.T) {
 		answer func(p *person, h *harness)
 		want   engine.Code // "" for allowed
 		// timeout is the consent timeout: long enough for the person's
-		// answer to come first when one comes (0: 4 s).
+		// answer to come first when one comes (0: 3 s).
 		timeout time.Duration
 	}{
 		{"allowed by a click", func(p *person, h *harness) { p.answer("allow") }, "", 0},
@@ -71,7 +71,7 @@ func TestConsentNeedsARealClick(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			timeout := c.timeout
 			if timeout == 0 {
-				timeout = 4 * time.Second
+				timeout = 3 * time.Second
 			}
 			h := newHarness(t, timeout)
 			p := newPerson(t)
