@@ -2,6 +2,7 @@ package native_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -25,7 +26,9 @@ import (
 //     (docs/everyday-apps-2.md), so the click is refused before anything
 //     is sent, and the cursor stays where it was;
 //   - a cell that was below the first block, scrolled into view by the
-//     takeover's scroll and clicked by a fresh read's token.
+//     takeover's scroll and clicked by a fresh read's token; then text
+//     typed into it (a cell takes text only by typing), read back in the
+//     diff.
 func calcTakeoverClicks(t *testing.T, a *desktopApp) {
 	t.Helper()
 	w := newTakeover(t)
@@ -87,6 +90,15 @@ func calcTakeoverClicks(t *testing.T, a *desktopApp) {
 	token, _ = rowWith(t, read, below, "table_cell")
 	w.ok("click", map[string]any{"element_token": token, "delivery_mode": "foreground"})
 	waitNameBox(t, w, a.pid, nameBox, below)
+
+	// Text into that cell: typed in the takeover (Calc's cells take no
+	// EditableText) and entered with Return; the diff reads the cell back.
+	read = w.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
+	token, _ = rowWith(t, read, below, "table_cell")
+	res = w.ok("type_text", map[string]any{"element_token": token, "text": "Typed 77\n", "delivery_mode": "foreground"})
+	if res["path"] != "xtest" || !strings.Contains(asJSON(t, res["diff"]), "Typed 77") {
+		t.Fatalf("typing into %s in a takeover: %v", below, res)
+	}
 }
 
 // nameBoxIndex is the element index of Calc's Name Box in a read: the
