@@ -25,20 +25,10 @@ import time
 
 import pyatspi
 
+from busapps import find_app
+
 PEEK = 200  # children asked of a container without the Table interface
 SCAN = 500  # rows or columns scanned for the visible block, at most
-
-
-def find_app(pid):
-    for app in pyatspi.Registry.getDesktop(0):
-        if app is None:
-            continue
-        try:
-            if app.get_process_id() == pid:
-                return app
-        except Exception:
-            continue
-    return None
 
 
 def extents(acc):

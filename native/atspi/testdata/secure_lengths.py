@@ -14,22 +14,13 @@ import sys
 
 import pyatspi
 
+from busapps import find_frame
+
 
 def main():
-    pid = int(sys.argv[1])
-    for app in pyatspi.Registry.getDesktop(0):
-        if app is None:
-            continue
-        try:
-            if app.get_process_id() != pid:
-                continue
-        except Exception:
-            continue
-        for frame in app:
-            if frame is not None:
-                visit(frame)
-            break
-        return
+    frame = find_frame(int(sys.argv[1]))
+    if frame is not None:
+        visit(frame)
 
 
 def visit(node):

@@ -15,27 +15,11 @@ and prints, instead, one line "elements N ms M" per walk.
 import sys
 import time
 
-import pyatspi
+from busapps import find_frame
 
 
 def esc(s):
     return (s or "").replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
-
-
-def find_frame(pid, prefix):
-    desktop = pyatspi.Registry.getDesktop(0)
-    for app in desktop:
-        if app is None:
-            continue
-        try:
-            if app.get_process_id() != pid:
-                continue
-        except Exception:
-            continue
-        for frame in app:
-            if frame is not None and (frame.name or "").startswith(prefix):
-                return frame
-    return None
 
 
 def walk(node, depth, out):
