@@ -25,6 +25,9 @@ type sandboxCmd struct {
 	Wait    time.Duration `default:"20s" help:"How long to wait for each app to join the accessibility bus."`
 	Apps    []string      `arg:"" optional:"" name:"app" help:"Programs to start; each argument is one command line, split on spaces (e.g. 'gtk3-demo --run=entry'). Every app runs with accessibility on: ACCESSIBILITY_ENABLED=1, GNOME_ACCESSIBILITY=1, QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 and SAL_ACCESSIBILITY_ENABLED=1 set and NO_AT_BRIDGE unset, and a Chromium or Electron program (chromium, chrome, electron, code, slack...) gets --force-renderer-accessibility unless its command line has it."`
 	Verbose bool          `help:"Pass the desktop processes' own messages through to stderr."`
+	// Browsers are started as the tests start them, so a demo or a person
+	// trying the driver gets the same switches without copying them.
+	Browsers []string `name:"browser" placeholder:"KIND=URL" help:"Open URL in a browser, chromium or firefox, started as the tests start it: a new profile in the sandbox's folder, a 1280x800 window at the top left, accessibility on. May be given more than once."`
 }
 
 func (c *sandboxCmd) Run(s *streams) error {
@@ -53,7 +56,24 @@ func (c *sandboxCmd) Run(s *streams) error {
 		}
 		fmt.Fprintf(s.Stderr, "sandbox: started %s (pid %d)\n", strings.Join(cmd.Args, " "), cmd.Process.Pid)
 	}
-	if len(c.Apps) > 0 {
+	for _, spec := range c.Browsers {
+		kind, url, err := parseBrowserSpec(spec)
+		if err != nil {
+			return err
+		}
+		cmd, err := d.BrowserCommand(kind, url)
+		if err != nil {
+			return err
+		}
+		if c.Verbose {
+			cmd.Stdout, cmd.Stderr = s.Stderr, s.Stderr
+		}
+		if err := d.Start(cmd); err != nil {
+			return fmt.Errorf("starting %s: %w", kind, err)
+		}
+		fmt.Fprintf(s.Stderr, "sandbox: started %s on %s (pid %d)\n", kind, url, cmd.Process.Pid)
+	}
+	if len(c.Apps)+len(c.Browsers) > 0 {
 		c.waitForApps(ctx, d, s)
 	}
 	printEnv(s, d.Vars())
@@ -63,13 +83,26 @@ func (c *sandboxCmd) Run(s *streams) error {
 	return nil
 }
 
+// parseBrowserSpec reads --browser's KIND=URL.
+func parseBrowserSpec(spec string) (sandbox.Browser, string, error) {
+	name, url, ok := strings.Cut(spec, "=")
+	if ok && url != "" {
+		for _, b := range []sandbox.Browser{sandbox.Chromium, sandbox.Firefox} {
+			if strings.EqualFold(name, b.String()) {
+				return b, url, nil
+			}
+		}
+	}
+	return 0, "", fmt.Errorf("--browser %q: want chromium=URL or firefox=URL", spec)
+}
+
 // waitForApps waits until as many apps as were started are on the AT-SPI
 // bus (names differ from program names, so it counts), then lists them.
 func (c *sandboxCmd) waitForApps(ctx context.Context, d *sandbox.Desktop, s *streams) {
 	deadline := time.Now().Add(c.Wait)
 	for {
 		apps, err := d.AccessibleApps(ctx)
-		if err == nil && countOwn(apps) >= len(c.Apps) || time.Now().After(deadline) || ctx.Err() != nil {
+		if err == nil && countOwn(apps) >= len(c.Apps)+len(c.Browsers) || time.Now().After(deadline) || ctx.Err() != nil {
 			for _, a := range apps {
 				fmt.Fprintf(s.Stderr, "sandbox: accessible app %q (pid %d)\n", a.Name, a.Pid)
 			}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nish-driver/nish-driver/internal/sandbox"
 	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
@@ -284,4 +285,25 @@ func hasComm(procs []process, comm string) bool {
 		}
 	}
 	return false
+}
+
+func TestParseBrowserSpec(t *testing.T) {
+	tests := []struct {
+		spec string
+		want sandbox.Browser
+		url  string
+		ok   bool
+	}{
+		{"chromium=file:///tmp/a.html", sandbox.Chromium, "file:///tmp/a.html", true},
+		{"Firefox=https://example.test/?a=b", sandbox.Firefox, "https://example.test/?a=b", true},
+		{"chromium=", 0, "", false},
+		{"opera=file:///a", 0, "", false},
+		{"file:///a", 0, "", false},
+	}
+	for _, tt := range tests {
+		kind, url, err := parseBrowserSpec(tt.spec)
+		if (err == nil) != tt.ok || kind != tt.want || url != tt.url {
+			t.Errorf("%q: %v %q %v", tt.spec, kind, url, err)
+		}
+	}
 }

@@ -8,9 +8,8 @@
 // allows it in the consent dialog, the name is typed with real keys, and
 // the session goes back to headless for the submit.
 
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { delimiter, join, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 
@@ -26,80 +25,20 @@ const VOLUME = 65;
 /** How long the page may take to show in the browser's tree. */
 const PAGE_READY_MS = 45_000;
 
-/** The first of names found on PATH, as a full path, or null. */
-function onPath(names) {
-  for (const name of names) {
-    for (const dir of (process.env.PATH ?? "").split(delimiter)) {
-      const file = join(dir, name);
-      if (dir && existsSync(file)) return file;
-    }
-  }
-  return null;
-}
-
 /**
- * Chromium's preferences for a new profile: no offer to save a password or
- * translate the page after the submit (each would open a bubble of its
- * own), no welcome page, no default-browser question.
- */
-const CHROMIUM_PREFERENCES = {
-  credentials_enable_service: false,
-  profile: { password_manager_enabled: false },
-  translate: { enabled: false },
-  browser: { has_seen_welcome_page: true, check_default_browser: false },
-};
-
-/**
- * The browser app of the demo: Chromium in a new profile showing the
- * fixture page in a 1280x800 window at the top left. The sandbox splits
- * each app's command line on spaces, so the profile's path must have none
- * and the page goes as a file URL (whose spaces are %20). remove() deletes
- * the profile once the sandbox has stopped.
+ * The browser app of the demo: Chromium showing the fixture page, started
+ * by the sandbox (`--browser chromium=URL`) as the driver's tests start it:
+ * a new profile in the sandbox's folder (gone with the sandbox), a
+ * 1280x800 window at the top left, accessibility on. The page goes as a
+ * file URL.
  */
 export function chromiumApp(repoRoot) {
-  const program = onPath(["chromium", "chromium-browser", "google-chrome"]);
-  if (!program) throw new DemoFailure("Chromium is not installed (none of chromium, chromium-browser, google-chrome on PATH; Debian: apt-get install chromium)");
   const page = resolve(repoRoot, "native", "atspi", "testdata", "web", "form.html");
   if (!existsSync(page)) throw new DemoFailure(`the fixture page is missing: ${page}`);
-  const profile = mkdtempSync(join(tmpdir(), "nish-demo-chromium-"));
-  if (/\s/.test(profile)) throw new DemoFailure(`the temporary folder's path has a space, which the sandbox's command line cannot carry: ${profile}`);
-  mkdirSync(join(profile, "Default"), { recursive: true });
-  writeFileSync(join(profile, "Default", "Preferences"), JSON.stringify(CHROMIUM_PREFERENCES));
-  const args = [
-    // The sandbox adds --force-renderer-accessibility to Chromium-family
-    // programs: without it only the frame is on the bus.
-    `--user-data-dir=${profile}`,
-    "--ozone-platform=x11",
-    "--no-first-run",
-    "--no-default-browser-check",
-    "--disable-sync",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--password-store=basic",
-    "--window-size=1280,800",
-    "--window-position=0,0",
-    "--hide-crash-restore-bubble",
-    "--disable-features=Translate,MediaRouter,OptimizationHints",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--noerrdialogs",
-  ];
-  // As root Chromium will not start with its own sandbox on; --test-type
-  // hides the bar that would then warn about --no-sandbox.
-  if (process.getuid?.() === 0) args.push("--no-sandbox", "--test-type");
   return {
-    command: [program, ...args, pathToFileURL(page).href].join(" "),
+    browser: `chromium=${pathToFileURL(page).href}`,
     app: "chromium",
     window: PAGE_TITLE,
-    // After a Ctrl-C Chromium may still be writing into its profile as it
-    // goes: a few tries, then whatever is left stays in the temporary folder.
-    remove: () => {
-      try {
-        rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
-      } catch {
-        // The demo's outcome does not depend on this folder.
-      }
-    },
   };
 }
 

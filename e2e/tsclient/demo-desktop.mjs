@@ -98,17 +98,20 @@ export function parseExports(lines) {
 }
 
 /**
- * Starts `nish-driver sandbox -- APPS...` and waits until it says ready.
- * Each app is one command line, split on spaces by the sandbox; cwd is the
- * folder they run in (relative paths in them start there).
+ * Starts `nish-driver sandbox --browser B... -- APPS...` and waits until it
+ * says ready. Each app is one command line, split on spaces by the
+ * sandbox; each browser a KIND=URL the sandbox starts as the driver's
+ * tests do; cwd is the folder they run in (relative paths in them start
+ * there).
  *
  * Returns { env, apps: [{name, pid}], stop() }: env is what reaches the
  * desktop (to be merged over a child's environment), apps what the sandbox
  * saw join the accessibility bus, stop() ends the sandbox and everything in
  * it and resolves with its exit status.
  */
-export async function startSandbox({ driverBin, apps, cwd }) {
-  const child = spawn(driverBin, ["sandbox", "--", ...apps], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+export async function startSandbox({ driverBin, apps, browsers = [], cwd }) {
+  const args = ["sandbox", ...browsers.flatMap((b) => ["--browser", b]), "--", ...apps];
+  const child = spawn(driverBin, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
   const stdout = new LineReader(child.stdout);
   const stderr = new LineReader(child.stderr);
   const exited = once(child, "exit");

@@ -156,14 +156,7 @@ async function main() {
   }
   mkdirSync(opts.out, { recursive: true });
   const t0 = performance.now();
-  const browser = chromiumApp(repoRoot);
-  // Its profile goes when the demo ends, Ctrl-C included.
-  process.once("exit", browser.remove);
-  try {
-    await runDemo(opts, browser, t0);
-  } finally {
-    browser.remove();
-  }
+  await runDemo(opts, chromiumApp(repoRoot), t0);
 }
 
 async function runDemo(opts, browser, t0) {
@@ -171,7 +164,12 @@ async function runDemo(opts, browser, t0) {
 
   console.log(`nish-driver demo${opts.fast ? " (fast)" : ""}: ${relative(repoRoot, driverBin)} and ${relative(repoRoot, personBin)}`);
   let t = performance.now();
-  const sandbox = await startSandbox({ driverBin, apps: apps.map((a) => a.command), cwd: repoRoot });
+  const sandbox = await startSandbox({
+    driverBin,
+    apps: apps.filter((a) => a.command).map((a) => a.command),
+    browsers: apps.filter((a) => a.browser).map((a) => a.browser),
+    cwd: repoRoot,
+  });
   console.log(`sandbox on display ${sandbox.env.DISPLAY} in ${msSince(t)}: ${sandbox.apps.map((a) => `${a.name} (pid ${a.pid})`).join(", ")}`);
 
   let client;
