@@ -174,21 +174,7 @@ func startRawMCP(t *testing.T, args ...string) (*rawClient, func() []reply) {
 // startRawMCPEnv is startRawMCP with the given environment.
 func startRawMCPEnv(t *testing.T, env []string, args ...string) (*rawClient, func() []reply) {
 	t.Helper()
-	cmd := exec.Command(binary, append([]string{"mcp"}, args...)...)
-	cmd.Env = env
-	stderr := &testkit.SyncBuffer{}
-	cmd.Stderr = stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stdin, stdout, stderr := startMCPPipes(t, env, args...)
 	exited := make(chan struct{})
 	go func() { cmd.Wait(); close(exited) }()
 	t.Cleanup(func() {
@@ -206,6 +192,28 @@ func startRawMCPEnv(t *testing.T, env []string, args ...string) (*rawClient, fun
 		}
 		return rest
 	}
+}
+
+// startMCPPipes starts `nish-driver mcp args...` with env, its stdin and
+// stdout as pipes and its stderr kept.
+func startMCPPipes(t *testing.T, env []string, args ...string) (*exec.Cmd, io.WriteCloser, io.ReadCloser, *testkit.SyncBuffer) {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"mcp"}, args...)...)
+	cmd.Env = env
+	stderr := &testkit.SyncBuffer{}
+	cmd.Stderr = stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, stdin, stdout, stderr
 }
 
 // dialRawDaemon starts a daemon on the mock and opens a raw connection.

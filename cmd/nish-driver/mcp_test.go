@@ -146,21 +146,7 @@ func TestLinuxBackendWithoutADisplayFailsHonestly(t *testing.T) {
 // Every line the driver writes to stdout is a JSON-RPC 2.0 message, and it
 // exits cleanly when the host closes stdin.
 func TestStdoutCarriesOnlyProtocol(t *testing.T) {
-	cmd := exec.Command(binary, "mcp", "--backend", "mock")
-	cmd.Env = noDesktopEnv(t)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stderr := &testkit.SyncBuffer{}
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stdin, stdout, stderr := startMCPPipes(t, noDesktopEnv(t), "--backend", "mock")
 	requests := []string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,

@@ -146,33 +146,25 @@ func Ready(backends []engine.BackendEntry) bool {
 // there are none. An entry that is not available but has no action of its
 // own gets the fixed sentence of its reason.
 func BackendOut(b engine.BackendEntry) engine.RegistryEntryOut {
-	action := b.Action
-	if b.Status != statusAvailable {
-		action = actionFor(b.ReasonCode, action)
-	}
-	return engine.RegistryEntryOut{
-		ID:         b.ID,
-		Status:     b.Status,
-		Required:   b.Required,
-		ReasonCode: nullable(b.ReasonCode),
-		Action:     nullable(action),
-	}
+	reason, action := reasonAndAction(b.Status, b.ReasonCode, b.Action)
+	return engine.RegistryEntryOut{ID: b.ID, Status: b.Status, Required: b.Required, ReasonCode: reason, Action: action}
 }
 
 // CapabilityOut renders one capability, with null reason and action when
 // there are none.
 func CapabilityOut(c engine.Capability) engine.CapabilityOut {
-	action := c.Action
-	if c.Status != statusAvailable {
-		action = actionFor(c.ReasonCode, action)
+	reason, action := reasonAndAction(c.Status, c.ReasonCode, c.Action)
+	return engine.CapabilityOut{Name: c.Name, Status: c.Status, ReasonCode: reason, Action: action, Consent: c.Consent}
+}
+
+// reasonAndAction are an entry's reason code and action as the report
+// writes them: null when there are none, and the reason's fixed sentence
+// for an entry that is not available and has no action of its own.
+func reasonAndAction(status, reason, action string) (*string, *string) {
+	if status != statusAvailable {
+		action = actionFor(reason, action)
 	}
-	return engine.CapabilityOut{
-		Name:       c.Name,
-		Status:     c.Status,
-		ReasonCode: nullable(c.ReasonCode),
-		Action:     nullable(action),
-		Consent:    c.Consent,
-	}
+	return nullable(reason), nullable(action)
 }
 
 // withWaylandPortal appends the planned wayland-portal entry unless the

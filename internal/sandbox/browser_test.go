@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // fixturePage is the browser fixture as a file:// URL. A missing page fails
@@ -49,11 +47,7 @@ func TestBrowsersExposeTheFixturePage(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v (make test installs it): %v", kind, err)
 			}
-			out := &testkit.SyncBuffer{}
-			cmd.Stdout, cmd.Stderr = out, out
-			if err := d.Start(cmd); err != nil {
-				t.Fatal(err)
-			}
+			out := startCapturing(t, d, cmd)
 			defer func() {
 				if t.Failed() {
 					t.Logf("%v's output:\n%s", kind, out.String())

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // TestOfficeAppsJoinTheBus converts a sheet and a document with soffice
@@ -50,11 +48,7 @@ func TestOfficeAppsJoinTheBus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out := &testkit.SyncBuffer{}
-			cmd.Stdout, cmd.Stderr = out, out
-			if err := d.Start(cmd); err != nil {
-				t.Fatal(err)
-			}
+			out := startCapturing(t, d, cmd)
 			app, err := d.WaitForOffice(ctx, cmd, 60*time.Second)
 			if err != nil {
 				t.Fatalf("%v; LibreOffice said:\n%s", err, out.String())

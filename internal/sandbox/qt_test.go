@@ -29,11 +29,7 @@ func startedKeePassXC(t *testing.T, d *Desktop, asPerson bool) (*exec.Cmd, *test
 			t.Fatal(err)
 		}
 	}
-	out := &testkit.SyncBuffer{}
-	cmd.Stdout, cmd.Stderr = out, out
-	if err := d.Start(cmd); err != nil {
-		t.Fatal(err)
-	}
+	out := startCapturing(t, d, cmd)
 	return cmd, out
 }
 
@@ -115,11 +111,7 @@ func TestQtFindsTheAccessibilityBus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := &testkit.SyncBuffer{}
-		cmd.Stdout, cmd.Stderr = out, out
-		if err := d.Start(cmd); err != nil {
-			t.Fatal(err)
-		}
+		out := startCapturing(t, d, cmd)
 		app, err := d.WaitForAppPid(ctx, cmd.Process.Pid, 30*time.Second)
 		if err != nil {
 			t.Fatalf("%v; FeatherPad said:\n%s", err, out.String())

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -23,6 +24,18 @@ func startDesk(t *testing.T) *Desktop {
 	}
 	t.Cleanup(func() { d.Close() })
 	return d
+}
+
+// startCapturing starts cmd on the desktop with its output kept, to show
+// when a test fails.
+func startCapturing(t *testing.T, d *Desktop, cmd *exec.Cmd) *testkit.SyncBuffer {
+	t.Helper()
+	out := &testkit.SyncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := d.Start(cmd); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 func TestDesktopComesUpAndGoesAway(t *testing.T) {
