@@ -29,6 +29,14 @@ var (
 
 // benchFixture starts (once) the synthetic window with rows rows, and stops
 // the other sizes so one app runs at a time.
+// forFixtureSizes runs bench on the synthetic window at 200 and at 1,000
+// rows, one sub-benchmark each.
+func forFixtureSizes(b *testing.B, bench func(b *testing.B, f *fixture)) {
+	for _, rows := range []int{200, 1000} {
+		b.Run(fmt.Sprintf("rows=%d", rows), func(b *testing.B) { bench(b, benchFixture(b, rows)) })
+	}
+}
+
 func benchFixture(b *testing.B, rows int) *fixture {
 	b.Helper()
 	benchMu.Lock()
@@ -103,69 +111,60 @@ func BenchmarkRead(b *testing.B) {
 // b.N times in one Python process (startup not counted) and reports its
 // median walk.
 func BenchmarkPyatspiWalk(b *testing.B) {
-	for _, rows := range []int{200, 1000} {
-		b.Run(fmt.Sprintf("rows=%d", rows), func(b *testing.B) {
-			f := benchFixture(b, rows)
-			walks, elements := pyatspiWalks(b, f, b.N)
-			b.ReportMetric(float64(elements), "elements")
-			b.ReportMetric(ms(median(walks)), "median-ms")
-		})
-	}
+	forFixtureSizes(b, func(b *testing.B, f *fixture) {
+		walks, elements := pyatspiWalks(b, f, b.N)
+		b.ReportMetric(float64(elements), "elements")
+		b.ReportMetric(ms(median(walks)), "median-ms")
+	})
 }
 
 // BenchmarkNaiveWalk is the libatspi (C) synchronous walk.
 func BenchmarkNaiveWalk(b *testing.B) {
-	for _, rows := range []int{200, 1000} {
-		b.Run(fmt.Sprintf("rows=%d", rows), func(b *testing.B) {
-			f := benchFixture(b, rows)
-			times := make([]time.Duration, 0, b.N)
-			var elements int
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				t0 := time.Now()
-				els, err := NaiveWalk(f.pid, f.title)
-				times = append(times, time.Since(t0))
-				if err != nil {
-					b.Fatal(err)
-				}
-				elements = len(els)
+	forFixtureSizes(b, func(b *testing.B, f *fixture) {
+		times := make([]time.Duration, 0, b.N)
+		var elements int
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			t0 := time.Now()
+			els, err := NaiveWalk(f.pid, f.title)
+			times = append(times, time.Since(t0))
+			if err != nil {
+				b.Fatal(err)
 			}
-			b.ReportMetric(float64(elements), "elements")
-			b.ReportMetric(ms(median(times)), "median-ms")
-		})
-	}
+			elements = len(els)
+		}
+		b.ReportMetric(float64(elements), "elements")
+		b.ReportMetric(ms(median(times)), "median-ms")
+	})
 }
 
 // BenchmarkRatio measures, in one run and for one window at a time, the
 // engine-mode read and the pyatspi walk, and reports how many times faster
 // the read is (the figure PERF.md quotes).
 func BenchmarkRatio(b *testing.B) {
-	for _, rows := range []int{200, 1000} {
-		b.Run(fmt.Sprintf("rows=%d", rows), func(b *testing.B) {
-			f := benchFixture(b, rows)
-			reads := map[string][]time.Duration{}
-			for i := 0; i < 15; i++ {
-				for _, m := range benchModes {
-					ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-					t0 := time.Now()
-					_, err := client.ReadTree(ctx, f.frame.ID, m.opts)
-					reads[m.name] = append(reads[m.name], time.Since(t0))
-					cancel()
-					if err != nil {
-						b.Fatal(err)
-					}
+	forFixtureSizes(b, func(b *testing.B, f *fixture) {
+		reads := map[string][]time.Duration{}
+		for i := 0; i < 15; i++ {
+			for _, m := range benchModes {
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				t0 := time.Now()
+				_, err := client.ReadTree(ctx, f.frame.ID, m.opts)
+				reads[m.name] = append(reads[m.name], time.Since(t0))
+				cancel()
+				if err != nil {
+					b.Fatal(err)
 				}
 			}
-			walks, _ := pyatspiWalks(b, f, 3)
-			py := median(walks)
-			for _, m := range benchModes {
-				r := median(reads[m.name])
-				b.ReportMetric(ms(r), m.name+"-ms")
-				b.ReportMetric(float64(py)/float64(r), m.name+"-x")
-			}
-			b.ReportMetric(ms(py), "pyatspi-ms")
-		})
-	}
+		}
+		walks, _ := pyatspiWalks(b, f, 3)
+		py := median(walks)
+		for _, m := range benchModes {
+			r := median(reads[m.name])
+			b.ReportMetric(ms(r), m.name+"-ms")
+			b.ReportMetric(float64(py)/float64(r), m.name+"-x")
+		}
+		b.ReportMetric(ms(py), "pyatspi-ms")
+	})
 }
 
 // pyatspiWalks runs testdata/walk.py n times in one process.
