@@ -25,7 +25,7 @@ type held struct {
 	// engine result has that shape (their structuredContent is always an
 	// object), so the placeholder cannot be mistaken.
 	marker []byte
-	tag  string
+	tag    string
 }
 
 func newHeld() *held {
