@@ -218,11 +218,19 @@ func TestRealApps(t *testing.T) {
 		{"gnome-calculator (GTK4)", "gnome-calculator", []string{"gnome-calculator"}},
 		{"zenity --password", "zenity", []string{"zenity", "--password"}},
 	}
-	for _, a := range apps {
+	// All started first and granted in one session: the person allows
+	// them in one dialog.
+	started := make([]*app, len(apps))
+	pids := make([]any, len(apps))
+	for i, a := range apps {
+		started[i] = startApp(t, a.bus, a.argv...)
+		pids[i] = started[i].cmd.Process.Pid
+	}
+	h := newHarness(t, 20*time.Second)
+	grant(t, h, pids...)
+	for i, a := range apps {
+		ap := started[i]
 		t.Run(a.name, func(t *testing.T) {
-			ap := startApp(t, a.bus, a.argv...)
-			h := newHarness(t, 20*time.Second)
-			grant(t, h, ap.cmd.Process.Pid)
 			r := h.call("get_window_state", map[string]any{"pid": ap.cmd.Process.Pid, "max_elements": 5000})
 			if r.Err != nil {
 				t.Fatal(r.Text)
@@ -234,16 +242,26 @@ func TestRealApps(t *testing.T) {
 			if err := schema.ValidateOutput("get_window_state", r.Structured); err != nil {
 				t.Fatal(err)
 			}
-			skel := h.ok("get_window_state", map[string]any{"pid": ap.cmd.Process.Pid, "skeleton": true})
+			// The subtest's own t: the session's harness belongs to the
+			// parent test, whose FailNow a subtest may not call.
+			must := func(tool string, args map[string]any) map[string]any {
+				t.Helper()
+				r := h.call(tool, args)
+				if r.Err != nil {
+					t.Fatalf("%s: %s", tool, r.Text)
+				}
+				return testkit.Decode(t, r.Structured)
+			}
+			skel := must("get_window_state", map[string]any{"pid": ap.cmd.Process.Pid, "skeleton": true})
 			if rows := skel["elements"].([]any); len(rows) > 1 {
 				root := rows[1].(map[string]any)["element_token"].(string)
-				h.ok("get_window_state", map[string]any{"root": root})
+				must("get_window_state", map[string]any{"root": root})
 			}
 			shot := h.call("get_window_state", map[string]any{"pid": ap.cmd.Process.Pid, "include_screenshot": true})
 			if shot.Err != nil || shot.Image == nil {
 				t.Fatalf("screenshot: %s", shot.Text)
 			}
-			h.ok("health_report", nil)
+			must("health_report", nil)
 		})
 	}
 }
