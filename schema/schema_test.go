@@ -463,3 +463,13 @@ func TestSchemaBytesCannotBeChangedByCallers(t *testing.T) {
 		t.Fatal("changing the returned error schema changed the embedded one")
 	}
 }
+
+// The longest string bound is one the schemas hold (clipboard_write's
+// text), so the bad-input tests' strings stay over every bound.
+func TestLongestInputString(t *testing.T) {
+	n := LongestInputString()
+	raw, _ := Input("clipboard_write")
+	if n < 100000 || !strings.Contains(string(raw), `"maxLength": `+strconv.Itoa(n)) && !strings.Contains(string(raw), `"maxLength":`+strconv.Itoa(n)) {
+		t.Fatalf("the longest string bound %d is not clipboard_write's", n)
+	}
+}

@@ -130,7 +130,9 @@ type badCall struct {
 // badCalls builds every kind of bad input for one tool.
 func badCalls(t *testing.T, tool string) []badCall {
 	props := properties(t, tool)
-	big := strings.Repeat(marker+" ", (1<<20)/(len(marker)+1))
+	// Over every string bound of the schemas (the transport's own size
+	// bounds are wire's tests).
+	big := strings.Repeat(marker+" ", schema.LongestInputString()/(len(marker)+1)+1)
 	calls := []badCall{
 		{"no arguments", nil},
 		{"null arguments", json.RawMessage("null")},
@@ -152,7 +154,7 @@ func badCalls(t *testing.T, tool string) []badCall {
 		)
 		if p.typ == "string" {
 			allBig[p.name] = big
-			calls = append(calls, badCall{"1 MiB " + p.name, map[string]any{p.name: big}})
+			calls = append(calls, badCall{"too long " + p.name, map[string]any{p.name: big}})
 		}
 		if isTokenArg(p.name) {
 			for i, tok := range malformedTokens {
@@ -168,7 +170,7 @@ func badCalls(t *testing.T, tool string) []badCall {
 		)
 	}
 	if len(allBig) > 0 {
-		calls = append(calls, badCall{"1 MiB in every string argument", allBig})
+		calls = append(calls, badCall{"too long in every string argument", allBig})
 	}
 	return calls
 }

@@ -1,0 +1,25 @@
+package schema
+
+import (
+	"regexp"
+	"strconv"
+)
+
+var maxLengthRe = regexp.MustCompile(`"maxLength":\s*(\d+)`)
+
+// LongestInputString is the largest maxLength of any string in any tool's
+// input schema: a string one character longer is over every bound, which
+// is what the bad-input tests send (cheaper than a megabyte, and still
+// refused everywhere).
+func LongestInputString() int {
+	longest := 0
+	for _, tool := range InputTools() {
+		raw, _ := Input(tool)
+		for _, m := range maxLengthRe.FindAllSubmatch(raw, -1) {
+			if n, err := strconv.Atoi(string(m[1])); err == nil {
+				longest = max(longest, n)
+			}
+		}
+	}
+	return longest
+}
