@@ -33,7 +33,9 @@ const documentTextBound = 20 * time.Second
 // the backend fails.
 //
 // Paging scrolls the person's view, which a read must not do unasked: it
-// happens only in a takeover, where the person sees the driver at work.
+// happens only in a takeover that is running, where the person sees the
+// driver at work (a paused one is the person's: the driver acts on
+// nothing until they continue).
 // Outside one, the text is that of the paragraphs the document lists (the
 // ones on screen, whose details the read holds), and it says it was cut
 // when the document scrolls.
@@ -44,7 +46,7 @@ func (s *Session) documentText(ctx context.Context, sn *snapshot, pos int) (text
 		return "", false, false
 	}
 	bar := scrollBarOf(sn.tree, pos)
-	if !s.inTakeover() {
+	if paused, _ := s.isPaused(); !s.inTakeover() || paused {
 		return listedText(sn.tree, pos), bar != "", true
 	}
 	if bar == "" {

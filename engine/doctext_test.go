@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/internal/testkit"
@@ -31,6 +32,7 @@ func TestDocumentTextByDrillDown(t *testing.T) {
 		below     []string
 		scrollBar bool
 		takeover  bool
+		paused    bool // the person's input paused the takeover
 		secret    bool // a listed paragraph holds a credential
 		wantText  bool
 		wantLine  string
@@ -42,6 +44,7 @@ func TestDocumentTextByDrillDown(t *testing.T) {
 		{name: "secret below the fold redacted", below: []string{"password: hunter2-Xq9!zz"}, scrollBar: true, takeover: true, wantText: true, wantLine: "[redacted]", pages: true},
 		{name: "no scroll bar to page with", below: lines(46, 400), takeover: true},
 		{name: "headless: the listed paragraphs, cut", below: lines(46, 400), scrollBar: true, wantText: true, wantLine: line(45), truncated: true},
+		{name: "paused takeover: the listed paragraphs, cut", below: lines(46, 400), scrollBar: true, takeover: true, paused: true, wantText: true, wantLine: line(45), truncated: true},
 		{name: "headless: a listed secret redacted", below: lines(46, 400), scrollBar: true, secret: true, wantText: true, wantLine: "[redacted]", truncated: true},
 	}
 	for _, tt := range tests {
@@ -67,6 +70,13 @@ func TestDocumentTextByDrillDown(t *testing.T) {
 				input = "takeover"
 			}
 			h.start(map[string]any{"apps": []any{w.App().Pid()}, "input": input})
+			if tt.paused {
+				h.desk.PressKey("x")
+				testkit.Eventually(t, 10*time.Second, "the takeover paused", func() bool {
+					tk, _ := h.ok("get_session_state", nil)["takeover"].(map[string]any)
+					return tk["paused"] == true
+				})
+			}
 			read := h.ok("get_window_state", map[string]any{"window_id": uint64(w.ID()), "max_elements": 500})
 			if strings.Contains(read["tree_text"].(string), line(350)) {
 				t.Fatal("paragraph 350 is in the plain read")
