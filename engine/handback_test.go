@@ -1,7 +1,10 @@
 package engine_test
 
 import (
+	"context"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,27 +19,26 @@ import (
 // indicator's Continue (a real click) or the host's takeover.resume resumes
 // it.
 
-// heldAfter replays the synthetic events and returns what is still held.
-func heldAfter(evs []engine.InputEvent) map[string]int {
-	held := map[string]int{}
+// heldAfter replays the synthetic events in order, as the X server would,
+// and returns what is still down: a release of something up does nothing,
+// so a release that overtook its press leaves the press down.
+func heldAfter(evs []engine.InputEvent) map[string]bool {
+	down := map[string]bool{}
 	for _, ev := range evs {
+		key := "key:" + ev.Key + string(ev.Char)
+		button := "button:" + string(rune('0'+ev.Button))
 		switch ev.Kind {
 		case engine.InputKeyPress:
-			held["key:"+ev.Key+string(ev.Char)]++
+			down[key] = true
 		case engine.InputKeyRelease:
-			held["key:"+ev.Key+string(ev.Char)]--
+			delete(down, key)
 		case engine.InputButtonPress:
-			held["button:"+string(rune('0'+ev.Button))]++
+			down[button] = true
 		case engine.InputButtonRelease:
-			held["button:"+string(rune('0'+ev.Button))]--
+			delete(down, button)
 		}
 	}
-	for k, v := range held {
-		if v <= 0 {
-			delete(held, k)
-		}
-	}
-	return held
+	return down
 }
 
 func typedKeys(evs []engine.InputEvent) int {
@@ -49,8 +51,8 @@ func typedKeys(evs []engine.InputEvent) int {
 	return n
 }
 
-func takeoverHarness(t *testing.T) *harness {
-	h := newHarness(t, nil, withHost())
+func takeoverHarness(t *testing.T, opts ...harnessOption) *harness {
+	h := newHarness(t, nil, append([]harnessOption{withHost()}, opts...)...)
 	h.host.policy.ApproveReads = false
 	h.start(map[string]any{"input": "takeover"})
 	if h.desk.IndicatorState() != mock.IndicatorActive {
@@ -104,6 +106,35 @@ func TestHandback(t *testing.T) {
 		}
 		if ev := hostEvent(h, "takeover.paused"); ev == nil || ev.Reason != "key_pressed" {
 			t.Fatalf("the host hears takeover.paused: %+v", ev)
+		}
+	})
+
+	t.Run("a press on its way when the person takes over is released after it lands", func(t *testing.T) {
+		// The pause's release of everything held reaches the display
+		// before the press it lets go of: the press must not stay down.
+		var presses atomic.Int32
+		var h *harness
+		h = takeoverHarness(t, withBackend(func(d *mock.Desktop) engine.Backend {
+			return &sendHook{Desktop: d, before: func(ev engine.InputEvent) {
+				if ev.Kind != engine.InputKeyPress || presses.Add(1) != 5 {
+					return
+				}
+				from := len(d.Sent())
+				d.PressKey("x")
+				testkit.Eventually(t, 10*time.Second, "the pause's release of the fifth key", func() bool {
+					return slices.ContainsFunc(d.Sent()[from:], func(r engine.InputEvent) bool {
+						return r.Kind == engine.InputKeyRelease && r.Key == ev.Key && r.Char == ev.Char
+					})
+				})
+			}}
+		}))
+		notes := testkit.Token(t, h.readForm(nil), "text", "Notes")
+		r := h.raw("type_text", map[string]any{"element_token": notes, "text": strings.Repeat("abcdefghij", 5), "delivery_mode": "foreground"})
+		if r.Err == nil || r.Err.Code != engine.CodeUserTookOver {
+			t.Fatalf("want user_took_over, got %s", r.Text)
+		}
+		if held := heldAfter(h.desk.Sent()); len(held) != 0 {
+			t.Fatalf("left down on the display: %v", held)
 		}
 	})
 
@@ -304,4 +335,16 @@ func startGlide(t *testing.T, h *harness, steps int) <-chan engine.Result {
 	}()
 	testkit.Eventually(t, 10*time.Second, "the glide started", func() bool { return len(h.desk.Sent()) >= steps })
 	return done
+}
+
+// sendHook is the mock desktop with a hook run before each synthetic event
+// is sent, in the sending goroutine.
+type sendHook struct {
+	*mock.Desktop
+	before func(engine.InputEvent)
+}
+
+func (s *sendHook) Send(ctx context.Context, ev engine.InputEvent) error {
+	s.before(ev)
+	return s.Desktop.Send(ctx, ev)
 }

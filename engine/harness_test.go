@@ -107,6 +107,12 @@ func withHost() harnessOption {
 	}
 }
 
+// withBackend puts wrap(the mock desktop) between the engine and the mock,
+// for a test that steps into the engine's calls to its backend.
+func withBackend(wrap func(*mock.Desktop) engine.Backend) harnessOption {
+	return func(o *engine.Options, h *harness) { o.Backend = wrap(h.desk) }
+}
+
 func newHarness(t *testing.T, cov *coverage, opts ...harnessOption) *harness {
 	t.Helper()
 	desk := mock.NewDemo()

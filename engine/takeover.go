@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine/audit"
@@ -435,7 +436,13 @@ func (s *Session) synth(ctx context.Context, ev InputEvent) *Error {
 // or an act past its bound).
 func (s *Session) sendBounded(ctx context.Context, ev InputEvent) *Error {
 	done := make(chan error, 1)
-	go func() { done <- s.d.backend.Send(ctx, ev) }()
+	go func() {
+		err := s.d.backend.Send(ctx, ev)
+		if ev.Kind == InputKeyPress || ev.Kind == InputButtonPress {
+			s.releaseIfLetGo(ev)
+		}
+		done <- err
+	}()
 	select {
 	case err := <-done:
 		if err != nil {
@@ -455,7 +462,7 @@ func (t *takeover) dropHeldLocked(rel InputEvent) bool {
 		press = InputButtonPress
 	}
 	for i, h := range t.held {
-		if h.Kind == press && h.Key == rel.Key && h.Char == rel.Char && h.Button == rel.Button {
+		if samePress(h, InputEvent{Kind: press, Key: rel.Key, Char: rel.Char, Button: rel.Button}) {
 			t.held = append(t.held[:i], t.held[i+1:]...)
 			return true
 		}
@@ -478,13 +485,40 @@ func (s *Session) releaseHeld() {
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
 	for i := len(held) - 1; i >= 0; i-- {
-		ev := held[i]
-		rel := InputEvent{Kind: InputKeyRelease, Key: ev.Key, Char: ev.Char}
-		if ev.Kind == InputButtonPress {
-			rel = InputEvent{Kind: InputButtonRelease, Button: ev.Button}
-		}
-		_ = s.sendBounded(ctx, rel)
+		_ = s.sendBounded(ctx, releaseOf(held[i]))
 	}
+}
+
+// releaseIfLetGo runs once a press has reached the display (or failed to).
+// A pause or the takeover's end that came while the press was on its way
+// has already sent its release, which may have reached the display first
+// and left the key or button down: so a press no longer held is released
+// again. A second release of something up does nothing.
+func (s *Session) releaseIfLetGo(press InputEvent) {
+	s.mu.Lock()
+	held := slices.ContainsFunc(s.tk.held, func(h InputEvent) bool { return samePress(h, press) })
+	s.mu.Unlock()
+	if held {
+		return
+	}
+	s.d.releaseMu.Lock()
+	defer s.d.releaseMu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	_ = s.d.backend.Send(ctx, releaseOf(press))
+}
+
+// releaseOf is the release that lets go of press.
+func releaseOf(press InputEvent) InputEvent {
+	if press.Kind == InputButtonPress {
+		return InputEvent{Kind: InputButtonRelease, Button: press.Button}
+	}
+	return InputEvent{Kind: InputKeyRelease, Key: press.Key, Char: press.Char}
+}
+
+// samePress reports whether two presses press the same key or button.
+func samePress(a, b InputEvent) bool {
+	return a.Kind == b.Kind && a.Key == b.Key && a.Char == b.Char && a.Button == b.Button
 }
 
 func (s *Session) isPaused() (bool, PauseReason) {
