@@ -97,8 +97,9 @@ const (
 // text is kept as the cause only (never shown: it is app text).
 //
 //   - the context ended, a write timed out, NoReply/Timeout: KindNotResponding
-//   - the app left the bus (ServiceUnknown, NameHasNoOwner) or closed its
-//     private socket: KindGone
+//   - the app left the bus (ServiceUnknown, NameHasNoOwner, or the daemon's
+//     NoReply for a recipient that disconnected) or closed its private
+//     socket: KindGone
 //   - the object is gone (UnknownObject; GTK 4 says UnknownMethod): KindGone
 //     for a window, KindStale for an element
 //   - the bus connection dropped: KindGone (the next call reconnects; old
@@ -133,6 +134,11 @@ func mapErr(err error, conn *wireConn, ctx context.Context, t target) *Error {
 	}
 	var de *dbusError
 	if errors.As(err, &de) {
+		if de.recipientLeft() {
+			// An app that exits mid-call: the process may not have
+			// become a zombie yet, so this is the only sign it is gone.
+			return wrapFailure(KindGone, err, "the app left the accessibility bus without answering")
+		}
 		switch de.Name {
 		case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
 			"org.freedesktop.DBus.Error.Disconnected":

@@ -125,6 +125,18 @@ func (r *reply) decoder() *decoder { return &decoder{b: r.body, big: r.big} }
 type dbusError struct {
 	Name    string
 	Message string
+	// FromBus: the bus daemon sent it (the sender is org.freedesktop.DBus),
+	// so its message is the daemon's words, not the app's.
+	FromBus bool
+}
+
+// recipientLeft reports whether the bus daemon ended the call because the
+// app disconnected before replying: dbus-daemon's NoReply then says so
+// ("Message recipient disconnected from message bus without replying"),
+// where a NoReply of its own reply timeout does not.
+func (e *dbusError) recipientLeft() bool {
+	return e.FromBus && e.Name == "org.freedesktop.DBus.Error.NoReply" &&
+		strings.HasPrefix(e.Message, "Message recipient disconnected")
 }
 
 func (e *dbusError) Error() string { return e.Name + ": " + e.Message }
@@ -387,7 +399,7 @@ func (c *wireConn) deliver(h header, body []byte, big, isErr bool) {
 	}
 	r := reply{tag: p.tag, sig: h.signature, body: body, big: big}
 	if isErr {
-		e := &dbusError{Name: h.errorName}
+		e := &dbusError{Name: h.errorName, FromBus: h.sender == busDaemon}
 		if h.signature != "" && h.signature[0] == 's' {
 			d := decoder{b: body, big: big}
 			e.Message = d.str()
