@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/godbus/dbus/v5"
 )
 
 // LibreOffice on the test desktop. It exposes its tree only with a GTK
@@ -159,10 +161,10 @@ func (d *Desktop) OfficeCommand(kind Office, file string) (*exec.Cmd, error) {
 }
 
 // WaitForOffice waits until the LibreOffice started by launcher (a
-// command of OfficeCommand, started) is on the accessibility bus, and
-// returns it: the app is a soffice.bin process below the launcher, not the
-// launcher (after a new profile's first start, a second soffice.bin
-// replaces the first).
+// command of OfficeCommand, started) is on the accessibility bus with a
+// window, and returns it: the app is a soffice.bin process below the
+// launcher, not the launcher (after a new profile's first start, a second
+// soffice.bin replaces the first, which may join the bus before it goes).
 func (d *Desktop) WaitForOffice(ctx context.Context, launcher *exec.Cmd, timeout time.Duration) (AccessibleApp, error) {
 	deadline := time.Now().Add(timeout)
 	for {
@@ -170,7 +172,7 @@ func (d *Desktop) WaitForOffice(ctx context.Context, launcher *exec.Cmd, timeout
 			apps, err := d.AccessibleApps(ctx)
 			if err == nil {
 				for _, a := range apps {
-					if slices.Contains(pids, a.Pid) {
+					if slices.Contains(pids, a.Pid) && d.hasTopLevels(ctx, a) {
 						return a, nil
 					}
 				}
@@ -187,6 +189,23 @@ func (d *Desktop) WaitForOffice(ctx context.Context, launcher *exec.Cmd, timeout
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// hasTopLevels reports whether app's accessible root has children (its
+// windows). The soffice.bin of a new profile's first start joins the bus
+// and exits, to be started again, before it makes any window: an app
+// with a window is the one that stays.
+func (d *Desktop) hasTopLevels(ctx context.Context, app AccessibleApp) bool {
+	conn, err := d.a11yConn(ctx)
+	if err != nil {
+		return false
+	}
+	defer conn.Close()
+	var n dbus.Variant
+	err = conn.Object(app.BusName, "/org/a11y/atspi/accessible/root").CallWithContext(ctx,
+		"org.freedesktop.DBus.Properties.Get", 0, "org.a11y.atspi.Accessible", "ChildCount").Store(&n)
+	count, _ := n.Value().(int32)
+	return err == nil && count > 0
 }
 
 // WaitForAppPid waits until an app running as process pid is on the
