@@ -22,7 +22,7 @@ func BenchmarkWindowAccessibility(b *testing.B) {
 	ctx := context.Background()
 	b.Run("first", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			nb, err := native.Open(native.Options{Display: desk.Display, Getenv: getenv})
+			nb, err := native.Open(backendOptions(b))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -48,7 +48,7 @@ func setIsEnabled(t *testing.T, on bool) {
 
 func sessionConn(t *testing.T) *dbus.Conn {
 	t.Helper()
-	conn, err := dbus.Connect(desk.Vars()["DBUS_SESSION_BUS_ADDRESS"])
+	conn, err := dbus.Connect(deskOf(t).Vars()["DBUS_SESSION_BUS_ADDRESS"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,6 +58,7 @@ func sessionConn(t *testing.T) *dbus.Conn {
 // A session's start turns the switch on (and leaves the screen reader's
 // switch alone); the doctor reports the switch before and after.
 func TestSessionStartTurnsAccessibilitySwitchOn(t *testing.T) {
+	onDesktop(t)
 	app := startSynthetic(t, 3)
 	pid := app.cmd.Process.Pid
 	setIsEnabled(t, false)
@@ -96,6 +97,7 @@ func TestSessionStartTurnsAccessibilitySwitchOn(t *testing.T) {
 // frame; the read says why and what fixes it, the doctor names the fix,
 // and the browser lives on.
 func TestChromiumWithoutRendererAccessibilityHint(t *testing.T) {
+	onDesktop(t)
 	page, err := filepath.Abs("testdata/plain_page.html")
 	if err != nil {
 		t.Fatal(err)
@@ -106,21 +108,21 @@ func TestChromiumWithoutRendererAccessibilityHint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := desk.Command("/usr/bin/chromium", "--no-sandbox", "--user-data-dir="+profile, "--no-first-run",
+	cmd := deskOf(t).Command("/usr/bin/chromium", "--no-sandbox", "--user-data-dir="+profile, "--no-first-run",
 		"--no-default-browser-check", "--disable-gpu", "--password-store=basic", "file://"+page)
 	cmd.Env = append(cmd.Env, "ACCESSIBILITY_ENABLED=1")
-	if err := desk.Start(cmd); err != nil {
+	if err := deskOf(t).Start(cmd); err != nil {
 		t.Fatal(err)
 	}
 	stopped := false
 	t.Cleanup(func() {
 		if !stopped {
-			_, _ = desk.Stop(cmd, 10*time.Second)
+			_, _ = deskOf(t).Stop(cmd, 10*time.Second)
 		}
 		removeEventually(profile)
 	})
 	pid := cmd.Process.Pid
-	if _, err := desk.WaitForApp(context.Background(), "Chromium", 60*time.Second); err != nil {
+	if _, err := deskOf(t).WaitForApp(context.Background(), "Chromium", 60*time.Second); err != nil {
 		t.Fatal(err)
 	}
 
@@ -158,7 +160,7 @@ func TestChromiumWithoutRendererAccessibilityHint(t *testing.T) {
 	}
 	// Stop fails for a program that had already exited.
 	stopped = true
-	if _, err := desk.Stop(cmd, 10*time.Second); err != nil {
+	if _, err := deskOf(t).Stop(cmd, 10*time.Second); err != nil {
 		t.Errorf("Chromium at the end of the test: %v", err)
 	}
 }
@@ -172,8 +174,9 @@ func removeEventually(dir string) {
 // An X app that is not on the accessibility bus reads as its X frame with
 // the hint that says so, and the doctor lists it.
 func TestAppOffTheBusHint(t *testing.T) {
-	cmd := desk.Command("xmessage", "-title", "Off the bus", "not on the accessibility bus")
-	if err := desk.Start(cmd); err != nil {
+	onDesktop(t)
+	cmd := deskOf(t).Command("xmessage", "-title", "Off the bus", "not on the accessibility bus")
+	if err := deskOf(t).Start(cmd); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill() })

@@ -20,6 +20,7 @@ import (
 )
 
 func TestHeadlessActsOnARealForm(t *testing.T) {
+	onDesktop(t)
 	pid, h := grantedSynthetic(t, 6)
 	read := h.ok("get_window_state", map[string]any{"pid": pid})
 
@@ -97,6 +98,7 @@ func TestHeadlessActsOnARealForm(t *testing.T) {
 }
 
 func TestActsOutsideTheGrant(t *testing.T) {
+	onDesktop(t)
 	mine := startSynthetic(t, 3)
 	other := startSynthetic(t, 4)
 	h := newHarness(t, 20*time.Second)
@@ -108,6 +110,7 @@ func TestActsOutsideTheGrant(t *testing.T) {
 }
 
 func TestStoppedAppMidAct(t *testing.T) {
+	onDesktop(t)
 	pid, h := grantedSynthetic(t, 3)
 	read := h.ok("get_window_state", map[string]any{"pid": pid})
 	click := testkit.Token(t, read, "push_button", "Click me")
@@ -131,6 +134,7 @@ func TestStoppedAppMidAct(t *testing.T) {
 // and a host that never answers are approval_denied; a pre-approved act
 // that observes still asks, with observe on the card.
 func TestHostApprovalsOverTheControlPipe(t *testing.T) {
+	onDesktop(t)
 	a := startSynthetic(t, 3)
 	pid := a.cmd.Process.Pid
 	h := newHarness(t, 20*time.Second)
@@ -210,9 +214,10 @@ func TestHostApprovalsOverTheControlPipe(t *testing.T) {
 // once it ends, and the audit log of the run holds the records of the
 // spec and none of the app's text, typed characters or values.
 func TestLeaseAndAuditOnARealApp(t *testing.T) {
+	onDesktop(t)
 	a := startSynthetic(t, 3)
 	pid := a.cmd.Process.Pid
-	b, err := native.Open(native.Options{Display: desk.Display, Getenv: getenv})
+	b, err := native.Open(backendOptions(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,6 +275,7 @@ func TestLeaseAndAuditOnARealApp(t *testing.T) {
 // TestTypingIntoMousepad types a paragraph, reads it back through the
 // document's drill-down text, then replaces the whole text.
 func TestTypingIntoMousepad(t *testing.T) {
+	onDesktop(t)
 	ap := startApp(t, "mousepad", "mousepad")
 	pid := ap.cmd.Process.Pid
 	h := newHarness(t, 20*time.Second)
@@ -313,6 +319,7 @@ func tokenIn(t *testing.T, h *harness, pid int, old string) string {
 // first, and killed only once the act has asked the backend for something
 // the app must answer, so the act is surely waiting on it): window_gone, and the driver keeps serving.
 func TestAppExitsMidAct(t *testing.T) {
+	onDesktop(t)
 	a := startSynthetic(t, 3)
 	other := startSynthetic(t, 4)
 	pid := a.cmd.Process.Pid

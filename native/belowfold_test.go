@@ -22,6 +22,7 @@ func readAll(h *harness, pid int) map[string]any {
 }
 
 func TestHeadlessClickBelowTheFold(t *testing.T) {
+	onDesktop(t)
 	pid, h := grantedSynthetic(t, 200)
 
 	for _, row := range []int{150, 199, 3, 120} {
@@ -47,6 +48,7 @@ func TestHeadlessClickBelowTheFold(t *testing.T) {
 // on rows in view did: 39 of 120 in a run of 120; every click costs a
 // settle, so the test keeps a fifth of that run).
 func TestClicksSpreadOverALongWindow(t *testing.T) {
+	onDesktop(t)
 	pid, h := grantedSynthetic(t, 200)
 
 	const clicks = 24

@@ -64,11 +64,11 @@ func startBrowserAt(t testing.TB, kind sandbox.Browser, fragment string) *browse
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd, err := desk.BrowserCommand(kind, "file://"+page+fragment)
+	cmd, err := deskOf(t).BrowserCommand(kind, "file://"+page+fragment)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := desk.Start(cmd); err != nil {
+	if err := deskOf(t).Start(cmd); err != nil {
 		t.Fatalf("starting %s: %v", kind, err)
 	}
 	b := &browser{kind: kind, cmd: cmd.Process, pid: cmd.Process.Pid}
@@ -80,10 +80,10 @@ func startBrowserAt(t testing.TB, kind sandbox.Browser, fragment string) *browse
 	ctx := context.Background()
 	deadline := time.Now().Add(45 * time.Second)
 	for {
-		apps, _ := desk.AccessibleApps(ctx)
+		apps, _ := deskOf(t).AccessibleApps(ctx)
 		for _, a := range apps {
 			if a.Pid == b.pid {
-				if err := desk.WaitForElement(ctx, a, sandbox.RolePushButton, "Far button", time.Until(deadline)); err != nil {
+				if err := deskOf(t).WaitForElement(ctx, a, sandbox.RolePushButton, "Far button", time.Until(deadline)); err != nil {
 					t.Fatalf("%s: the fixture page is not on the accessibility bus: %v", kind, err)
 				}
 				return b
@@ -186,6 +186,7 @@ var browsers = []sandbox.Browser{sandbox.Chromium, sandbox.Firefox}
 // never returned and its pixels black), then clicks the button below the
 // fold.
 func TestBrowserReads(t *testing.T) {
+	onDesktop(t)
 	for _, kind := range browsers {
 		t.Run(kind.String(), func(t *testing.T) {
 			b, h, read := grantedBrowser(t, kind, engine.Options{})
@@ -305,6 +306,7 @@ func walkCount(t *testing.T, pid int, prefix string) int {
 // then clicks, check boxes, a select, a range and a submit, each read
 // back.
 func TestBrowserActs(t *testing.T) {
+	onDesktop(t)
 	for _, kind := range browsers {
 		t.Run(kind.String(), func(t *testing.T) {
 			b, h, read := grantedBrowser(t, kind, engine.Options{})
@@ -427,6 +429,7 @@ func TestBrowserActs(t *testing.T) {
 // TestBrowserTypingInATakeover types into a page's field the way a
 // browser takes text: in a takeover, a click into the field, then keys.
 func TestBrowserTypingInATakeover(t *testing.T) {
+	onDesktop(t)
 	for _, kind := range browsers {
 		t.Run(kind.String(), func(t *testing.T) {
 			b := startBrowser(t, kind)
@@ -504,6 +507,7 @@ func clickBelowTheFold(t *testing.T, h *harness, read map[string]any) {
 // budget: the read stops at 5,000 elements, says it is truncated, and what
 // it holds is the page's start in order.
 func TestBrowserBigPageIsCutHonestly(t *testing.T) {
+	onDesktop(t)
 	for _, kind := range browsers {
 		t.Run(kind.String(), func(t *testing.T) {
 			b := startBrowserAt(t, kind, "#rows=2500")

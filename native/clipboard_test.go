@@ -64,7 +64,7 @@ func clipOut(t *testing.T) (string, bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "xclip", "-selection", "clipboard", "-o")
-	cmd.Env = desk.Env()
+	cmd.Env = deskOf(t).Env()
 	out, err := cmd.Output()
 	if ctx.Err() != nil {
 		t.Fatal("xclip -o did not finish")
@@ -76,9 +76,9 @@ func clipOut(t *testing.T) (string, bool) {
 // until it is killed or another client takes the clipboard.
 func clipCopy(t *testing.T, text string) *exec.Cmd {
 	t.Helper()
-	cmd := desk.Command("xclip", "-quiet", "-selection", "clipboard", "-i")
+	cmd := deskOf(t).Command("xclip", "-quiet", "-selection", "clipboard", "-i")
 	cmd.Stdin = bytes.NewReader([]byte(text))
-	if err := desk.Start(cmd); err != nil {
+	if err := deskOf(t).Start(cmd); err != nil {
 		t.Fatalf("xclip (Debian: xclip): %v", err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill() })
@@ -93,6 +93,7 @@ func clipWait(t *testing.T, want func(string, bool) bool) {
 }
 
 func TestClipboardThroughTheEngine(t *testing.T) {
+	onDesktop(t)
 	a := startSynthetic(t, 3)
 	h := newHarness(t, 20*time.Second)
 	for _, c := range h.b.Registry(context.Background()).Capabilities {

@@ -2,6 +2,7 @@ package native_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,29 +13,33 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	personpkg "github.com/nish-driver/nish-driver/internal/person"
-	"github.com/nish-driver/nish-driver/internal/sandbox"
 	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/internal/testkit/desktop"
 	"github.com/nish-driver/nish-driver/internal/testkit/enginecall"
 	"github.com/nish-driver/nish-driver/native"
 )
 
-// The integration tests run the engine on the native backend inside one
-// private desktop (package sandbox) with real apps. A "person" is a second
+// The integration tests run the engine on the native backend inside
+// private desktops (package sandbox) with real apps. A "person" is a second
 // X client that finds the consent dialog by its class, reads its published
 // layout and clicks with XTEST, as a person's mouse would.
-
-var desk *sandbox.Desktop
+//
+// A desktop test begins with onDesktop(t): it runs in parallel with the
+// other desktop tests, each holding a desktop of its own for its whole run
+// (desktops_test.go), and the helpers below find that desktop through t.
+// The tests spend most of their time waiting on apps, so two desktops
+// halve the package's time on two cores.
 
 func TestMain(m *testing.M) {
-	d, err := sandbox.Start(context.Background(), sandbox.Options{})
+	flag.Parse()
+	pool, err := newDesktopPool(desktopPoolSize())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "native tests need the test desktop (make test installs it):", err)
 		os.Exit(1)
 	}
-	desk = d
+	desktops = pool
 	code := m.Run()
-	d.Close()
+	pool.close()
 	os.Exit(code)
 }
 
@@ -48,14 +53,14 @@ type app struct {
 // accessibility bus under name.
 func startApp(t testing.TB, name string, argv ...string) *app {
 	t.Helper()
-	return &app{cmd: desktop.RunApp(t, desk, name, argv...), name: name}
+	return &app{cmd: desktop.RunApp(t, deskOf(t), name, argv...), name: name}
 }
 
 // startSynthetic runs the synthetic form fixture with rows rows and waits
 // for its "ready".
 func startSynthetic(t testing.TB, rows int) *app {
 	t.Helper()
-	cmd := startReady(t, "the synthetic fixture", desk.Command("/usr/bin/python3", "atspi/testdata/synthetic.py", fmt.Sprint(rows)))
+	cmd := startReady(t, "the synthetic fixture", deskOf(t).Command("/usr/bin/python3", "atspi/testdata/synthetic.py", fmt.Sprint(rows)))
 	return &app{cmd: cmd, name: "synthetic"}
 }
 
@@ -72,7 +77,7 @@ func pyatspi(t testing.TB, bound time.Duration, script string, args ...string) (
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/usr/bin/python3", append([]string{path}, args...)...)
-	cmd.Env = desk.Env()
+	cmd.Env = deskOf(t).Env()
 	return cmd.Output()
 }
 
@@ -91,15 +96,21 @@ func grantedSynthetic(t testing.TB, rows int) (int, *harness) {
 // prints a line holding "ready" (it is killed when the test ends).
 func startReady(t testing.TB, what string, cmd *exec.Cmd) *exec.Cmd {
 	t.Helper()
-	desktop.RunReady(t, desk, what, cmd)
+	desktop.RunReady(t, deskOf(t), what, cmd)
 	return cmd
 }
 
-func getenv(k string) string {
-	if v, ok := desk.Vars()[k]; ok {
-		return v
-	}
-	return os.Getenv(k)
+// backendOptions aim a backend at t's desktop: its display, and its bus
+// addresses before the process's own environment.
+func backendOptions(t testing.TB) native.Options {
+	d := deskOf(t)
+	vars := d.Vars()
+	return native.Options{Display: d.Display, Getenv: func(k string) string {
+		if v, ok := vars[k]; ok {
+			return v
+		}
+		return os.Getenv(k)
+	}}
 }
 
 // harness is the engine on the native backend with one connection.
@@ -127,7 +138,7 @@ func newHarnessWith(t testing.TB, opts engine.Options) *harness {
 // watches the engine's calls into it.
 func newHarnessAround(t testing.TB, opts engine.Options, wrap func(*native.Backend) engine.Backend) *harness {
 	t.Helper()
-	b, err := native.Open(native.Options{Display: desk.Display, Getenv: getenv})
+	b, err := native.Open(backendOptions(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +194,7 @@ type person struct {
 }
 
 func newPerson(t testing.TB) *person {
-	p, err := personpkg.Open(desk.Display)
+	p, err := personpkg.Open(deskOf(t).Display)
 	if err != nil {
 		t.Fatal(err)
 	}

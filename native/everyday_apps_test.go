@@ -46,14 +46,14 @@ func startDesktopApp(t testing.TB, what string, cmd *exec.Cmd) *desktopApp {
 	t.Helper()
 	a := &desktopApp{what: what, cmd: cmd, out: &testkit.SyncBuffer{}}
 	cmd.Stdout, cmd.Stderr = a.out, a.out
-	if err := desk.Start(cmd); err != nil {
+	if err := deskOf(t).Start(cmd); err != nil {
 		t.Fatalf("starting %s: %v", what, err)
 	}
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("%s's output:\n%s", what, a.out.String())
 		}
-		_, _ = desk.Stop(cmd, 5*time.Second)
+		_, _ = deskOf(t).Stop(cmd, 5*time.Second)
 	})
 	return a
 }
@@ -82,11 +82,11 @@ func startQtApp(t testing.TB, what string, cmd *exec.Cmd) *desktopApp {
 // the master password field focused.
 func startKeePassXC(t testing.TB) *desktopApp {
 	t.Helper()
-	db, err := desktop.KeePassXCVault(desk, t.TempDir())
+	db, err := desktop.KeePassXCVault(deskOf(t), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd, err := desk.KeePassXCCommand(db)
+	cmd, err := deskOf(t).KeePassXCCommand(db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func startFeatherPad(t testing.TB) *desktopApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd, err := desk.FeatherPadCommand(file)
+	cmd, err := deskOf(t).FeatherPadCommand(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func startFeatherPad(t testing.TB) *desktopApp {
 // waitPid waits until the app's process is on the accessibility bus.
 func waitPid(t testing.TB, a *desktopApp) sandbox.AccessibleApp {
 	t.Helper()
-	app, err := desk.WaitForAppPid(context.Background(), a.pid, 45*time.Second)
+	app, err := deskOf(t).WaitForAppPid(context.Background(), a.pid, 45*time.Second)
 	if err != nil {
 		t.Fatalf("%s: %v; its output:\n%s", a.what, err, a.out.String())
 	}
@@ -143,12 +143,12 @@ func officeFile(t testing.TB, f officeFixture) string {
 	}
 	if officeDir == "" {
 		// Under the desktop's folder: removed with the desktop.
-		officeDir = filepath.Join(desk.Root, "office-fixtures")
+		officeDir = filepath.Join(deskOf(t).Root, "office-fixtures")
 		if err := os.MkdirAll(officeDir, 0o700); err != nil {
 			t.Fatal(err)
 		}
 	}
-	p, err := f.Make(context.Background(), desk, officeDir)
+	p, err := f.Make(context.Background(), deskOf(t), officeDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,12 +161,12 @@ func officeFile(t testing.TB, f officeFixture) string {
 func startOffice(t testing.TB, kind sandbox.Office, f officeFixture) *desktopApp {
 	t.Helper()
 	file := officeFile(t, f)
-	cmd, err := desk.OfficeCommand(kind, file)
+	cmd, err := deskOf(t).OfficeCommand(kind, file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := startDesktopApp(t, kind.String(), cmd)
-	app, err := desk.WaitForOffice(context.Background(), cmd, 60*time.Second)
+	app, err := deskOf(t).WaitForOffice(context.Background(), cmd, 60*time.Second)
 	if err != nil {
 		t.Fatalf("%v; its output:\n%s", err, a.out.String())
 	}
@@ -180,7 +180,7 @@ func startOffice(t testing.TB, kind sandbox.Office, f officeFixture) *desktopApp
 // for in between finds no window of its (window_target_not_found).
 func waitWindowShown(t testing.TB, a *desktopApp) {
 	t.Helper()
-	b, err := native.Open(native.Options{Display: desk.Display, Getenv: getenv})
+	b, err := native.Open(backendOptions(t))
 	if err != nil {
 		t.Fatal(err)
 	}

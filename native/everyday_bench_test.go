@@ -113,7 +113,7 @@ func BenchmarkEverydayWholeRead(b *testing.B) {
 // laidOut accepts (a document or a sheet lays out after its window shows).
 func settledWholeRead(b *testing.B, a *desktopApp, laidOut func(atspi.ReadStats) bool) func() atspi.ReadStats {
 	b.Helper()
-	cl := atspi.New(atspi.Options{Getenv: getenv})
+	cl := atspi.New(atspi.Options{Getenv: backendOptions(b).Getenv})
 	b.Cleanup(cl.Close)
 	frame := appFrame(b, cl, a)
 	read := func() atspi.ReadStats {

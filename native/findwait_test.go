@@ -16,6 +16,7 @@ import (
 // clicks, and a wait started before the click wakes on the app's change
 // report and answers with the status label's new text.
 func TestFindAndWaitOnTheSyntheticWindow(t *testing.T) {
+	onDesktop(t)
 	startSynthetic(t, 1000)
 	h := newHarness(t, 20*time.Second)
 	grant(t, h, "synthetic.py")
@@ -69,6 +70,7 @@ func TestFindAndWaitOnTheSyntheticWindow(t *testing.T) {
 // fresh find returns, and its snapshot has the structure a whole read
 // finds, so its token holds.
 func TestWaitForAnAddedRowOnTheSyntheticWindow(t *testing.T) {
+	onDesktop(t)
 	startSynthetic(t, 1000)
 	h := newHarness(t, 20*time.Second)
 	grant(t, h, "synthetic.py")

@@ -13,6 +13,7 @@ import (
 // gnome-calculator's keypad must be clickable headless, with frames, and
 // every click must report the display's new value in its diff.
 func TestGTK4ButtonsActHeadless(t *testing.T) {
+	onDesktop(t)
 	ap := startApp(t, "gnome-calculator", "gnome-calculator")
 	h := newHarness(t, 20*time.Second)
 	grant(t, h, ap.cmd.Process.Pid)

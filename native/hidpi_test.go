@@ -23,7 +23,7 @@ import (
 // command.
 func startButtons(t *testing.T, title string, x, y int, env ...string) *exec.Cmd {
 	t.Helper()
-	cmd := desk.Command("/usr/bin/python3", "atspi/testdata/buttons.py", title, fmt.Sprint(x), fmt.Sprint(y))
+	cmd := deskOf(t).Command("/usr/bin/python3", "atspi/testdata/buttons.py", title, fmt.Sprint(x), fmt.Sprint(y))
 	cmd.Env = append(cmd.Env, env...)
 	return startReady(t, "the buttons fixture", cmd)
 }
@@ -63,6 +63,7 @@ func xGeometry(t *testing.T, w *tk, win uint64) engine.Rect {
 // takeover click by token reaches the button named, and the rows' frames
 // are the window's device pixels.
 func TestTakeoverClicksByTokenAtGTKScales(t *testing.T) {
+	onDesktop(t)
 	for _, c := range []struct {
 		name string
 		env  []string
@@ -124,7 +125,7 @@ w.show_all()
 GLib.timeout_add(200, lambda: print("ready", flush=True) and False)
 Gtk.main()
 `, x, y)
-	startReady(t, "the cover", desk.Command("/usr/bin/python3", "-c", script))
+	startReady(t, "the cover", deskOf(t).Command("/usr/bin/python3", "-c", script))
 }
 
 // TestTakeoverHitTestOnTheDesktop: the point of a click by token must hold
@@ -134,6 +135,7 @@ Gtk.main()
 // button is now, never on the button that took its place. Nothing is sent
 // after a refusal.
 func TestTakeoverHitTestOnTheDesktop(t *testing.T) {
+	onDesktop(t)
 	cmd := startButtons(t, "Twelve buttons", 40, 40, "GDK_SCALE=2")
 	pid := cmd.Process.Pid
 	w := newTakeover(t)
@@ -242,6 +244,7 @@ type blindLogicalFrames struct {
 // settled read (the other button took the focus): effect no_change, not
 // verified, landed_elsewhere.
 func TestTakeoverHitTestRefusesFramesInTheWrongSpace(t *testing.T) {
+	onDesktop(t)
 	t.Run("without a hit-test", func(t *testing.T) {
 		cmd := startButtons(t, "Twelve buttons", 0, 0, "GDK_SCALE=2")
 		pid := cmd.Process.Pid

@@ -10,6 +10,7 @@ import (
 // nothing changed in since the last read keeps that read's snapshot, and a
 // click that changes the window gives the act's settled snapshot.
 func TestUnchangedWindowKeepsItsSnapshot(t *testing.T) {
+	onDesktop(t)
 	pid, h := grantedSynthetic(t, 200)
 	// The first read of a window starts listening to the app, and the app
 	// reports changes of its own while it is first read (GTK builds its

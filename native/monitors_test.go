@@ -30,7 +30,7 @@ func splitScreen(t *testing.T) {
 	}
 	run := func(args ...string) {
 		t.Helper()
-		if out, err := desk.Command("xrandr", args...).CombinedOutput(); err != nil {
+		if out, err := deskOf(t).Command("xrandr", args...).CombinedOutput(); err != nil {
 			t.Fatalf("xrandr %v: %v: %s", args, err, out)
 		}
 	}
@@ -51,6 +51,7 @@ func within(in, r xlib.Rect) bool {
 // on RIGHT, the person's click on Continue counts there, and the driver's
 // click by token lands on the element named.
 func TestTakeoverOnTheSecondMonitor(t *testing.T) {
+	onDesktop(t)
 	splitScreen(t)
 	a := startSynthetic(t, 3)
 	pid := a.cmd.Process.Pid

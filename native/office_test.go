@@ -19,6 +19,7 @@ import (
 // paragraphs carry their text and take typing (last: it edits the
 // document).
 func TestWriterLongDocument(t *testing.T) {
+	onDesktop(t)
 	a, h, read := openLongDocument(t)
 	defer a.alive(t)
 	t.Run("as complete as the walk", func(t *testing.T) { writerCompleteAsWalk(t, a, h) })
@@ -121,6 +122,7 @@ func settledRead(t testing.TB, h *harness, a *desktopApp) map[string]any {
 // visible block. On the 100,000-row sheet, cells are then clicked in a
 // takeover (calcTakeoverClicks).
 func TestCalcReadsTheVisibleBlock(t *testing.T) {
+	onDesktop(t)
 	cases := []struct {
 		name   string
 		sheet  officeFixture

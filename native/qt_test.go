@@ -26,6 +26,7 @@ const qtCanary = "qtcanary7b4e"
 // window finds (within 2 %), and, being complete, carries no
 // accessibility hint.
 func TestQtReadsAreComplete(t *testing.T) {
+	onDesktop(t)
 	cases := []struct {
 		name    string
 		start   func(testing.TB) *desktopApp
@@ -78,6 +79,7 @@ func TestQtReadsAreComplete(t *testing.T) {
 // is refused as a secure field; and after the person unlocks the database
 // the driver reads the entry list and acts on it.
 func TestKeePassXCMasterPassword(t *testing.T) {
+	onDesktop(t)
 	a := startKeePassXC(t)
 	defer a.alive(t)
 	h := newHarness(t, 20*time.Second)

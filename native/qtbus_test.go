@@ -15,6 +15,7 @@ import (
 // desktop of its own (the property is changed, so no other test's desktop
 // is touched): as the launcher set it, then naming another bus, then gone.
 func TestDoctorChecksTheQtBusProperty(t *testing.T) {
+	onDesktop(t)
 	d, err := sandbox.Start(context.Background(), sandbox.Options{Screen: "640x480x24"})
 	if err != nil {
 		t.Fatal(err)

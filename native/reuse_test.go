@@ -18,6 +18,7 @@ import (
 // read of the window made right after it; a change GTK makes without
 // reporting it would show here as a difference.
 func TestSettledReadsMatchWholeReads(t *testing.T) {
+	onDesktop(t)
 	a := startSynthetic(t, 6)
 	pid := a.cmd.Process.Pid
 	var mu sync.Mutex

@@ -40,6 +40,7 @@ func asJSON(t testing.TB, v any) string {
 }
 
 func TestConsentNeedsARealClick(t *testing.T) {
+	onDesktop(t)
 	startSynthetic(t, 5)
 	cases := []struct {
 		name   string
@@ -115,6 +116,7 @@ func grant(t testing.TB, h *harness, apps ...any) map[string]any {
 }
 
 func TestReadsOfTheSyntheticWindow(t *testing.T) {
+	onDesktop(t)
 	startSynthetic(t, 200)
 	h := newHarness(t, 20*time.Second)
 
@@ -194,6 +196,7 @@ func TestReadsOfTheSyntheticWindow(t *testing.T) {
 }
 
 func TestAmbiguousTargetsOnRealWindows(t *testing.T) {
+	onDesktop(t)
 	startSynthetic(t, 3)
 	startSynthetic(t, 4)
 	h := newHarness(t, 20*time.Second)
@@ -207,6 +210,7 @@ func TestAmbiguousTargetsOnRealWindows(t *testing.T) {
 }
 
 func TestRealApps(t *testing.T) {
+	onDesktop(t)
 	apps := []struct {
 		name, bus string
 		argv      []string
@@ -267,6 +271,7 @@ func TestRealApps(t *testing.T) {
 }
 
 func TestFaults(t *testing.T) {
+	onDesktop(t)
 	stopped := startSynthetic(t, 20)
 	other := startSynthetic(t, 10)
 	h := newHarness(t, 20*time.Second)
@@ -291,10 +296,11 @@ func TestFaults(t *testing.T) {
 // TestNoGoroutineLeak opens and closes the backend around reads, a stopped
 // app and a killed one: the goroutines it started all end.
 func TestNoGoroutineLeak(t *testing.T) {
+	aloneOnDesktop(t)
 	a := startSynthetic(t, 5)
 	base := runtime.NumGoroutine()
 	for i := 0; i < 3; i++ {
-		b, err := native.Open(native.Options{Display: desk.Display, Getenv: getenv})
+		b, err := native.Open(backendOptions(t))
 		if err != nil {
 			t.Fatal(err)
 		}

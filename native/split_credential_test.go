@@ -11,6 +11,7 @@ import (
 // The check reads the entry's live text and where the insertion goes
 // (ReadField): the entry was never clicked, so type_text adds at the end.
 func TestASecretSplitOverWritesIsRefusedOnARealEntry(t *testing.T) {
+	onDesktop(t)
 	pid, h := grantedSynthetic(t, 6)
 	entryHolding := func(value string) string {
 		t.Helper()

@@ -131,7 +131,7 @@ func newTakeover(t testing.TB) *tk { return newTakeoverOn(t, nil) }
 // fault of its own.
 func newTakeoverOn(t testing.TB, wrap func(*sendSpy) engine.Backend) *tk {
 	t.Helper()
-	b, err := native.Open(native.Options{Display: desk.Display, Getenv: getenv})
+	b, err := native.Open(backendOptions(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func newTakeoverOn(t testing.TB, wrap func(*sendSpy) engine.Backend) *tk {
 		host.evs = append(host.evs, ev)
 		host.mu.Unlock()
 	})
-	person, err := xlib.Open(desk.Display)
+	person, err := xlib.Open(deskOf(t).Display)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,13 +240,22 @@ func (w *tk) takeoverState() map[string]any {
 	return w.ok("get_session_state", nil)["takeover"].(map[string]any)
 }
 
-// waitPaused waits until the session is paused for reason, or (with
-// paused false) no longer paused.
+// waitPaused waits until the session is paused, or (with paused false) no
+// longer paused, and the indicator shows it: the session's state changes
+// first (acts are refused at once), the indicator's look a moment later.
 func (w *tk) waitPaused(paused bool) map[string]any {
 	w.t.Helper()
 	var st map[string]any
 	if !testkit.Poll(10*time.Second, func() bool { st = w.takeoverState(); return st["paused"] == paused }) {
 		w.t.Fatalf("the session never became paused=%v: %v", paused, st)
+	}
+	look := xlib.IndicatorActive
+	if paused {
+		look = xlib.IndicatorPaused
+	}
+	var ind xlib.IndicatorState
+	if !testkit.Poll(10*time.Second, func() bool { ind = w.indicatorState(); return ind.State == look }) {
+		w.t.Fatalf("the session is paused=%v, the indicator shows %+v", paused, ind)
 	}
 	return st
 }
@@ -390,6 +399,7 @@ func wantTookOver(t *testing.T, r engine.Result, reason engine.PauseReason, effe
 }
 
 func TestTakeoverGrantedShowsAClickThroughIndicatorCapturesLeaveOut(t *testing.T) {
+	onDesktop(t)
 	a := startSynthetic(t, 3)
 	pid := a.cmd.Process.Pid
 	w := newTakeover(t)
@@ -445,6 +455,7 @@ func TestTakeoverGrantedShowsAClickThroughIndicatorCapturesLeaveOut(t *testing.T
 // TestTakeoverActsOnTheDesktop runs every act tool through XTEST on a real
 // app and checks what the app got.
 func TestTakeoverActsOnTheDesktop(t *testing.T) {
+	onDesktop(t)
 	a := startSynthetic(t, 60)
 	pid := a.cmd.Process.Pid
 	w := newTakeover(t)
@@ -578,6 +589,7 @@ func TestTakeoverActsOnTheDesktop(t *testing.T) {
 // TestHandBack: the person's pointer and key stop the driver; while paused
 // only reads work; only a real click on Continue, or the host, resumes.
 func TestHandBack(t *testing.T) {
+	onDesktop(t)
 	a := startSynthetic(t, 3)
 	pid := a.cmd.Process.Pid
 	w := newTakeover(t)
@@ -719,6 +731,7 @@ func TestHandBack(t *testing.T) {
 // TestTakeoverEnds: the indicator taken down by another client, the kill
 // switch and the host's revocation each end a takeover, running or paused.
 func TestTakeoverEnds(t *testing.T) {
+	onDesktop(t)
 	a := startSynthetic(t, 3)
 	pid := a.cmd.Process.Pid
 	w := newTakeover(t)
@@ -823,13 +836,14 @@ w.show_all()
 GLib.timeout_add(200, lambda: print("ready", flush=True) and False)
 Gtk.main()
 `
-	startReady(t, "the drop target", desk.Command("/usr/bin/python3", "-c", script))
+	startReady(t, "the drop target", deskOf(t).Command("/usr/bin/python3", "-c", script))
 }
 
 // TestTakeoverRefusals: the takeover checks (docs/contract.md#takeover-checks)
 // on the real desktop refuse with their codes and send nothing past the
 // refusal.
 func TestTakeoverRefusals(t *testing.T) {
+	onDesktop(t)
 	a := startSynthetic(t, 3)
 	b := startSynthetic(t, 4) // mapped later, so on top of a
 	startDropTarget(t)
@@ -934,6 +948,7 @@ func asEngineError(err error, out **engine.Error) bool {
 // TestKillSwitchGrab: one client holds the combination; a second backend is
 // told another client holds it, and the doctor says which.
 func TestKillSwitchGrab(t *testing.T) {
+	onDesktop(t)
 	w := newTakeover(t)
 	release, err := w.b.GrabKillSwitch("ctrl+alt+shift+Escape", func() {})
 	if err != nil {
@@ -951,7 +966,7 @@ func TestKillSwitchGrab(t *testing.T) {
 	if p := probe(w.b); p.Status != "ok" || !strings.Contains(p.Message, "grabbed") {
 		t.Fatalf("the holder's probe: %+v", p)
 	}
-	other, err := native.Open(native.Options{Display: desk.Display, Getenv: getenv})
+	other, err := native.Open(backendOptions(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -984,7 +999,7 @@ func TestKillSwitchGrab(t *testing.T) {
 		release()
 	}
 	release()
-	third, err := native.Open(native.Options{Display: desk.Display, Getenv: getenv})
+	third, err := native.Open(backendOptions(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,142 @@
+package native_test
+
+import (
+	"context"
+	"flag"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/nish-driver/nish-driver/internal/sandbox"
+)
+
+// desktops is the pool the desktop tests take their desktops from.
+var desktops *desktopPool
+
+// maxDesktops bounds the pool: each desktop runs its test's apps (a browser,
+// an office suite), and more desktops than cores only add load.
+const maxDesktops = 4
+
+// desktopPoolSize is how many desktop tests may run at once: go test's
+// -parallel (GOMAXPROCS unless set), at most maxDesktops.
+func desktopPoolSize() int {
+	n := 1
+	if f := flag.Lookup("test.parallel"); f != nil {
+		if v, err := strconv.Atoi(f.Value.String()); err == nil {
+			n = v
+		}
+	}
+	return min(max(n, 1), maxDesktops)
+}
+
+// desktopPool hands each running desktop test a private desktop of its own.
+// The first desktop starts with the pool (a machine that cannot start one
+// fails the package at once); the others start when a second test needs
+// one at the same time.
+type desktopPool struct {
+	slots chan struct{} // one token per desktop in use
+
+	mu    sync.Mutex
+	first *sandbox.Desktop
+	free  []*sandbox.Desktop
+	all   []*sandbox.Desktop
+	held  map[string]*sandbox.Desktop // by top-level test name
+}
+
+func newDesktopPool(size int) (*desktopPool, error) {
+	d, err := sandbox.Start(context.Background(), sandbox.Options{})
+	if err != nil {
+		return nil, err
+	}
+	return &desktopPool{
+		slots: make(chan struct{}, size),
+		first: d,
+		free:  []*sandbox.Desktop{d},
+		all:   []*sandbox.Desktop{d},
+		held:  map[string]*sandbox.Desktop{},
+	}, nil
+}
+
+// take holds a desktop for t until t ends, waiting while all are in use.
+func (p *desktopPool) take(t *testing.T) *sandbox.Desktop {
+	t.Helper()
+	p.slots <- struct{}{}
+	p.mu.Lock()
+	var d *sandbox.Desktop
+	if n := len(p.free); n > 0 {
+		d, p.free = p.free[n-1], p.free[:n-1]
+	}
+	p.mu.Unlock()
+	if d == nil {
+		var err error
+		if d, err = sandbox.Start(context.Background(), sandbox.Options{}); err != nil {
+			<-p.slots
+			t.Fatalf("starting another test desktop: %v", err)
+		}
+		p.mu.Lock()
+		p.all = append(p.all, d)
+		p.mu.Unlock()
+	}
+	p.mu.Lock()
+	p.held[t.Name()] = d
+	p.mu.Unlock()
+	// Registered first, so it runs last: the test's own clean-ups (the
+	// apps it started) still find the desktop.
+	t.Cleanup(func() {
+		p.mu.Lock()
+		delete(p.held, t.Name())
+		p.free = append(p.free, d)
+		p.mu.Unlock()
+		<-p.slots
+	})
+	return d
+}
+
+// heldBy is the desktop the top-level test named root holds, or nil.
+func (p *desktopPool) heldBy(root string) *sandbox.Desktop {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.held[root]
+}
+
+func (p *desktopPool) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, d := range p.all {
+		_ = d.Close()
+	}
+}
+
+// onDesktop begins a desktop test: t runs in parallel with the other
+// desktop tests, on a desktop no other test uses while it runs.
+func onDesktop(t *testing.T) {
+	t.Helper()
+	if strings.Contains(t.Name(), "/") {
+		t.Fatal("onDesktop belongs at the top of a top-level test, not in a subtest")
+	}
+	t.Parallel()
+	desktops.take(t)
+}
+
+// aloneOnDesktop begins a desktop test that must be the only test in the
+// process, one that counts the process's goroutines: it does not call
+// t.Parallel, so it runs before any parallel test starts.
+func aloneOnDesktop(t *testing.T) {
+	t.Helper()
+	desktops.take(t)
+}
+
+// deskOf is the desktop t's top-level test holds. Benchmarks run one at a
+// time after the tests and use the first desktop.
+func deskOf(tb testing.TB) *sandbox.Desktop {
+	root, _, _ := strings.Cut(tb.Name(), "/")
+	if d := desktops.heldBy(root); d != nil {
+		return d
+	}
+	if _, bench := tb.(*testing.B); bench {
+		return desktops.first
+	}
+	tb.Fatalf("%s uses a test desktop without onDesktop(t) at its top", root)
+	return nil
+}
