@@ -264,9 +264,7 @@ func TestBrowserReads(t *testing.T) {
 			}
 			saveTok, _ := rowWith(t, region, "Save", "push_button")
 			res := h.ok("click", map[string]any{"element_token": saveTok})
-			if !strings.Contains(asJSON(t, res["diff"]), "clicked: Save") {
-				t.Fatalf("a click by a drill-down token shows in the diff: %v", res)
-			}
+			pageAnswered(t, h, b.pid, res, "clicked: Save 1")
 
 			// A screenshot blacks out the password input.
 			shot := h.call("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000, "include_screenshot": true})
@@ -285,7 +283,7 @@ func TestBrowserReads(t *testing.T) {
 				t.Fatalf("the password input's pixels are not blacked out at %d,%d", x, y)
 			}
 
-			clickBelowTheFold(t, h, h.ok("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000}))
+			clickBelowTheFold(t, h, b.pid, h.ok("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000}))
 		})
 	}
 }
@@ -320,9 +318,10 @@ func TestBrowserActs(t *testing.T) {
 			read = full()
 			tok, _ := rowWith(t, read, "Save", "push_button")
 			res := h.ok("click", map[string]any{"element_token": tok})
-			if res["path"] != "atspi_action" || res["took_cursor"] != false || !strings.Contains(asJSON(t, res["diff"]), "clicked: Save") {
+			if res["path"] != "atspi_action" || res["took_cursor"] != false {
 				t.Fatalf("click on Save: %v", res)
 			}
+			pageAnswered(t, h, b.pid, res, "clicked: Save 2") // the find-and-wait check clicked it once
 			b.alive(t)
 
 			// Ticking a check box is confirmed by its state.
@@ -375,18 +374,20 @@ func TestBrowserActs(t *testing.T) {
 				t.Fatalf("no option Green to pick in:\n%s", read["tree_text"])
 			}
 			res = h.ok("click", map[string]any{"element_token": green})
-			if !strings.Contains(asJSON(t, res["diff"]), "Green") {
-				t.Fatalf("picking Green: %v", res)
-			}
-			picked := false
-			for _, e := range full()["elements"].([]any) {
-				row := e.(map[string]any)
-				if row["role"] == "menu_item" && row["label"] == "Green" && hasState(row, "selected") {
-					picked = true
+			// The diff names Green when the pick showed within the
+			// settle; it must show soon after either way (see
+			// pageAnswered).
+			testkit.Eventually(t, 10*time.Second, "the option Green selected after the pick", func() bool {
+				for _, e := range full()["elements"].([]any) {
+					row := e.(map[string]any)
+					if row["role"] == "menu_item" && row["label"] == "Green" && hasState(row, "selected") {
+						return true
+					}
 				}
-			}
-			if !picked {
-				t.Fatal("the option Green is selected after the pick")
+				return false
+			})
+			if !strings.Contains(asJSON(t, res["diff"]), "Green") {
+				t.Logf("the pick of Green showed after the act's settle; its diff: %v", res["diff"])
 			}
 			b.alive(t)
 
@@ -401,9 +402,7 @@ func TestBrowserActs(t *testing.T) {
 			// Submitting the form writes into the live region.
 			submit, _ := rowWith(t, full(), "Submit", "push_button")
 			res = h.ok("click", map[string]any{"element_token": submit})
-			if !strings.Contains(asJSON(t, res["diff"]), "submitted:") {
-				t.Fatalf("submitting: %v", res)
-			}
+			pageAnswered(t, h, b.pid, res, "submitted:")
 			b.alive(t)
 
 			// Neither browser applies text written through accessibility
@@ -443,9 +442,10 @@ func TestBrowserTypingInATakeover(t *testing.T) {
 			name, _ := rowWith(t, read, "Name", "entry")
 			w.ok("click", map[string]any{"element_token": name, "delivery_mode": "foreground"})
 			res := w.ok("type_text", map[string]any{"window_id": win, "text": "Ada Lovelace", "delivery_mode": "foreground"})
-			if res["path"] != "xtest" || !strings.Contains(asJSON(t, res["diff"]), "Ada Lovelace") {
+			if res["path"] != "xtest" {
 				t.Fatalf("typing into the Name field: %v", res)
 			}
+			pageAnswered(t, w.harness, b.pid, res, "Ada Lovelace")
 			b.alive(t)
 
 			// The password field: a click may focus it, typing is refused.
@@ -458,9 +458,7 @@ func TestBrowserTypingInATakeover(t *testing.T) {
 			read = w.ok("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000})
 			submit, _ := rowWith(t, read, "Submit", "push_button")
 			res = w.ok("click", map[string]any{"element_token": submit})
-			if !strings.Contains(asJSON(t, res["diff"]), "submitted: Ada Lovelace") {
-				t.Fatalf("submitting: %v", res)
-			}
+			pageAnswered(t, w.harness, b.pid, res, "submitted: Ada Lovelace")
 		})
 	}
 }
@@ -488,7 +486,7 @@ func hasArea(row map[string]any) bool {
 // of the window, headless (at the end of TestBrowserReads, whose reads
 // leave the page where it opened): the page is scrolled to it by
 // accessibility (Component.ScrollTo), then it is clicked.
-func clickBelowTheFold(t *testing.T, h *harness, read map[string]any) {
+func clickBelowTheFold(t *testing.T, h *harness, pid int, read map[string]any) {
 	t.Helper()
 	far, row := rowWith(t, read, "Far button", "push_button")
 	if hasState(row, "showing") {
@@ -498,9 +496,24 @@ func clickBelowTheFold(t *testing.T, h *harness, read map[string]any) {
 	if res["scrolled_into_view"] != true || res["path"] != "atspi_action" || res["took_cursor"] != false {
 		t.Fatalf("a click below the fold scrolls, then clicks headless: %v", res)
 	}
-	if !strings.Contains(asJSON(t, res["diff"]), "far clicked") {
-		t.Fatalf("the click reached the far button: %v", res["diff"])
+	pageAnswered(t, h, pid, res, "far clicked")
+}
+
+// pageAnswered checks that the page answered an act with text: in the
+// act's diff, or in a read soon after. The settle ends after 50 ms without
+// a change (the rule), and a browser's page can answer later than that:
+// Firefox hands an action to its content process, which under load may
+// report the page's change after a first change (the focus) and a quiet
+// spell. The answer must come either way.
+func pageAnswered(t *testing.T, h *harness, pid int, res map[string]any, text string) {
+	t.Helper()
+	if strings.Contains(asJSON(t, res["diff"]), text) {
+		return
 	}
+	testkit.Eventually(t, 10*time.Second, fmt.Sprintf("the page's answer %q", text), func() bool {
+		return strings.Contains(asJSON(t, h.ok("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})), text)
+	})
+	t.Logf("the page answered %q after the act's settle; its diff: %v", text, res["diff"])
 }
 
 // TestBrowserBigPageIsCutHonestly reads a page bigger than the zoom
