@@ -133,8 +133,8 @@ func foundRow(sn *snapshot, pos int, win Rect) FoundRow {
 		Path:         pathOf(sn.tree, pos),
 		Frame:        relFrame(n.Frame, win),
 	}
-	if n.HasValue && !n.Secure {
-		v, _ := cutEscape(redact(n.Value), valueMax)
+	if shown, ok := shownValue(n); ok {
+		v, _ := cutEscape(shown, valueMax)
 		row.Value = &v
 	}
 	return row

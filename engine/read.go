@@ -190,7 +190,7 @@ func listWindows(ctx context.Context, c *Conn, a *Args) Result {
 			continue
 		}
 		fr := w.Frame
-		title := CutEscape(w.Title, titleMax)
+		title := shownTitle(w.Title)
 		row := WindowRow{WindowID: uint64(w.ID), Pid: w.Pid, App: app, Title: title, Frame: &fr,
 			Focused: boolp(w.Focused), OnScreen: boolp(w.OnScreen), Stacking: intp(w.Stacking), Approved: boolp(true)}
 		res.Windows = append(res.Windows, row)
@@ -375,7 +375,7 @@ func isTextRole(role string) bool {
 }
 
 func windowInfo(w Window) WindowInfo {
-	return WindowInfo{WindowID: uint64(w.ID), Pid: w.Pid, App: CutEscape(w.App, 64), Title: CutEscape(w.Title, titleMax), Frame: w.Frame}
+	return WindowInfo{WindowID: uint64(w.ID), Pid: w.Pid, App: CutEscape(w.App, 64), Title: shownTitle(w.Title), Frame: w.Frame}
 }
 
 // treeHeader is tree_text's first line: the snapshot and the window, so the
@@ -386,7 +386,7 @@ func treeHeader(snap string, w Window, shown, total int, truncated bool) string 
 		t = " truncated"
 	}
 	return fmt.Sprintf("%s window=%d %s %s pid=%d rows=%d/%d%s token=%s:N\n",
-		snap, w.ID, quote(CutEscape(w.App, 64)), quote(CutEscape(w.Title, titleMax)), w.Pid, shown, total, t, snap)
+		snap, w.ID, quote(CutEscape(w.App, 64)), quote(shownTitle(w.Title)), w.Pid, shown, total, t, snap)
 }
 
 func boolp(b bool) *bool { return &b }

@@ -43,14 +43,6 @@ func displayStates(n *Node) []string {
 	return out
 }
 
-func labelOf(n *Node) string {
-	l := n.Name
-	if strings.TrimSpace(l) == "" {
-		l = n.Description
-	}
-	return CutEscape(l, labelMax)
-}
-
 // subtreeEnd returns the position after the last descendant of pos (nodes
 // are in pre-order, so a subtree is contiguous).
 func subtreeEnd(t *Tree, pos int) int {
@@ -114,8 +106,8 @@ func elementRows(sn *snapshot, root, maxRows, maxDepth int, win Rect) ([]Element
 			row.ParentIndex = &p
 		}
 		row.States = displayStates(n)
-		if n.HasValue && !n.Secure {
-			v, cut := cutEscape(redact(n.Value), valueMax)
+		if shown, ok := shownValue(n); ok {
+			v, cut := cutEscape(shown, valueMax)
 			row.Value = &v
 			row.ValueTruncated = cut
 		}

@@ -171,7 +171,7 @@ func diffSnapshots(pre, post *snapshot) *Diff {
 		if labelOf(qn) != labelOf(pn) {
 			fields = append(fields, "label")
 		}
-		if !pn.Secure && !qn.Secure && pn.Detailed && qn.Detailed && (qn.Value != pn.Value || qn.HasValue != pn.HasValue) {
+		if pn.Detailed && qn.Detailed && shownValueChanged(qn, pn) {
 			fields = append(fields, "value")
 		}
 		if !slices.Equal(shownStates(qn), shownStates(pn)) {
@@ -181,8 +181,8 @@ func diffSnapshots(pre, post *snapshot) *Diff {
 			continue
 		}
 		ch := DiffChange{ElementIndex: idx, Fields: fields, Label: labelOf(pn), States: shownStates(pn)}
-		if pn.HasValue && !pn.Secure && pn.Detailed {
-			v, _ := cutEscape(redact(pn.Value), valueMax)
+		if shown, ok := shownValue(pn); ok && pn.Detailed {
+			v, _ := cutEscape(shown, valueMax)
 			ch.Value = &v
 		}
 		d.Changed = append(d.Changed, ch)

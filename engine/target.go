@@ -161,7 +161,7 @@ func (s *Session) resolveIn(ctx context.Context, t targetArgs, wins []Window) (W
 		matches := matchApp(approved, t.app)
 		switch len(matches) {
 		case 0:
-			if len(matchApp(wins, t.app)) > 0 {
+			if namesApp(wins, t.app) {
 				return Window{}, Errf(CodeAppNotApproved, "the matching app is outside this session")
 			}
 			return Window{}, Errf(CodeWindowTargetNotFound, "no approved window matches app")
@@ -189,6 +189,20 @@ func (s *Session) resolveIn(ctx context.Context, t targetArgs, wins []Window) (W
 	return w, nil
 }
 
+// namesApp tells whether q is a fragment of a window's app name. It
+// decides app_not_approved among every app's windows, so it looks at names
+// alone: an unapproved app's titles are never shown (list_windows gives
+// its name and pid), and a match on them would tell a model what they say.
+func namesApp(wins []Window, q string) bool {
+	lq := strings.ToLower(q)
+	for _, w := range wins {
+		if strings.Contains(strings.ToLower(w.App), lq) {
+			return true
+		}
+	}
+	return false
+}
+
 // matchApp prefers exact app-name matches; otherwise a case-insensitive
 // fragment of the app name or the title.
 func matchApp(wins []Window, q string) []Window {
@@ -198,7 +212,7 @@ func matchApp(wins []Window, q string) []Window {
 		switch {
 		case strings.EqualFold(w.App, q):
 			exact = append(exact, w)
-		case strings.Contains(strings.ToLower(w.App), lq) || strings.Contains(strings.ToLower(w.Title), lq):
+		case strings.Contains(strings.ToLower(w.App), lq) || strings.Contains(strings.ToLower(shownTitle(w.Title)), lq):
 			partial = append(partial, w)
 		}
 	}

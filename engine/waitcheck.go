@@ -102,7 +102,7 @@ func (c *waitCheck) among(ctx context.Context, d *Driver, sn *snapshot, ps []int
 	}
 	for _, p := range ps {
 		n := &t.Nodes[p]
-		if n.HasValue && !n.Secure && strings.Contains(strings.ToLower(n.Value), c.cond.text) {
+		if v, ok := shownValue(n); ok && strings.Contains(strings.ToLower(v), c.cond.text) {
 			return true, p, nil
 		}
 	}
@@ -112,5 +112,5 @@ func (c *waitCheck) among(ctx context.Context, d *Driver, sn *snapshot, ps []int
 // titleMet tells whether the window's title, its frame's name, holds the
 // condition's text.
 func (c *waitCheck) titleMet(sn *snapshot) bool {
-	return strings.Contains(strings.ToLower(sn.tree.Nodes[0].Name), c.cond.text)
+	return strings.Contains(strings.ToLower(shownTitle(sn.tree.Nodes[0].Name)), c.cond.text)
 }
