@@ -16,9 +16,16 @@ import "time"
 type Clock interface {
 	Now() time.Time
 	Since(t time.Time) time.Duration
+	// AfterFunc runs f in its own goroutine once the clock has moved on
+	// by d (at once when d <= 0) and returns a stop, which reports whether
+	// it kept f from running. The lease's end is such a time.
+	AfterFunc(d time.Duration, f func()) (stop func() bool)
 }
 
 type realClock struct{}
 
 func (realClock) Now() time.Time                  { return time.Now() }
 func (realClock) Since(t time.Time) time.Duration { return time.Since(t) }
+func (realClock) AfterFunc(d time.Duration, f func()) func() bool {
+	return time.AfterFunc(d, f).Stop
+}

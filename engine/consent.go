@@ -118,6 +118,12 @@ func startSession(ctx context.Context, c *Conn, a *Args) Result {
 	}
 	client := c.client
 	c.mu.Unlock()
+	// The dialog and the grant end with the session (the kill switch while
+	// the person looks at it): the call then answers as the session's end
+	// says.
+	life := s.lifeScope()
+	ctx, unbind := bindCall(ctx, life)
+	defer unbind()
 
 	newApps, askTakeover, askClipRead := s.toAsk(ctx, wanted, sa)
 	dialog := len(newApps) > 0 || askTakeover || askClipRead
@@ -138,6 +144,9 @@ func startSession(ctx context.Context, c *Conn, a *Args) Result {
 			s.mu.Unlock()
 		}
 		ans, aerr := d.askConsent(ctx, req)
+		if err := endedDuring(life); err != nil {
+			return Failure(err)
+		}
 		if aerr != nil {
 			return Failure(aerr)
 		}
@@ -259,14 +268,23 @@ func (s *Session) grant(ctx context.Context, ans ConsentAnswer, asked []ConsentA
 	now := s.d.clock.Now()
 	s.mu.Lock()
 	if s.leaseEnd.IsZero() || !now.Before(s.leaseEnd) {
-		// A lapsed grant is replaced whole.
+		// A lapsed grant is replaced whole, and so are the calls it ran
+		// (callscope.go): none of them outlives it.
 		s.apps = map[int]approvedApp{}
 		s.caps = ConsentedCapabilities{}
+		if !s.leaseEnd.IsZero() {
+			s.endGrant(leaseEnded(s.id))
+			s.granted, s.endGrant = context.WithCancelCause(s.life)
+		}
 	}
 	for _, a := range add {
 		s.apps[a.app.identity.Pid] = a.app
 	}
 	s.leaseEnd = now.Add(time.Duration(sa.leaseMinutes) * time.Minute)
+	if s.stopLease != nil {
+		s.stopLease()
+	}
+	s.stopLease = s.d.clock.AfterFunc(s.leaseEnd.Sub(now), s.leaseRanOut)
 	if ans.ClipboardRead {
 		s.caps.ClipboardRead = true
 	}

@@ -213,8 +213,10 @@ func (c *Conn) Call(ctx context.Context, tool string, raw json.RawMessage) (res 
 	if !ok {
 		return Failure(Errf(CodeInvalidArguments, "unknown tool"))
 	}
+	s := c.liveSession()
 	if spec.NeedsSession {
-		if _, err := c.sessionFor(); err != nil {
+		var err *Error
+		if s, err = c.sessionFor(); err != nil {
 			return Failure(err)
 		}
 	}
@@ -222,5 +224,19 @@ func (c *Conn) Call(ctx context.Context, tool string, raw json.RawMessage) (res 
 	if err != nil {
 		return Failure(err)
 	}
-	return spec.run(ctx, c, args)
+	if s == nil || spec.Kind == KindSession {
+		// The session tools answer about the session itself, whatever
+		// happens to it meanwhile; start_session binds its own dialog.
+		return spec.run(ctx, c, args)
+	}
+	// Every read and act ends with the session's grant, and then answers
+	// as the end says, never with what it found (callscope.go).
+	scope := s.grantScope()
+	ctx, unbind := bindCall(ctx, scope)
+	defer unbind()
+	res = spec.run(ctx, c, args)
+	if err := endedDuring(scope); err != nil {
+		return Failure(err)
+	}
+	return res
 }

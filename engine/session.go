@@ -34,7 +34,17 @@ type Session struct {
 	capture *tokenBucket
 
 	clipRelease func()
-	stopReaper  context.CancelFunc
+
+	// life ends when the session ends, grant when the current grant ends
+	// (its lease ran out, or the session ended): every call of the session
+	// runs under grant, start_session's dialog under life, so an end
+	// reaches every call at once (callscope.go). stopLease stops the
+	// timer that ends the grant at the lease's end.
+	life      context.Context
+	endLife   context.CancelCauseFunc
+	granted   context.Context
+	endGrant  context.CancelCauseFunc
+	stopLease func() bool
 }
 
 type approvedApp struct {
@@ -72,9 +82,8 @@ func (d *Driver) newSession(id string) *Session {
 		bucket:  newTokenBucket(d.clock, actBurst, actRate),
 		capture: newTokenBucket(d.clock, captureBurst, captureRate),
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	s.stopReaper = cancel
-	go s.reapLease(ctx)
+	s.life, s.endLife = context.WithCancelCause(context.Background())
+	s.granted, s.endGrant = context.WithCancelCause(s.life)
 	return s
 }
 
@@ -100,10 +109,7 @@ func (c *Conn) sessionFor() (*Session, *Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ended {
-		if s.endedCode == CodeSessionRevoked {
-			return nil, Errf(CodeSessionRevoked, "session %s was revoked", s.id)
-		}
-		return nil, Errf(CodeNoSession, "the session ended; call start_session first")
+		return nil, s.endedErrorLocked()
 	}
 	if s.leaseEnd.IsZero() {
 		return nil, Errf(CodeNoSession, "no access was granted yet; call start_session")
@@ -116,25 +122,9 @@ func (s *Session) checkLease() *Error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.leaseEnd.IsZero() && !s.d.clock.Now().Before(s.leaseEnd) {
-		return Errf(CodeConsentExpired, "the lease of session %s ended", s.id)
+		return leaseEnded(s.id)
 	}
 	return nil
-}
-
-// reapLease ends a takeover when the lease runs out, even if no call comes.
-func (s *Session) reapLease(ctx context.Context) {
-	t := time.NewTicker(100 * time.Millisecond)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if s.checkLease() != nil {
-				s.endTakeover("lease_expired")
-			}
-		}
-	}
 }
 
 // approvedIdentity checks a pid against the approved apps, re-reading the
@@ -218,12 +208,19 @@ func (d *Driver) endSession(s *Session, reason string) {
 	}
 	release := s.clipRelease
 	s.clipRelease = nil
+	if !already {
+		// Every call of the session ends now, answering what a new call
+		// would get (callscope.go).
+		s.endLife(s.endedErrorLocked())
+		if s.stopLease != nil {
+			s.stopLease()
+		}
+	}
 	s.mu.Unlock()
 	s.endTakeover(reason)
 	if already {
 		return
 	}
-	s.stopReaper()
 	if release != nil {
 		release()
 	}

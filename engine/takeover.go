@@ -405,6 +405,10 @@ func (s *Session) synth(ctx context.Context, ev InputEvent) *Error {
 		}
 		return s.sendBounded(ctx, ev)
 	}
+	if ctx.Err() != nil {
+		// The call ended (its session did, say): nothing more is pressed.
+		return Errf(CodeAppNotResponding, "the call was cancelled")
+	}
 	if err := s.handbackCheck(ctx); err != nil {
 		return err
 	}

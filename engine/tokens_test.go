@@ -72,8 +72,6 @@ func TestStructureIgnoresNamesValuesAndStates(t *testing.T) {
 func TestATokenIsCheckedAgainstItsSession(t *testing.T) {
 	d := New(Options{})
 	own, other := d.newSession("own"), d.newSession("other")
-	defer own.stopReaper()
-	defer other.stopReaper()
 	sn := own.keep(&snapshot{window: 7}, changeStamp{})
 	tok := Token{Snapshot: sn.id, Index: 1}
 	if _, err := own.tokenSnapshot(tok); err != nil {

@@ -19,8 +19,13 @@ const DrainBound = 5 * time.Second
 // requests and closes its end (`printf ... | nish-driver mcp`) would get no
 // answers. Here the end of input is reported only once every call read so
 // far has been answered, or after bound, whichever comes first; then the
-// SDK cancels what is still running (a consent dialog for a host that has
-// gone, say).
+// SDK cancels what is still running.
+//
+// The end of input is still the end of the connection for the person's
+// safety: the server hears of it at once (whenInputEnds) and ends the
+// connection's session, so a takeover stops typing and its indicator goes
+// within the contract's 100 ms, and the calls still answered during the
+// drain answer as calls of an ended session.
 func DrainInput(t mcp.Transport, bound time.Duration) mcp.Transport {
 	return &drainTransport{Transport: t, bound: bound}
 }
@@ -45,6 +50,47 @@ type drainConn struct {
 	mu       sync.Mutex
 	pending  map[string]bool // ids of calls read and not yet answered
 	answered chan struct{}   // a pending call was answered
+	ended    bool            // the client's input has ended
+	onEnd    func()          // told once when it does (whenInputEnds)
+}
+
+// whenInputEnds has f called once, at the moment the client's input ends
+// on conn (at once if it already has), when conn is or wraps a drained
+// connection; it reports whether it is.
+func whenInputEnds(conn mcp.Connection, f func()) bool {
+	for conn != nil {
+		if dc, ok := conn.(*drainConn); ok {
+			dc.mu.Lock()
+			ended := dc.ended
+			if !ended {
+				dc.onEnd = f
+			}
+			dc.mu.Unlock()
+			if ended {
+				f()
+			}
+			return true
+		}
+		u, ok := conn.(interface{ Unwrap() mcp.Connection })
+		if !ok {
+			return false
+		}
+		conn = u.Unwrap()
+	}
+	return false
+}
+
+// inputEnded records the end of input and tells the server.
+func (c *drainConn) inputEnded() {
+	c.mu.Lock()
+	already := c.ended
+	c.ended = true
+	f := c.onEnd
+	c.onEnd = nil
+	c.mu.Unlock()
+	if !already && f != nil {
+		f()
+	}
 }
 
 func requestKey(id jsonrpc.ID) string {
@@ -65,6 +111,7 @@ func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 		return msg, nil
 	}
+	c.inputEnded()
 	timeout := time.NewTimer(c.bound)
 	defer timeout.Stop()
 	for {

@@ -93,6 +93,9 @@ func (s *Server) Connect(ctx context.Context, t mcp.Transport, opts *mcp.ServerS
 	if err != nil {
 		return nil, err
 	}
+	// The client's input ending is the connection's end for the engine:
+	// its session ends then, not once the drain is over (drain.go).
+	whenInputEnds(c.conn, func() { s.sessions.close(ss) })
 	if h := holderOf(c.conn); h != nil {
 		s.holders.set(ss, h)
 		go func() {
