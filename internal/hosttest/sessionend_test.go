@@ -126,6 +126,16 @@ func TestEndingASessionEndsItsCalls(t *testing.T) {
 				sentBefore := presses(h.desk)
 				waitsBefore := len(h.desk.CallsOf("WaitChange"))
 
+				var lastPress testkit.List[time.Time]
+				watch, stopWatch := context.WithCancel(context.Background())
+				defer stopWatch()
+				if err := h.desk.WatchInput(watch, func(ev engine.RawInput) {
+					if ev.Kind == engine.InputKeyPress {
+						lastPress.Add(time.Now())
+					}
+				}); err != nil {
+					t.Fatal(err)
+				}
 				calls := []*inFlight{
 					startCall(cs, "wait_for", map[string]any{"app": "Editor", "timeout_ms": 20000,
 						"condition": map[string]any{"kind": "appears", "role": "push_button", "label": "never there"}}),
@@ -178,6 +188,10 @@ func TestEndingASessionEndsItsCalls(t *testing.T) {
 							t.Errorf("%s's answer carries app content %q: %s", f.tool, content, raw)
 						}
 					}
+				}
+				if ps := lastPress.All(); len(ps) > 0 {
+					// Negative: before the end; at most the one on its way.
+					t.Logf("the last key press was heard %v after the end", ps[len(ps)-1].Sub(ended).Round(time.Microsecond))
 				}
 				if n := presses(h.desk); n > afterEnd+1 {
 					t.Errorf("%d presses were sent after the end (the one on its way at the end may land)", n-afterEnd)
