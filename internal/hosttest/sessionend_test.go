@@ -85,7 +85,7 @@ func TestEndingASessionEndsItsCalls(t *testing.T) {
 	eachHost(t, hostOpts{clock: clock}, func(t *testing.T, h *host) {
 		ways := []struct {
 			name string
-			want engine.Code
+			want engine.Code // "": the host is gone and reads no answer
 			end  func(t *testing.T, cs *mcp.ClientSession, c conn)
 		}{
 			{"end_session", engine.CodeNoSession, func(t *testing.T, cs *mcp.ClientSession, c conn) {
@@ -111,6 +111,9 @@ func TestEndingASessionEndsItsCalls(t *testing.T) {
 			}},
 			{"connection closed", engine.CodeNoSession, func(t *testing.T, cs *mcp.ClientSession, c conn) {
 				c.closeInput()
+			}},
+			{"connection dropped", "", func(t *testing.T, cs *mcp.ClientSession, c conn) {
+				c.abort()
 			}},
 		}
 		for _, way := range ways {
@@ -172,6 +175,9 @@ func TestEndingASessionEndsItsCalls(t *testing.T) {
 					}
 					took := f.at.Sub(ended)
 					t.Logf("%s answered %v after the end", f.tool, took.Round(time.Microsecond))
+					if way.want == "" {
+						continue
+					}
 					if f.err != nil {
 						t.Fatalf("%s: %v", f.tool, f.err)
 					}
@@ -199,8 +205,11 @@ func TestEndingASessionEndsItsCalls(t *testing.T) {
 				if !testkit.Poll(endAnswerBound, func() bool { return len(heldKeys(h.desk)) == 0 }) {
 					t.Errorf("keys left down after the end: %v", heldKeys(h.desk))
 				}
-				if way.name != "connection closed" {
+				if way.name != "connection closed" && way.want != "" {
 					assertNoRead(t, cs)
+				}
+				if way.want == "" && !testkit.Poll(endAnswerBound, func() bool { return sessionEnded(h, "connection_closed") }) {
+					t.Errorf("the audit log has no session.ended for the dropped connection: %v", h.audit.Events())
 				}
 				var ends []string
 				for _, r := range h.audit.Records() {
@@ -234,4 +243,14 @@ func assertNoRead(t *testing.T, cs *mcp.ClientSession) {
 	if !res.IsError {
 		t.Fatalf("a read after the end succeeded: %s", mcpkit.Structured(t, res))
 	}
+}
+
+// sessionEnded tells whether the audit log has a session's end for reason.
+func sessionEnded(h *host, reason string) bool {
+	for _, r := range h.audit.Records() {
+		if r.Event == "session.ended" && r.Reason == reason {
+			return true
+		}
+	}
+	return false
 }

@@ -133,9 +133,14 @@ func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 
 func (c *drainConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	err := c.Connection.Write(ctx, msg)
-	if resp, ok := msg.(*jsonrpc.Response); ok {
+	if resp, ok := msg.(*jsonrpc.Response); ok || err != nil {
 		c.mu.Lock()
-		delete(c.pending, requestKey(resp.ID))
+		if err != nil {
+			// The client reads no more: there is nothing left to drain.
+			clear(c.pending)
+		} else {
+			delete(c.pending, requestKey(resp.ID))
+		}
 		c.mu.Unlock()
 		select {
 		case c.answered <- struct{}{}:
