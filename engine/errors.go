@@ -174,9 +174,10 @@ func Wrap(code Code, cause error, format string, args ...any) *Error {
 //   - a coded error, anywhere in err's chain, keeps its code;
 //   - anything else is internal.
 //
-// A bound also ends when the caller cancels the call. The MCP transport
-// writes no reply to a cancelled call, so app_not_responding reaches a
-// model only when the app really did not answer within the bound.
+// A bound also ends when the caller cancels the call. A call its host
+// cancelled gets no reply, and one whose session ended answers as the end
+// says (callscope.go), so app_not_responding reaches a model only when the
+// app really did not answer within the bound.
 func AsError(err error) *Error {
 	if err == nil {
 		return nil
@@ -194,9 +195,11 @@ func AsError(err error) *Error {
 
 // inBound marks err, the failure of a backend call made under bound (its
 // timeout context), as late when the bound had ended by then and err is
-// not itself coded; AsError then makes it app_not_responding.
+// not coded anywhere in its chain (a coded error wrapped with %w keeps its
+// code); AsError then makes it app_not_responding.
 func inBound(bound context.Context, err error) error {
-	if _, coded := err.(*Error); err == nil || coded || bound.Err() == nil {
+	var coded *Error
+	if err == nil || bound.Err() == nil || errors.As(err, &coded) {
 		return err
 	}
 	return &lateError{cause: err}

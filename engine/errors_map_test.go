@@ -26,7 +26,7 @@ func TestAsErrorGivesEachFailureItsCode(t *testing.T) {
 		{"an uncoded error inside a live bound", inBound(live, plain), CodeInternal},
 		{"an uncoded error after the bound ended", inBound(ended, plain), CodeAppNotResponding},
 		{"a coded error after the bound ended", inBound(ended, coded), CodeWindowGone},
-		{"a wrapped coded error after the bound ended", inBound(ended, fmt.Errorf("read: %w", coded)), CodeAppNotResponding},
+		{"a wrapped coded error after the bound ended", inBound(ended, fmt.Errorf("read: %w", coded)), CodeWindowGone},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
