@@ -2,6 +2,7 @@ package hosttest
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -33,6 +34,60 @@ func TestNumbersBeyondFloat64AreInvalidArguments(t *testing.T) {
 					t.Fatalf("want invalid_arguments naming %s, got %s: %s", c.arg, e.Code, e.Message)
 				}
 			})
+		}
+	})
+}
+
+// TestTargetFieldsThatDisagreeNameNoWindow: window_id, pid and app given
+// together are filters the window must all pass; fields that disagree are
+// window_target_not_found (after_refresh) on every window tool, and never
+// a read of whichever window one field names.
+func TestTargetFieldsThatDisagreeNameNoWindow(t *testing.T) {
+	eachHost(t, hostOpts{}, func(t *testing.T, h *host) {
+		cs, _ := h.started(t, "Edges Host", map[string]any{"apps": []string{"Form Demo", "Editor"}})
+		demo := h.desk.Demo()
+		form, editor := uint64(demo.Form.Window.ID()), uint64(demo.Editor.Window.ID())
+		formPid, editorPid := demo.FormApp.Pid(), demo.EditorApp.Pid()
+		cases := []struct {
+			name   string
+			target map[string]any
+			want   uint64 // the window read; 0 for window_target_not_found
+		}{
+			{"window_id and app agree", map[string]any{"window_id": form, "app": "Form Demo"}, form},
+			{"window_id and pid agree", map[string]any{"window_id": form, "pid": formPid}, form},
+			{"pid and app agree", map[string]any{"pid": editorPid, "app": "Editor"}, editor},
+			{"all three agree", map[string]any{"window_id": form, "pid": formPid, "app": "Form Demo"}, form},
+			{"window_id and app disagree", map[string]any{"window_id": editor, "app": "Form Demo"}, 0},
+			{"window_id and pid disagree", map[string]any{"window_id": form, "pid": editorPid}, 0},
+			{"pid and app disagree", map[string]any{"pid": editorPid, "app": "Form Demo"}, 0},
+			{"all three, one disagrees", map[string]any{"window_id": form, "pid": formPid, "app": "Editor"}, 0},
+		}
+		for _, c := range cases {
+			for _, tool := range []string{"get_window_state", "find_elements"} {
+				t.Run(c.name+"/"+tool, func(t *testing.T) {
+					res := mcpkit.Call(t, cs, tool, c.target)
+					if c.want != 0 {
+						if res.IsError {
+							t.Fatalf("refused: %s", mcpkit.Structured(t, res))
+						}
+						var got struct {
+							Window struct {
+								WindowID uint64 `json:"window_id"`
+							} `json:"window"`
+						}
+						if err := json.Unmarshal(mcpkit.Structured(t, res), &got); err != nil || got.Window.WindowID != c.want {
+							t.Fatalf("read window %d, want %d (%v)", got.Window.WindowID, c.want, err)
+						}
+						return
+					}
+					e := mcpkit.Failure(t, fmt.Sprint(c.target), res, "Form Demo", "Editor")
+					if e.Code != "window_target_not_found" || e.Disposition.Retry != "after_refresh" ||
+						!strings.Contains(e.Message, "given do not name one window") {
+						t.Fatalf("want window_target_not_found saying the fields name no window, got %s: %s [%s]",
+							e.Code, e.Message, e.Disposition.Retry)
+					}
+				})
+			}
 		}
 	})
 }
