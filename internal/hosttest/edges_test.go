@@ -91,3 +91,52 @@ func TestTargetFieldsThatDisagreeNameNoWindow(t *testing.T) {
 		}
 	})
 }
+
+// TestLifecycleRefusalsHaveTheirJSONRPCCodes: a call before initialize, and
+// a second initialize, are the client's mistakes in the MCP lifecycle,
+// answered -32600 (invalid request) with a message that says which; never
+// -32603, which says the server failed. An initialize whose params cannot
+// be read is -32602. The connection goes on after each.
+func TestLifecycleRefusalsHaveTheirJSONRPCCodes(t *testing.T) {
+	const initialize = `{"jsonrpc":"2.0","id":%d,"method":"initialize","params":{"protocolVersion":"` + legacyProtocol + `","capabilities":{},"clientInfo":{"name":"Edges Host","version":"1"}}}`
+	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_windows","arguments":{}}}`
+	// As a connection's first line: stdio answers it as MCP; on the daemon
+	// a first line that opens no MCP session makes a control connection,
+	// which answers -32001 until hello (docs/daemon.md).
+	first := map[string]int{"stdio": -32600, "daemon": -32001}
+	eachHost(t, hostOpts{}, func(t *testing.T, h *host) {
+		c := h.dial(t)
+		defer c.abort()
+		if r := newLines(c).call(t, call); r.Error == nil || r.Error.Code != first[h.name] {
+			t.Fatalf("a call as the first line: got %+v, want error %d", r.Error, first[h.name])
+		}
+		c = h.dial(t)
+		defer c.abort()
+		rpc := newLines(c)
+		steps := []struct {
+			name, line string
+			code       int    // 0: a result
+			msg        string // what the error's message holds
+		}{
+			// The daemon takes an initialize as an MCP opening, even one
+			// the MCP layer refuses; the connection stays MCP.
+			{"initialize with params it cannot read", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":5}}`, -32602, "invalid params"},
+			{"initialize without params", `{"jsonrpc":"2.0","id":8,"method":"initialize"}`, -32600, "invalid request"},
+			{"a call before initialize", call, -32600, "not initialized"},
+			{"a list before initialize", `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`, -32600, "not initialized"},
+			{"ping before initialize", `{"jsonrpc":"2.0","id":4,"method":"ping"}`, 0, ""},
+			{"initialize", fmt.Sprintf(initialize, 5), 0, ""},
+			{"a second initialize", fmt.Sprintf(initialize, 6), -32600, "already initialized"},
+			{"a call after initialize", strings.Replace(call, `"id":2`, `"id":7`, 1), 0, ""},
+		}
+		for _, s := range steps {
+			r := rpc.call(t, s.line)
+			switch {
+			case s.code == 0 && r.Error != nil:
+				t.Fatalf("%s: error %d %q", s.name, r.Error.Code, r.Error.Message)
+			case s.code != 0 && (r.Error == nil || r.Error.Code != s.code || !strings.Contains(r.Error.Message, s.msg)):
+				t.Fatalf("%s: got %+v, want error %d saying %q", s.name, r.Error, s.code, s.msg)
+			}
+		}
+	})
+}
