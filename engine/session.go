@@ -43,7 +43,8 @@ type approvedApp struct {
 }
 
 // SessionID forms "mcp:<client>:<pid>" with the client name reduced to
-// [a-z0-9-] and at most 32 characters.
+// [a-z0-9-] and at most 32 characters. A connection's id is this form with
+// a suffix when another live connection holds it (Driver.connIDLocked).
 func SessionID(client string, pid int) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(client) {

@@ -3,8 +3,11 @@ package hosttest
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/nish-driver/nish-driver/internal/testkit/mcpkit"
 )
@@ -137,6 +140,59 @@ func TestLifecycleRefusalsHaveTheirJSONRPCCodes(t *testing.T) {
 			case s.code != 0 && (r.Error == nil || r.Error.Code != s.code || !strings.Contains(r.Error.Message, s.msg)):
 				t.Fatalf("%s: got %+v, want error %d saying %q", s.name, r.Error, s.code, s.msg)
 			}
+		}
+	})
+}
+
+// TestTwoConnectionsOfOneHostHaveTwoSessionIDs: two connections of one
+// process under one client name hold two sessions with two ids, in the
+// list of live sessions and in the audit log: the first the plain
+// mcp:<client>:<pid>, the second with a suffix. Ending one leaves the
+// other live.
+func TestTwoConnectionsOfOneHostHaveTwoSessionIDs(t *testing.T) {
+	eachHost(t, hostOpts{}, func(t *testing.T, h *host) {
+		apps := map[string]any{"apps": []string{"Form Demo"}}
+		var ids []string
+		var clients []*mcp.ClientSession
+		for range 2 {
+			cs, _ := h.started(t, "Twin Host", apps)
+			res := mcpkit.Call(t, cs, "get_session_state", nil)
+			var st struct {
+				Session string `json:"session"`
+				Active  bool   `json:"active"`
+			}
+			if err := json.Unmarshal(mcpkit.Structured(t, res), &st); err != nil || !st.Active {
+				t.Fatalf("get_session_state: %s", mcpkit.Structured(t, res))
+			}
+			ids = append(ids, st.Session)
+			clients = append(clients, cs)
+		}
+		if ids[0] == ids[1] || !strings.HasPrefix(ids[1], ids[0]+":") {
+			t.Fatalf("two connections' session ids %v: want the first's plain form and a suffix on the second's", ids)
+		}
+		listed := h.sessions(t)
+		slices.Sort(listed)
+		if !slices.Equal(listed, ids) {
+			t.Fatalf("live sessions %v, want %v", listed, ids)
+		}
+		var started []string
+		for _, r := range h.audit.Records() {
+			if r.Event == "session.started" {
+				started = append(started, r.Session)
+			}
+		}
+		if !slices.Equal(started, ids) {
+			t.Fatalf("audit session.started %v, want %v", started, ids)
+		}
+
+		if res := mcpkit.Call(t, clients[0], "end_session", nil); res.IsError {
+			t.Fatalf("end_session: %s", mcpkit.Structured(t, res))
+		}
+		if listed := h.sessions(t); !slices.Equal(listed, ids[1:]) {
+			t.Fatalf("after the first ended, live sessions %v, want %v", listed, ids[1:])
+		}
+		if res := mcpkit.Call(t, clients[1], "get_window_state", map[string]any{"app": "Form Demo"}); res.IsError {
+			t.Fatalf("the second session no longer reads: %s", mcpkit.Structured(t, res))
 		}
 	})
 }
