@@ -116,10 +116,17 @@ func (c *Conn) sessionFor() (*Session, *Error) {
 func (s *Session) checkLease() *Error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.leaseEnd.IsZero() && !s.d.clock.Now().Before(s.leaseEnd) {
+	if s.lapsedLocked(s.d.clock.Now()) {
 		return Errf(CodeConsentExpired, "the lease of session %s ended", s.id)
 	}
 	return nil
+}
+
+// lapsedLocked says whether the lease has run out at now (s.mu held):
+// from then the session reads and acts no more, and its state says it is
+// not active.
+func (s *Session) lapsedLocked(now time.Time) bool {
+	return !s.leaseEnd.IsZero() && !now.Before(s.leaseEnd)
 }
 
 // reapLease ends a takeover when the lease runs out, even if no call comes.
@@ -170,10 +177,11 @@ func (s *Session) isApproved(pid int) bool {
 func (s *Session) state() SessionResult {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	now := s.d.clock.Now()
 	res := SessionResult{
 		OK:           true,
 		Session:      s.id,
-		Active:       !s.ended,
+		Active:       !s.ended && !s.lapsedLocked(now),
 		Input:        s.input,
 		Takeover:     s.tk.stateLocked(),
 		Apps:         []AppState{},
@@ -183,7 +191,7 @@ func (s *Session) state() SessionResult {
 		res.Apps = append(res.Apps, AppState{Pid: a.identity.Pid, App: CutEscape(a.name, 64)})
 	}
 	if !s.leaseEnd.IsZero() {
-		rem := s.leaseEnd.Sub(s.d.clock.Now())
+		rem := s.leaseEnd.Sub(now)
 		if rem < 0 {
 			rem = 0
 		}

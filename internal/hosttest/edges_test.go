@@ -6,9 +6,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/internal/testkit/mcpkit"
 )
 
@@ -193,6 +195,42 @@ func TestTwoConnectionsOfOneHostHaveTwoSessionIDs(t *testing.T) {
 		}
 		if res := mcpkit.Call(t, clients[1], "get_window_state", map[string]any{"app": "Form Demo"}); res.IsError {
 			t.Fatalf("the second session no longer reads: %s", mcpkit.Structured(t, res))
+		}
+	})
+}
+
+// TestSessionStateAfterTheLeaseRanOut: once the lease has run out,
+// get_session_state says the session is not active, with the lease's end
+// and no time left.
+func TestSessionStateAfterTheLeaseRanOut(t *testing.T) {
+	clock := testkit.NewClock(time.Unix(1_800_000_000, 0))
+	eachHost(t, hostOpts{clock: clock}, func(t *testing.T, h *host) {
+		cs, _ := h.started(t, "Edges Host", map[string]any{"apps": []string{"Form Demo"}, "lease_minutes": 1})
+		type state struct {
+			Active bool `json:"active"`
+			Lease  *struct {
+				ExpiresAtMs int64 `json:"expires_at_ms"`
+				RemainingS  int64 `json:"remaining_s"`
+			} `json:"lease"`
+		}
+		read := func() state {
+			t.Helper()
+			res := mcpkit.Call(t, cs, "get_session_state", nil)
+			var st state
+			if err := json.Unmarshal(mcpkit.Structured(t, res), &st); err != nil || res.IsError || st.Lease == nil {
+				t.Fatalf("get_session_state: %s", mcpkit.Structured(t, res))
+			}
+			return st
+		}
+		before := read()
+		if !before.Active || before.Lease.RemainingS != 60 {
+			t.Fatalf("a fresh lease: active %v, remaining_s %d", before.Active, before.Lease.RemainingS)
+		}
+		clock.Advance(61 * time.Second)
+		after := read()
+		if after.Active || after.Lease.RemainingS != 0 || after.Lease.ExpiresAtMs != before.Lease.ExpiresAtMs {
+			t.Fatalf("after the lease ran out: active %v, lease %+v; want inactive, remaining_s 0, expires_at_ms %d",
+				after.Active, *after.Lease, before.Lease.ExpiresAtMs)
 		}
 	})
 }
