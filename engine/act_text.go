@@ -162,20 +162,17 @@ func setValueSpec(x *act) (func(context.Context) *Error, *Error) {
 	if x.token == nil {
 		return nil, Errf(CodeInvalidArguments, "set_value needs element_token")
 	}
-	raw := x.a.Raw("value")
-	var str string
-	var num float64
-	isNum := false
-	switch {
-	case raw == nil:
+	if !x.a.Has("value") {
 		return nil, Errf(CodeInvalidArguments, "value is required")
-	case json.Unmarshal(raw, &num) == nil && raw[0] != '"':
-		if math.IsNaN(num) || math.IsInf(num, 0) {
-			return nil, Errf(CodeInvalidArguments, "value must be a finite number")
-		}
-		isNum = true
+	}
+	var str string
+	num, isNum, err := x.a.Number("value")
+	if err != nil {
+		return nil, err
+	}
+	if isNum {
 		str = strconv.FormatFloat(num, 'f', -1, 64)
-	default:
+	} else {
 		s, ok, err := x.a.String("value", maxSetValue)
 		if err != nil {
 			return nil, err

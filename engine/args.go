@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -93,18 +94,32 @@ func (a *Args) String(name string, maxRunes int) (string, bool, *Error) {
 	return s, true, nil
 }
 
-// Int returns an integer argument within [min, max]. A number that is not
-// an integer, or out of range, is invalid_arguments; another type is absent.
-func (a *Args) Int(name string, min, max int64) (int64, bool, *Error) {
+// number reads a JSON number argument; another type is absent. A JSON
+// number is a number however large: one that float64 cannot hold (1e400,
+// -1e400, a 400-digit integer) comes back present as ±Inf, out of every
+// range, so each caller refuses it as invalid_arguments. (json.Unmarshal
+// fails on such a number with a range error, and reading that failure as a
+// wrong type made max_results: 1e400 the default 20.)
+func (a *Args) number(name string) (float64, bool) {
 	v, ok := a.get(name)
 	if !ok || len(v) == 0 || !(v[0] == '-' || (v[0] >= '0' && v[0] <= '9')) {
+		return 0, false
+	}
+	// v is a valid JSON number (ParseArgs decoded it), so the only error
+	// is a range error, and f is then ±Inf.
+	f, _ := strconv.ParseFloat(string(v), 64)
+	return f, true
+}
+
+// Int returns an integer argument within [min, max]. A number that is not
+// an integer, or out of range (too large for float64 included), is
+// invalid_arguments; another type is absent.
+func (a *Args) Int(name string, min, max int64) (int64, bool, *Error) {
+	f, ok := a.number(name)
+	if !ok {
 		return 0, false, nil
 	}
-	var f float64
-	if json.Unmarshal(v, &f) != nil {
-		return 0, false, nil
-	}
-	if math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) {
+	if f != math.Trunc(f) {
 		return 0, true, Errf(CodeInvalidArguments, "%s must be a whole number", name)
 	}
 	if f < float64(min) || f > float64(max) {
@@ -113,17 +128,17 @@ func (a *Args) Int(name string, min, max int64) (int64, bool, *Error) {
 	return int64(f), true, nil
 }
 
-// Number returns a numeric argument; another type is absent.
-func (a *Args) Number(name string) (float64, bool) {
-	v, ok := a.get(name)
-	if !ok || len(v) == 0 || !(v[0] == '-' || (v[0] >= '0' && v[0] <= '9')) {
-		return 0, false
+// Number returns a numeric argument; another type is absent. A number too
+// large for float64 is invalid_arguments.
+func (a *Args) Number(name string) (float64, bool, *Error) {
+	f, ok := a.number(name)
+	if !ok {
+		return 0, false, nil
 	}
-	var f float64
-	if json.Unmarshal(v, &f) != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, false
+	if math.IsInf(f, 0) {
+		return 0, true, Errf(CodeInvalidArguments, "%s is out of range", name)
 	}
-	return f, true
+	return f, true, nil
 }
 
 // Enum returns a string argument that must be one of values. A string

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -66,5 +67,63 @@ func TestStringLimitCountsRunes(t *testing.T) {
 	}
 	if _, _, e := a.String("s", 9); e == nil {
 		t.Error("11 runes must not fit")
+	}
+}
+
+// A JSON number is a number however large (docs/contract.md#arguments):
+// one that float64 cannot hold is of the right type and out of range, so
+// Int and Number refuse it with invalid_arguments naming the argument, and
+// never read it as absent. A float64 keeps its own range rules.
+func TestNumbersBeyondFloat64AreInvalidNotAbsent(t *testing.T) {
+	digits400 := "1" + strings.Repeat("0", 400)
+	cases := []struct {
+		name  string
+		raw   string // the argument's JSON
+		isInt bool   // Int(-2^53, 2^53) takes it
+		isNum bool   // Number takes it
+		want  float64
+	}{
+		{"1e400", `1e400`, false, false, 0},
+		{"-1e400", `-1e400`, false, false, 0},
+		{"1.8e308, just past float64", `1.8e308`, false, false, 0},
+		{"a 400-digit integer", digits400, false, false, 0},
+		{"a negative 400-digit integer", "-" + digits400, false, false, 0},
+		{"1e308, a float64 out of the integer range", `1e308`, false, true, 1e308},
+		{"-1e308", `-1e308`, false, true, -1e308},
+		{"the largest float64", `1.7976931348623157e308`, false, true, math.MaxFloat64},
+		{"a 30-digit integer, a float64 out of the integer range", `123456789012345678901234567890`, false, true, 123456789012345678901234567890},
+		{"2^53, in range", `9007199254740992`, true, true, 1 << 53},
+		{"1e2 written as an exponent", `1e2`, true, true, 100},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a, err := ParseArgs([]byte(`{"max_results":` + c.raw + `}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, ok, e := a.Int("max_results", -(1 << 53), 1<<53)
+			switch {
+			case !ok:
+				t.Fatalf("Int: %s read as absent", c.raw)
+			case c.isInt && (e != nil || float64(v) != c.want):
+				t.Fatalf("Int: got %v %v, want %v", v, e, c.want)
+			case !c.isInt && (e == nil || e.Code != CodeInvalidArguments || !strings.HasPrefix(e.Message, "max_results ")):
+				t.Fatalf("Int: got %v %v, want invalid_arguments naming max_results", v, e)
+			}
+			f, ok, e := a.Number("max_results")
+			switch {
+			case !ok:
+				t.Fatalf("Number: %s read as absent", c.raw)
+			case c.isNum && (e != nil || f != c.want):
+				t.Fatalf("Number: got %v %v, want %v", f, e, c.want)
+			case !c.isNum && (e == nil || e.Code != CodeInvalidArguments || !strings.HasPrefix(e.Message, "max_results ")):
+				t.Fatalf("Number: got %v %v, want invalid_arguments naming max_results", f, e)
+			}
+		})
+	}
+	// Another type stays absent, as before.
+	a, _ := ParseArgs([]byte(`{"n":"1e400"}`))
+	if _, ok, e := a.Number("n"); ok || e != nil {
+		t.Error("a string where a number goes must be absent")
 	}
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -142,22 +143,49 @@ type Conn struct {
 
 // Connect registers a new MCP connection.
 func (d *Driver) Connect(client ClientInfo) *Conn {
-	c := &Conn{d: d, client: client, id: SessionID(client.Name, client.Pid)}
+	c := &Conn{d: d, client: client}
 	d.mu.Lock()
+	c.id = d.connIDLocked(c, client)
 	d.conns[c] = struct{}{}
 	d.mu.Unlock()
 	return c
 }
 
 // SetClient updates the client's identity once MCP initialize has named it
-// (the session id is formed from it).
+// (the session id is formed from it, unique as Connect's is).
 func (c *Conn) SetClient(client ClientInfo) {
+	c.d.mu.Lock()
+	defer c.d.mu.Unlock()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.client = client
 	if c.session == nil {
-		c.id = SessionID(client.Name, client.Pid)
+		c.id = c.d.connIDLocked(c, client)
 	}
+}
+
+// connIDLocked is the session id of connection c for client, with d.mu
+// held (a connection's id is written under d.mu and its own mu): the
+// SessionID form, unique among the live connections. Two connections of
+// one process under one client name (the daemon serves several) would
+// otherwise share an id in sessions.list, the audit log and the host's
+// session.revoke. The first keeps the plain form, so hosts with one
+// connection see no change; another alive at the same time gets the first
+// free suffix, mcp:<client>:<pid>:2, :3, ...
+// (docs/contract.md#sessions).
+func (d *Driver) connIDLocked(c *Conn, client ClientInfo) string {
+	base := SessionID(client.Name, client.Pid)
+	taken := map[string]bool{}
+	for o := range d.conns {
+		if o != c {
+			taken[o.id] = true
+		}
+	}
+	id := base
+	for n := 2; taken[id]; n++ {
+		id = base + ":" + strconv.Itoa(n)
+	}
+	return id
 }
 
 // Close ends the connection's session (removing any indicator) and forgets

@@ -53,7 +53,8 @@ type approvedApp struct {
 }
 
 // SessionID forms "mcp:<client>:<pid>" with the client name reduced to
-// [a-z0-9-] and at most 32 characters.
+// [a-z0-9-] and at most 32 characters. A connection's id is this form with
+// a suffix when another live connection holds it (Driver.connIDLocked).
 func SessionID(client string, pid int) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(client) {
@@ -121,10 +122,17 @@ func (c *Conn) sessionFor() (*Session, *Error) {
 func (s *Session) checkLease() *Error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.leaseEnd.IsZero() && !s.d.clock.Now().Before(s.leaseEnd) {
+	if s.lapsedLocked(s.d.clock.Now()) {
 		return leaseEnded(s.id)
 	}
 	return nil
+}
+
+// lapsedLocked says whether the lease has run out at now (s.mu held):
+// from then the session reads and acts no more, and its state says it is
+// not active.
+func (s *Session) lapsedLocked(now time.Time) bool {
+	return !s.leaseEnd.IsZero() && !now.Before(s.leaseEnd)
 }
 
 // approvedIdentity checks a pid against the approved apps, re-reading the
@@ -159,10 +167,11 @@ func (s *Session) isApproved(pid int) bool {
 func (s *Session) state() SessionResult {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	now := s.d.clock.Now()
 	res := SessionResult{
 		OK:           true,
 		Session:      s.id,
-		Active:       !s.ended,
+		Active:       !s.ended && !s.lapsedLocked(now),
 		Input:        s.input,
 		Takeover:     s.tk.stateLocked(),
 		Apps:         []AppState{},
@@ -172,7 +181,7 @@ func (s *Session) state() SessionResult {
 		res.Apps = append(res.Apps, AppState{Pid: a.identity.Pid, App: CutEscape(a.name, 64)})
 	}
 	if !s.leaseEnd.IsZero() {
-		rem := s.leaseEnd.Sub(s.d.clock.Now())
+		rem := s.leaseEnd.Sub(now)
 		if rem < 0 {
 			rem = 0
 		}

@@ -8,11 +8,13 @@ import (
 )
 
 // Window targets (docs/contract.md#window-targets). Every window tool takes
-// window_id, pid or app (a name or title fragment). Only approved apps'
-// visible windows are considered: one match is used, several are
-// ambiguous_target, none is window_target_not_found, and no target at all is
-// ambiguous_window_target. Both ambiguous codes carry at most 8 candidates of
-// approved apps.
+// window_id, pid or app (a name or title fragment). Each field given is a
+// filter, and a window is named only when it passes all of them (named).
+// Only approved apps' visible windows are considered: one match is used,
+// several are ambiguous_target (with a pid, its topmost is used), none is
+// window_target_not_found, and no target at all is
+// ambiguous_window_target. Both ambiguous codes carry at most 8 candidates
+// of approved apps.
 
 const maxCandidates = 8
 
@@ -89,9 +91,9 @@ func (s *Session) resolveWindow(ctx context.Context, t targetArgs) (Window, *Err
 }
 
 // tokenWindow resolves the window of a token's snapshot: a token names its
-// window, and a target given with it (window_id, pid, app) must name the
-// same window, else the token is stale (tokens.go's agrees). The snapshot
-// must be this live session's (tokenSnapshot).
+// window, and a target given with it (window_id, pid, app) must name it
+// too (tokens.go's agrees). The snapshot must be this live session's
+// (tokenSnapshot).
 func (s *Session) tokenWindow(ctx context.Context, tok Token, t targetArgs) (Window, *snapshot, *Error) {
 	sn, err := s.tokenSnapshot(tok)
 	if err != nil {
@@ -117,64 +119,22 @@ func (s *Session) tokenWindow(ctx context.Context, tok Token, t targetArgs) (Win
 
 // resolveIn resolves a target among listed windows.
 func (s *Session) resolveIn(ctx context.Context, t targetArgs, wins []Window) (Window, *Error) {
-	var approved []Window
-	for _, w := range wins {
-		if s.isApproved(w.Pid) {
-			approved = append(approved, w)
-		}
-	}
-	var w Window
-	switch {
-	case t.hasWindowID:
-		found := false
-		for _, x := range wins {
-			if uint64(x.ID) == uint64(t.windowID) {
-				w, found = x, true
-			}
-		}
-		if !found || (t.hasPid && int64(w.Pid) != t.pid) {
-			return Window{}, Errf(CodeWindowTargetNotFound, "no visible window %d", t.windowID)
-		}
-		if !s.isApproved(w.Pid) {
-			return Window{}, Errf(CodeAppNotApproved, "window %d belongs to an app outside this session", t.windowID)
-		}
-	case t.hasPid:
-		if !s.isApproved(int(t.pid)) {
-			for _, x := range wins {
-				if int64(x.Pid) == t.pid {
-					return Window{}, Errf(CodeAppNotApproved, "pid %d is not approved in this session", t.pid)
-				}
-			}
-			return Window{}, Errf(CodeWindowTargetNotFound, "no visible window of pid %d", t.pid)
-		}
-		found := false
-		for _, x := range approved {
-			if int64(x.Pid) == t.pid {
-				w, found = x, true
-				break // topmost first
-			}
-		}
-		if !found {
-			return Window{}, Errf(CodeWindowTargetNotFound, "no visible window of pid %d", t.pid)
-		}
-	case t.hasApp:
-		matches := matchApp(approved, t.app)
-		switch len(matches) {
-		case 0:
-			if namesApp(wins, t.app) {
-				return Window{}, Errf(CodeAppNotApproved, "the matching app is outside this session")
-			}
-			return Window{}, Errf(CodeWindowTargetNotFound, "no approved window matches app")
-		case 1:
-			w = matches[0]
-		default:
-			e := Errf(CodeAmbiguousTarget, "%d approved windows match app", len(matches))
-			e.Candidates, e.CandidatesTruncated = candidates(matches)
-			return Window{}, e
-		}
-	default:
+	approved := s.approvedOf(wins)
+	if !t.any() {
 		e := Errf(CodeAmbiguousWindowTarget, "no window target given; %d approved windows", len(approved))
 		e.Candidates, e.CandidatesTruncated = candidates(approved)
+		return Window{}, e
+	}
+	matches := t.named(approved, matchApp)
+	var w Window
+	switch {
+	case len(matches) == 0:
+		return Window{}, t.namesNone(wins)
+	case len(matches) == 1 || t.hasPid:
+		w = matches[0] // a pid means its topmost window; wins are topmost first
+	default:
+		e := Errf(CodeAmbiguousTarget, "%d approved windows match app", len(matches))
+		e.Candidates, e.CandidatesTruncated = candidates(matches)
 		return Window{}, e
 	}
 	if err := s.approvedIdentity(ctx, w.Pid); err != nil {
@@ -189,18 +149,78 @@ func (s *Session) resolveIn(ctx context.Context, t targetArgs, wins []Window) (W
 	return w, nil
 }
 
-// namesApp tells whether q is a fragment of a window's app name. It
-// decides app_not_approved among every app's windows, so it looks at names
-// alone: an unapproved app's titles are never shown (list_windows gives
-// its name and pid), and a match on them would tell a model what they say.
-func namesApp(wins []Window, q string) bool {
-	lq := strings.ToLower(q)
+// approvedOf keeps the windows of approved apps, in order.
+func (s *Session) approvedOf(wins []Window) []Window {
+	var out []Window
 	for _, w := range wins {
-		if strings.Contains(strings.ToLower(w.App), lq) {
-			return true
+		if s.isApproved(w.Pid) {
+			out = append(out, w)
 		}
 	}
-	return false
+	return out
+}
+
+// named is the one rule of a target's fields: the windows among wins that
+// pass every field given. window_id and pid must equal the window's; app
+// must match it as match matches among wins (matchApp: exact names first,
+// then a fragment of a name or a title). Fields that disagree (another
+// app's window_id, a pid that is not the window's) name no window,
+// whichever field comes first.
+func (t targetArgs) named(wins []Window, match func([]Window, string) []Window) []Window {
+	byApp := map[WindowID]bool{}
+	if t.hasApp {
+		for _, w := range match(wins, t.app) {
+			byApp[w.ID] = true
+		}
+	}
+	var out []Window
+	for _, w := range wins {
+		if (t.hasWindowID && uint64(w.ID) != uint64(t.windowID)) ||
+			(t.hasPid && int64(w.Pid) != t.pid) ||
+			(t.hasApp && !byApp[w.ID]) {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// namesNone is the error of a target that names no approved window among
+// wins: app_not_approved when it names windows of apps outside the
+// session, else window_target_not_found. The message names the fields
+// given, never app text. An app fragment names an app outside the session
+// by its name alone (matchAppName): an unapproved app's titles are never
+// shown, and a match on them would tell a model what they say.
+func (t targetArgs) namesNone(wins []Window) *Error {
+	outside := len(t.named(wins, matchAppName)) > 0
+	switch {
+	case outside && t.hasWindowID:
+		return Errf(CodeAppNotApproved, "window %d belongs to an app outside this session", t.windowID)
+	case outside && t.hasPid:
+		return Errf(CodeAppNotApproved, "pid %d is not approved in this session", t.pid)
+	case outside:
+		return Errf(CodeAppNotApproved, "the matching app is outside this session")
+	}
+	var given []string
+	for _, f := range []struct {
+		has  bool
+		name string
+	}{{t.hasWindowID, "window_id"}, {t.hasPid, "pid"}, {t.hasApp, "app"}} {
+		if f.has {
+			given = append(given, f.name)
+		}
+	}
+	switch {
+	case len(given) > 1:
+		last := len(given) - 1
+		return Errf(CodeWindowTargetNotFound, "%s and %s given do not name one window",
+			strings.Join(given[:last], ", "), given[last])
+	case t.hasWindowID:
+		return Errf(CodeWindowTargetNotFound, "no visible window %d", t.windowID)
+	case t.hasPid:
+		return Errf(CodeWindowTargetNotFound, "no visible window of pid %d", t.pid)
+	}
+	return Errf(CodeWindowTargetNotFound, "no approved window matches app")
 }
 
 // matchApp prefers exact app-name matches; otherwise a case-insensitive
@@ -220,6 +240,18 @@ func matchApp(wins []Window, q string) []Window {
 		return exact
 	}
 	return partial
+}
+
+// matchAppName is matchApp on app names alone.
+func matchAppName(wins []Window, q string) []Window {
+	var out []Window
+	lq := strings.ToLower(q)
+	for _, w := range wins {
+		if strings.Contains(strings.ToLower(w.App), lq) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 func candidates(wins []Window) ([]Candidate, bool) {

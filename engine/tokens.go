@@ -234,33 +234,28 @@ func (s *Session) tokenSnapshot(t Token) (*snapshot, *Error) {
 	return sn, nil
 }
 
-// agrees checks the window target given next to a token: every one of
-// window_id, pid and app that is given must name the token's window w
-// (app by the rules of a target, among the session's approved windows in
-// wins). A disagreeing target is stale_element_token, as the spec says of
-// a token for another window: the model holds a token it took for another
-// window's.
+// agrees checks the window target given next to a token by the one rule
+// of targets (target.go's named, among the session's approved windows in
+// wins). Fields that name no window together fail as that target fails
+// anywhere (window_target_not_found, app_not_approved): the target is
+// wrong, whatever the token. Fields that name windows, none of them the
+// token's window w, make the token stale_element_token, as the spec says
+// of a token for another window: the model holds a token it took for
+// another window's.
 func (s *Session) agrees(t targetArgs, tok Token, w Window, wins []Window) *Error {
-	bad := t.hasWindowID && uint64(t.windowID) != uint64(w.ID) ||
-		t.hasPid && t.pid != int64(w.Pid)
-	if !bad && t.hasApp {
-		var approved []Window
-		for _, x := range wins {
-			if s.isApproved(x.Pid) {
-				approved = append(approved, x)
-			}
-		}
-		bad = true
-		for _, x := range matchApp(approved, t.app) {
-			if x.ID == w.ID {
-				bad = false
-			}
+	if !t.any() {
+		return nil
+	}
+	named := t.named(s.approvedOf(wins), matchApp)
+	if len(named) == 0 {
+		return t.namesNone(wins)
+	}
+	for _, x := range named {
+		if x.ID == w.ID {
+			return nil
 		}
 	}
-	if bad {
-		return Errf(CodeStaleElementToken, "token %s belongs to another window", tok)
-	}
-	return nil
+	return Errf(CodeStaleElementToken, "token %s belongs to another window", tok)
 }
 
 // resolveToken checks a token against a fresh read of its window and

@@ -123,7 +123,8 @@ func TestSnapshotIDsNeverRepeatInAProcess(t *testing.T) {
 
 // A window target given with a token must name the token's window: a
 // disagreeing app or pid is refused like a disagreeing window_id, and
-// nothing is acted on.
+// nothing is acted on. Fields that disagree with each other name no
+// window at all, and fail as that target fails without a token.
 func TestATargetThatDisagreesWithTheTokensWindowIsRefused(t *testing.T) {
 	h := newHarness(t, nil)
 	h.start(map[string]any{"apps": []any{"Form Demo", "Editor"}})
@@ -133,12 +134,15 @@ func TestATargetThatDisagreesWithTheTokensWindowIsRefused(t *testing.T) {
 	refused := []struct {
 		name string
 		args map[string]any
+		code engine.Code
 	}{
-		{"window_id of another window", map[string]any{"window_id": formWin}},
-		{"app of another window", map[string]any{"app": "Form Demo"}},
-		{"pid of another app", map[string]any{"pid": formPid}},
-		{"app agrees, pid does not", map[string]any{"app": "Editor", "pid": formPid}},
-		{"window agrees, app does not", map[string]any{"window_id": editorWin, "app": "Form"}},
+		{"window_id of another window", map[string]any{"window_id": formWin}, engine.CodeStaleElementToken},
+		{"app of another window", map[string]any{"app": "Form Demo"}, engine.CodeStaleElementToken},
+		{"pid of another app", map[string]any{"pid": formPid}, engine.CodeStaleElementToken},
+		{"window_id and pid of another window", map[string]any{"window_id": formWin, "pid": formPid}, engine.CodeStaleElementToken},
+		{"app agrees, pid does not", map[string]any{"app": "Editor", "pid": formPid}, engine.CodeWindowTargetNotFound},
+		{"window agrees, app does not", map[string]any{"window_id": editorWin, "app": "Form"}, engine.CodeWindowTargetNotFound},
+		{"no such window", map[string]any{"window_id": 999999}, engine.CodeWindowTargetNotFound},
 	}
 	for _, c := range refused {
 		t.Run(c.name, func(t *testing.T) {
@@ -148,7 +152,7 @@ func TestATargetThatDisagreesWithTheTokensWindowIsRefused(t *testing.T) {
 			for k, v := range c.args {
 				args[k] = v
 			}
-			e := h.fail(engine.CodeStaleElementToken, "click", args)
+			e := h.fail(c.code, "click", args)
 			if e["retry"] != nil && e["retry"] != "after_refresh" {
 				t.Errorf("retry %v", e["retry"])
 			}
@@ -159,7 +163,7 @@ func TestATargetThatDisagreesWithTheTokensWindowIsRefused(t *testing.T) {
 			for k, v := range c.args {
 				rootArgs[k] = v
 			}
-			h.fail(engine.CodeStaleElementToken, "get_window_state", rootArgs)
+			h.fail(c.code, "get_window_state", rootArgs)
 		})
 	}
 	agreeing := []map[string]any{

@@ -14,16 +14,17 @@ import (
 )
 
 // isMCPOpening says whether a connection's first frame opens an MCP
-// session: an initialize call, or server/discover, which is how clients of
-// the SDK's sessionless protocol open (stdio serves both, and a socket
-// session is served exactly as stdio).
+// session: a call that opens one (wire.Opens: initialize, or
+// server/discover, which is how clients of the SDK's sessionless protocol
+// open; stdio serves both, and a socket session is served exactly as
+// stdio).
 func isMCPOpening(frame []byte) bool {
 	d := decodeFrame(frame)
 	if d.fatal != nil || d.batch || len(d.entries) != 1 || d.entries[0].err != nil {
 		return false
 	}
 	req := d.entries[0].req
-	return !req.isNotification() && (req.method == "initialize" || req.method == "server/discover")
+	return !req.isNotification() && wire.Opens(req.method)
 }
 
 // socketTransport is an MCP transport over an accepted connection whose

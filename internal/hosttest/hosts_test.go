@@ -2,6 +2,7 @@ package hosttest
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"os"
@@ -34,6 +35,10 @@ type host struct {
 	dial func(t *testing.T) conn
 	// kill is the daemon's kill method (nil on stdio, which has none).
 	kill func(t *testing.T)
+	// sessions lists the live session ids as a host can: the daemon's
+	// sessions.list; on stdio, which has no such method, the driver's own
+	// list, which sessions.list reads.
+	sessions func(t *testing.T) []string
 }
 
 // conn is one client connection's raw streams.
@@ -93,6 +98,7 @@ func newDriver(t *testing.T, o hostOpts) (*mock.Desktop, *engine.Driver, *audit.
 func stdioHost(t *testing.T, o hostOpts) *host {
 	desk, d, mem := newDriver(t, o)
 	h := &host{name: "stdio", desk: desk, driver: d, audit: mem}
+	h.sessions = func(*testing.T) []string { return d.SessionIDs() }
 	h.dial = func(t *testing.T) conn {
 		t.Helper()
 		server, err := mcpserver.New(d, mcpserver.Options{})
@@ -178,6 +184,25 @@ func daemonHost(t *testing.T, o hostOpts) *host {
 		if r := rpc.call(t, `{"jsonrpc":"2.0","id":1,"method":"kill"}`); r.Error != nil {
 			t.Fatalf("kill: %+v", *r.Error)
 		}
+	}
+	h.sessions = func(t *testing.T) []string {
+		t.Helper()
+		c := h.dial(t)
+		defer c.abort()
+		rpc := newLines(c)
+		if r := rpc.call(t, `{"jsonrpc":"2.0","id":0,"method":"hello","params":{"protocol":1}}`); r.Error != nil {
+			t.Fatalf("hello: %+v", *r.Error)
+		}
+		r := rpc.call(t, `{"jsonrpc":"2.0","id":1,"method":"sessions.list"}`)
+		var res daemon.SessionsResult
+		if r.Error != nil || json.Unmarshal(r.Result, &res) != nil {
+			t.Fatalf("sessions.list: %+v %s", r.Error, r.Result)
+		}
+		ids := []string{}
+		for _, s := range res.Sessions {
+			ids = append(ids, s.ID)
+		}
+		return ids
 	}
 	return h
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/nish-driver/nish-driver/engine"
+	mcpwire "github.com/nish-driver/nish-driver/internal/mcpserver/wire"
 )
 
 // sessions keeps one engine connection per MCP server session. The
@@ -42,8 +43,7 @@ func (s *sessions) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if err != nil {
 			return res, err
 		}
-		switch method {
-		case "initialize", "server/discover":
+		if mcpwire.Opens(method) {
 			if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
 				s.open(ss, clientName(req, ss))
 			}

@@ -21,6 +21,9 @@
 // Error replies that come from the SDK are rewritten to a fixed message per
 // JSON-RPC code: the SDK's messages repeat the client's input and name Go
 // types, and a few of its errors carry code 0, which is no JSON-RPC code.
+// Those are mostly the client's lifecycle mistakes (a call before
+// initialize, a second initialize), coded from the connection's lifecycle
+// (lifecycle.go).
 //
 // A tool result can also bypass the SDK's encoding: the server encodes it
 // itself, once, and hands the bytes to the connection (Conn.Hold); the SDK

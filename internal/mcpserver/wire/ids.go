@@ -17,9 +17,10 @@ type idTable struct {
 
 // call is one call in flight.
 type call struct {
-	raw   json.RawMessage
-	group *batchGroup // nil when the call came alone
-	slot  int
+	raw    json.RawMessage
+	method string
+	group  *batchGroup // nil when the call came alone
+	slot   int
 }
 
 func newIDTable() *idTable {
@@ -27,12 +28,12 @@ func newIDTable() *idTable {
 }
 
 // add records a call and returns its internal id.
-func (t *idTable) add(raw json.RawMessage, group *batchGroup, slot int) int64 {
+func (t *idTable) add(raw json.RawMessage, method string, group *batchGroup, slot int) int64 {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.next++
 	n := t.next
-	t.pending[n] = &call{raw: raw, group: group, slot: slot}
+	t.pending[n] = &call{raw: raw, method: method, group: group, slot: slot}
 	t.byRaw[string(raw)] = append(t.byRaw[string(raw)], n)
 	return n
 }

@@ -24,9 +24,9 @@ func encodeError(id json.RawMessage, code int64, message string) []byte {
 // encodeResponse is the reply line of an SDK response (its result, or its
 // error), under the client's own id. The result is the SDK's encoding, or
 // the server's own held encoding, passed through untouched.
-func encodeResponse(id json.RawMessage, result json.RawMessage, rerr error) []byte {
+func encodeResponse(id json.RawMessage, result json.RawMessage, rerr error, lc lifecycle) []byte {
 	if rerr != nil {
-		code, message := publicError(rerr)
+		code, message := publicError(rerr, lc)
 		return encodeError(id, code, message)
 	}
 	if len(result) == 0 {
@@ -43,8 +43,9 @@ func encodeResponse(id json.RawMessage, result json.RawMessage, rerr error) []by
 // publicError turns an SDK error into a JSON-RPC code and a fixed message
 // for that code. The SDK's own messages repeat the client's method names
 // and arguments and name Go types, so none of them goes out; an error
-// without a code (the SDK uses 0 for those) is an internal error.
-func publicError(err error) (int64, string) {
+// without a code (the SDK uses 0 for those) is coded by the lifecycle
+// (lifecycle.codeless).
+func publicError(err error, lc lifecycle) (int64, string) {
 	var code int64
 	var we *jsonrpc.Error
 	if errors.As(err, &we) {
@@ -58,9 +59,11 @@ func publicError(err error) (int64, string) {
 	case codeMethodNotFound:
 		return code, "method not found"
 	case codeInvalidParams:
-		return code, "invalid params"
-	case 0, codeInternalError:
-		return codeInternalError, "internal error"
+		return code, msgInvalidParams
+	case codeInternalError:
+		return code, msgInternal
+	case 0:
+		return lc.codeless()
 	}
 	return code, "the request failed"
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -59,6 +60,12 @@ type Conn struct {
 	held      *held
 
 	writeMu sync.Mutex
+	// open is set once a call that opens the session (Opens) has been
+	// answered with a result: the SDK then takes every call, and an error
+	// it gives without a code is no lifecycle refusal (lifecycle.codeless).
+	// The SDK answers an initialize before it takes the next call, so its
+	// reply is written first.
+	open atomic.Bool
 
 	incoming  chan incoming
 	closeOnce sync.Once
@@ -120,7 +127,11 @@ func (c *Conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if !ok {
 		return nil
 	}
-	line := encodeResponse(call.raw, result, resp.Error)
+	lc := lifecycle{method: call.method, open: c.open.Load()}
+	if resp.Error == nil && Opens(call.method) {
+		c.open.Store(true)
+	}
+	line := encodeResponse(call.raw, result, resp.Error, lc)
 	if call.group == nil {
 		return c.writeLine(line)
 	}
@@ -240,7 +251,7 @@ func (c *Conn) pass(e entry, group *batchGroup, slot int) {
 	case e.response != nil:
 		c.deliver(incoming{msg: e.response})
 	case e.id != nil:
-		n := c.ids.add(e.id, group, slot)
+		n := c.ids.add(e.id, e.method, group, slot)
 		c.deliver(incoming{msg: &jsonrpc.Request{ID: internalID(n), Method: e.method, Params: e.params}})
 	case e.method == "notifications/cancelled":
 		c.cancel(e.params)
