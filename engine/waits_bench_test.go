@@ -24,8 +24,9 @@ import (
 //	go test -run '^$' -bench 'IdleWaits|WaitsInFlight' -benchtime 1x ./engine/
 
 // waitsPerSession spreads a benchmark's waits over sessions, as many
-// as the engine lets one session hold (engine's maxWaitsPerSession), so
-// the same load is all in flight whatever the bound.
+// as the engine lets one session hold (engine.MaxWaitsPerSession), so the
+// same load is all in flight whatever the bound. A number of its own, so
+// that the benchmark runs on code from before the bound too.
 const waitsPerSession = 16
 
 // countingDesktop is the mock with the waits listening to it counted
