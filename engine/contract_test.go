@@ -45,7 +45,7 @@ var wantOutcomes = map[string][]string{
 	"app_action":                 {"unsupported"},
 	"health_report":              {"ok"},
 	"find_elements":              {"ok", "no_session", "invalid_arguments", "window_target_not_found"},
-	"wait_for":                   {"ok", "no_session", "invalid_arguments", "stale_element_token", "app_not_responding"},
+	"wait_for":                   {"ok", "no_session", "invalid_arguments", "stale_element_token", "app_not_responding", "busy"},
 }
 
 func TestContract(t *testing.T) {
@@ -161,6 +161,8 @@ func TestContract(t *testing.T) {
 	t.Run("wait_for in a cut window", func(t *testing.T) {
 		testWaitForInACutWindow(t, newHarness(t, cov, withZoomBudget(engine.Budget{MaxElements: 150, MaxDepth: 50})))
 	})
+	t.Run("wait_for idle", func(t *testing.T) { testAnIdleWaitReadsNothing(t, newHarness(t, cov)) })
+	t.Run("wait_for bounded per session", func(t *testing.T) { testWaitsInFlightAreBounded(t, newHarness(t, cov)) })
 
 	t.Run("every tool met its outcomes", func(t *testing.T) {
 		if t.Failed() {

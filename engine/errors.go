@@ -90,7 +90,7 @@ var codeTable = []CodeInfo{
 	{CodeFocusChanged, RetryUnsafe, "Focus moved during the act; read the window to see what happened before acting again."},
 	{CodeAppNotResponding, RetryUnsafe, "The app did not answer in time; read the window to see its state before acting again."},
 	{CodeRateLimited, RetrySafe, "Wait a moment, then send the same call again."},
-	{CodeBusy, RetrySafe, "Another act of this session is running; wait for it to finish, then call again."},
+	{CodeBusy, RetrySafe, "This session is already running an act, or as many waits as it may; wait for one to finish, then call again."},
 	{CodeClipboardUnavailable, RetryNever, "The clipboard holds no text the driver can read; ask the person to copy text first."},
 	{CodeBackendUnavailable, RetryNever, "The desktop cannot be reached; ask the person to run nish-driver doctor and follow its steps."},
 	{CodeUnsupported, RetryNever, "This platform has no way to do that; use another tool."},

@@ -30,6 +30,7 @@ type Session struct {
 	snaps   *snapshotStore
 	typing  typingBuffer // what the driver typed by keys into the focused field (typing.go)
 	acting  sync.Mutex   // one act at a time (busy)
+	waits   waitSlots    // wait_for calls in flight (busy past MaxWaitsPerSession)
 	bucket  *tokenBucket
 	capture *tokenBucket
 

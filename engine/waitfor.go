@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -27,6 +28,38 @@ const (
 	// backend that keeps one but cannot wake the wait (no I/O).
 	waitListPoll = 5 * time.Millisecond
 )
+
+// MaxWaitsPerSession bounds the waits one session has in flight; the next
+// is answered at once with busy (docs/decisions.md, Waits). A wait holds a
+// whole read of its window for as long as it waits, up to 30 s (some
+// 140 KB for 400 elements, nearly 2 MB at the zoom budget's 5,000): 600
+// waits in flight from one client took a daemon to 612 MB. A model waits
+// for one thing, or a few at once (a dialog or an error, whichever comes);
+// 16 is well above that and keeps one session's waits to a few megabytes
+// (30 at the budget).
+const MaxWaitsPerSession = 16
+
+// waitSlots counts a session's waits in flight.
+type waitSlots struct {
+	mu sync.Mutex
+	n  int
+}
+
+// take claims one of the session's MaxWaitsPerSession slots, or answers
+// busy; release gives it back when the wait ends, however it ends.
+func (w *waitSlots) take() (release func(), err *Error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.n >= MaxWaitsPerSession {
+		return nil, Errf(CodeBusy, "%d waits are already in flight in this session; let one end (met, timed out or cancelled), then call again", MaxWaitsPerSession)
+	}
+	w.n++
+	return func() {
+		w.mu.Lock()
+		w.n--
+		w.mu.Unlock()
+	}, nil
+}
 
 // ChangeNotifier is an optional part of a ChangeLister that can block
 // until its app reports a change, so that a wait wakes on the report
@@ -117,6 +150,11 @@ func waitFor(ctx context.Context, c *Conn, a *Args) Result {
 	if err != nil {
 		return Failure(err)
 	}
+	release, err := s.waits.take()
+	if err != nil {
+		return Failure(err)
+	}
+	defer release()
 	var w Window
 	if cond.token != nil {
 		if w, _, err = s.tokenWindow(ctx, *cond.token, target); err != nil {

@@ -62,18 +62,28 @@ type reportRead struct {
 type reportFollower struct {
 	s   *Session
 	cur *snapshot
-	at  map[ElementID]int // each element's position in cur's tree
+	// at is each element's position in cur's tree, made when the first
+	// reports about cur come (index): a wait on a quiet app does not hold
+	// a map of its whole window.
+	at map[ElementID]int
 	// budgetCut: cur's tree was cut by the element budget (next).
 	budgetCut bool
 }
 
 // start makes cur the snapshot the next reports are followed from.
 func (f *reportFollower) start(cur *snapshot) {
-	f.cur = cur
-	f.at = make(map[ElementID]int, len(cur.tree.Nodes))
-	for i := range cur.tree.Nodes {
-		f.at[cur.tree.Nodes[i].ID] = i
+	f.cur, f.at = cur, nil
+}
+
+// index is at, made from cur's tree if it is not yet.
+func (f *reportFollower) index() map[ElementID]int {
+	if f.at == nil {
+		f.at = make(map[ElementID]int, len(f.cur.tree.Nodes))
+		for i := range f.cur.tree.Nodes {
+			f.at[f.cur.tree.Nodes[i].ID] = i
+		}
 	}
+	return f.at
 }
 
 // whole reads the window whole and follows on from that read.
@@ -204,14 +214,15 @@ func (f *reportFollower) next(ctx context.Context) (reportRead, *Error) {
 	}
 	next.rows, next.pos, next.structure = rows, pos, structureOf(nt)
 	f.start(next)
-	if len(f.at) != len(nt.Nodes) {
+	at := f.index()
+	if len(at) != len(nt.Nodes) {
 		// An element in two places (it moved, and only one end was
 		// reported): the reports did not tell all.
 		return f.whole(ctx)
 	}
 	rr := reportRead{sn: next, dropped: dropped}
 	for _, id := range changedIDs {
-		if p, ok := f.at[id]; ok {
+		if p, ok := at[id]; ok {
 			rr.changed = append(rr.changed, p)
 		}
 	}
@@ -225,10 +236,11 @@ func (f *reportFollower) next(ctx context.Context) (reportRead, *Error) {
 // the backend reads no subtrees and one is needed.
 func (f *reportFollower) plan(changes []Change, subtrees bool) (reportPlan, bool) {
 	t := f.cur.tree
+	at := f.index()
 	pl := reportPlan{ops: map[int][]Change{}}
 	kinds := map[int]ChangeKind{}
 	for _, c := range changes {
-		p, held := f.at[c.Source]
+		p, held := at[c.Source]
 		if !held {
 			continue
 		}

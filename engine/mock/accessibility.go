@@ -70,6 +70,7 @@ func (a *App) SetToolkit(family string) {
 func (a *App) SetOffBus(off bool) {
 	a.d.mu.Lock()
 	a.offBus = off
+	a.d.touch()
 	a.d.mu.Unlock()
 }
 

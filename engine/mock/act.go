@@ -32,6 +32,7 @@ func (c *ActionContext) Default() {
 	c.Desktop.mu.Lock()
 	defer c.Desktop.mu.Unlock()
 	c.Element.builtin(c.Action)
+	c.Desktop.touch()
 }
 
 // DoAction invokes a named action of the element. An action the element
@@ -66,6 +67,7 @@ func (d *Desktop) perform(e *Element, action string) func() {
 		return func() { h(ac) }
 	}
 	e.builtin(action)
+	d.touch()
 	return nil
 }
 
@@ -149,6 +151,7 @@ func (d *Desktop) InsertText(ctx context.Context, ref engine.ElementRef, text st
 			return err
 		}
 		e.insert(text)
+		d.touch()
 		return nil
 	})
 }
@@ -181,6 +184,7 @@ func (d *Desktop) SetText(ctx context.Context, ref engine.ElementRef, text strin
 			}
 		}
 		e.setValue(text)
+		d.touch()
 		return nil
 	})
 }
@@ -200,6 +204,7 @@ func (d *Desktop) SetNumber(ctx context.Context, ref engine.ElementRef, v float6
 			return engine.Errf(engine.CodeInvalidArguments, "the number is not a number")
 		}
 		e.setNumber(v)
+		d.touch()
 		return nil
 	})
 }

@@ -57,6 +57,7 @@ func (d *Desktop) startInstance(a *App) {
 	a.nextWin = 0
 	a.nextObj = 0
 	a.windows = nil
+	d.touch()
 }
 
 // App returns the first running app with that name, or nil.
@@ -132,6 +133,7 @@ func (d *Desktop) endInstance(a *App) {
 	}
 	a.alive = false
 	d.unhang(a)
+	d.touch()
 }
 
 // Restart models pid reuse: the process exits and a new one with the same
@@ -167,6 +169,7 @@ func (a *App) Hang() {
 	}
 	a.hung = true
 	a.wake = make(chan struct{})
+	a.d.touch()
 }
 
 // Resume ends a hang; calls still waiting carry on as if the app had been
@@ -181,6 +184,7 @@ func (d *Desktop) unhang(a *App) {
 	if a.hung {
 		a.hung = false
 		close(a.wake)
+		d.touch()
 	}
 }
 

@@ -20,20 +20,34 @@ import (
 // it, one moved to another parent a structural change of its own, one
 // whose own fields changed a content change, and one whose frame alone
 // moved an extents change.
+//
+// The mock's waits (WaitChange, WaitQuiet) sleep until the desktop
+// changes, as an AT-SPI watcher sleeps until its app's next event: every
+// change a read could show moves the desktop's version on and wakes them
+// (touch), and only then do they stamp the window again. A wait on a
+// quiet desktop reads nothing; one idle wait used to take a sixth of a
+// core or more, stamping its window every 2 ms. A window's stamp is kept with the
+// version it is known current at and shared by every mark and wait made
+// while it holds, so a hundred waits on one quiet window share one stamp
+// and one mark.
 
 var _ engine.ChangeLister = (*Desktop)(nil)
 
-// changePoll is how often WaitQuiet looks at the window.
-const changePoll = 2 * time.Millisecond
-
-// maxMarks bounds the marks kept; an older mark has lost its changes.
+// maxMarks bounds the marks kept; an older mark has lost its changes. A
+// mark is a stamp's, and a quiet window's marks are one, so this counts
+// the window states marked, not the calls that marked them.
 const maxMarks = 256
 
-// markState is what one mark saw of its window.
+// markState is what one mark saw of its window. Once made it does not
+// change but for version and mark, under mu.
 type markState struct {
 	window engine.WindowID
 	hash   uint64
 	elems  map[engine.ElementID]elemStamp
+	// version is the desktop's version this state is known current at;
+	// mark is the mark that keeps it (0: none yet).
+	version uint64
+	mark    engine.ChangeMark
 }
 
 // elemStamp is one element at a mark: where it sits and what it shows.
@@ -49,7 +63,7 @@ type elemStamp struct {
 func (d *Desktop) MarkChanges(ctx context.Context, w engine.WindowID) (engine.ChangeMark, error) {
 	var m *markState
 	err := d.appCall(ctx, Call{Method: "MarkChanges", Window: w}, func(win *Window) error {
-		m = win.markState()
+		m = win.state()
 		return nil
 	})
 	if err != nil {
@@ -64,15 +78,21 @@ func (d *Desktop) MarkChanges(ctx context.Context, w engine.WindowID) (engine.Ch
 	return d.keepMarkLocked(m), nil
 }
 
-// keepMarkLocked stores a mark, forgetting the oldest past maxMarks. mu held.
+// keepMarkLocked stores a mark of a state, forgetting the oldest past
+// maxMarks; a state already marked, and still kept, keeps its mark. mu
+// held.
 func (d *Desktop) keepMarkLocked(m *markState) engine.ChangeMark {
+	if m.mark != 0 && d.marks[m.mark] == m {
+		return m.mark
+	}
 	d.markSeq++
 	if d.marks == nil {
 		d.marks = map[engine.ChangeMark]*markState{}
 	}
-	d.marks[engine.ChangeMark(d.markSeq)] = m
+	m.mark = engine.ChangeMark(d.markSeq)
+	d.marks[m.mark] = m
 	delete(d.marks, engine.ChangeMark(d.markSeq-maxMarks))
-	return engine.ChangeMark(d.markSeq)
+	return m.mark
 }
 
 // CurrentMark marks a window the mock already listens to, with no call
@@ -84,7 +104,7 @@ func (d *Desktop) CurrentMark(w engine.WindowID) (engine.ChangeMark, bool) {
 	if win == nil || !d.listening[w] {
 		return 0, false
 	}
-	return d.keepMarkLocked(win.markState()), true
+	return d.keepMarkLocked(win.state()), true
 }
 
 // ChangesSince reports the elements that differ from what mark saw.
@@ -96,7 +116,7 @@ func (d *Desktop) ChangesSince(w engine.WindowID, mark engine.ChangeMark) ([]eng
 	if m == nil || m.window != w || win == nil {
 		return nil, false
 	}
-	now := win.markState()
+	now := win.state()
 	if now.hash == m.hash {
 		return nil, true
 	}
@@ -161,28 +181,33 @@ func (d *Desktop) Refresh(ctx context.Context, nodes []*engine.Node) error {
 }
 
 // WaitQuiet waits until the window has not changed for quiet (counted from
-// the call or the last change), or max passes.
-func (d *Desktop) WaitQuiet(ctx context.Context, w engine.WindowID, mark engine.ChangeMark, quiet, max time.Duration) (bool, bool, time.Time, error) {
+// the call or the last change), or limit passes. It stamps the window when
+// it begins and again only after the desktop changed, each time as an
+// accessibility call (a hung app holds it up, a closed window ends it).
+func (d *Desktop) WaitQuiet(ctx context.Context, w engine.WindowID, mark engine.ChangeMark, quiet, limit time.Duration) (bool, bool, time.Time, error) {
 	start := time.Now()
-	var prev uint64
+	var h uint64             // the window's state as last stamped
+	var seen uint64          // the desktop's version then
+	var wake <-chan struct{} // closed at the next change after that
 	var last time.Time
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
 	for first := true; ; first = false {
-		var h uint64
-		err := d.appCall(ctx, Call{Method: "WaitQuiet", Window: w}, func(win *Window) error {
-			h = win.markState().hash
-			return nil
-		})
-		if err != nil {
-			return false, false, time.Time{}, err
-		}
-		now := time.Now()
-		if !first && h != prev {
-			last = now
-		}
-		prev = h
-		since := start
-		if last.After(since) {
-			since = last
+		d.mu.Lock()
+		moved := first || d.version != seen
+		d.mu.Unlock()
+		if moved {
+			prev := h
+			err := d.appCall(ctx, Call{Method: "WaitQuiet", Window: w}, func(win *Window) error {
+				h, seen, wake = win.state().hash, d.version, d.nextTouch()
+				return nil
+			})
+			if err != nil {
+				return false, false, time.Time{}, err
+			}
+			if !first && h != prev {
+				last = time.Now()
+			}
 		}
 		d.mu.Lock()
 		before := d.marks[mark]
@@ -191,22 +216,80 @@ func (d *Desktop) WaitQuiet(ctx context.Context, w engine.WindowID, mark engine.
 		if changed && last.IsZero() {
 			last = start // it changed before the wait began
 		}
+		now := time.Now()
+		since := start
+		if last.After(since) {
+			since = last
+		}
 		if now.Sub(since) >= quiet {
 			return true, changed, last, nil
 		}
-		if now.Sub(start) >= max {
+		if now.Sub(start) >= limit {
 			return false, changed, last, nil
 		}
+		timer.Reset(min(since.Add(quiet).Sub(now), start.Add(limit).Sub(now)))
 		select {
 		case <-ctx.Done():
 			return false, changed, last, engine.Errf(engine.CodeAppNotResponding, "the wait was cancelled")
-		case <-time.After(changePoll):
+		case <-timer.C:
+		case <-wake:
 		}
 	}
 }
 
-// markState stamps every element of the window. mu held.
+// state is the window's state now: the stamp taken at the desktop's
+// version when there is one, else a new stamp, which keeps the one before
+// (and its mark) when nothing of this window changed. mu held.
+func (w *Window) state() *markState {
+	d := w.d
+	old := w.stamp
+	if old != nil && old.version == d.version {
+		return old
+	}
+	m := w.markState()
+	if old != nil && old.hash == m.hash {
+		old.version = d.version
+		return old
+	}
+	m.version = d.version
+	w.stamp = m
+	return m
+}
+
+// touch notes a change a read could show: an element's fields, a tree's
+// shape, a window's title, frame, scale, place or focus, a window closed,
+// an app started, exited, hung or resumed, the desktop switched off or
+// leaking secure values. The desktop's version moves on and every wait
+// sleeping on it wakes to stamp its window again. mu held.
+func (d *Desktop) touch() {
+	d.version++
+	if d.touched != nil {
+		close(d.touched)
+		d.touched = nil
+	}
+}
+
+// nextTouch is a channel the next touch closes. mu held.
+func (d *Desktop) nextTouch() <-chan struct{} {
+	if d.touched == nil {
+		d.touched = make(chan struct{})
+	}
+	return d.touched
+}
+
+// Stamps is how many times the mock has stamped a window's whole state (a
+// read of all of it and a hash) for its change reports and waits, so a
+// test can count what an idle wait costs.
+func (d *Desktop) Stamps() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.stamps
+}
+
+// markState stamps every element of the window (state keeps the stamps).
+// mu held.
 func (w *Window) markState() *markState {
+	w.d.stamps++
 	t := w.read(engine.DefaultZoomBudget())
 	m := &markState{window: w.id, elems: make(map[engine.ElementID]elemStamp, len(t.Nodes))}
 	all := fnv.New64a()
@@ -217,7 +300,7 @@ func (w *Window) markState() *markState {
 			st.parent = t.Nodes[n.Parent].ID
 		}
 		m.elems[n.ID] = st
-		all.Write([]byte(string(n.ID) + "\x00" + string(st.parent) + "\x00" + strconv.FormatUint(st.content, 16) + "\x00" + frameText(n.Frame) + "\x01"))
+		all.Write([]byte(string(n.ID) + "\x00" + string(st.parent) + "\x00" + strconv.Itoa(st.index) + "\x00" + strconv.FormatUint(st.content, 16) + "\x00" + frameText(n.Frame) + "\x01"))
 	}
 	m.hash = all.Sum64()
 	return m
@@ -239,30 +322,33 @@ func frameText(r engine.Rect) string {
 var _ engine.ChangeNotifier = (*Desktop)(nil)
 
 // WaitChange waits until the window differs from what mark saw, as an
-// AT-SPI watcher wakes on its app's next event.
+// AT-SPI watcher wakes on its app's next event: it sleeps until the
+// desktop changes, the context ends or max passes, and stamps the window
+// again only after a change.
 // The call is recorded when the wait begins (Done when it ends), so a
 // test can change the window once a wait is listening.
 func (d *Desktop) WaitChange(ctx context.Context, w engine.WindowID, mark engine.ChangeMark, max time.Duration) (changed bool, err error) {
 	i := d.record(Call{Method: "WaitChange", Window: w})
 	defer func() { d.finish(i, err) }()
-	end := time.Now().Add(max)
+	timer := time.NewTimer(max)
+	defer timer.Stop()
+	d.mu.Lock()
 	for {
-		d.mu.Lock()
 		m := d.marks[mark]
 		win := d.liveWindow(w)
-		changed := m == nil || win == nil || win.markState().hash != m.hash
-		d.mu.Unlock()
-		if changed {
+		if m == nil || win == nil || win.state().hash != m.hash {
+			d.mu.Unlock()
 			return true, nil
 		}
-		left := time.Until(end)
-		if left <= 0 {
-			return false, nil
-		}
+		wake := d.nextTouch()
+		d.mu.Unlock()
 		select {
 		case <-ctx.Done():
 			return false, engine.Errf(engine.CodeAppNotResponding, "the wait was cancelled")
-		case <-time.After(min(changePoll, left)):
+		case <-timer.C:
+			return false, nil
+		case <-wake:
 		}
+		d.mu.Lock()
 	}
 }

@@ -43,6 +43,9 @@ type Desktop struct {
 	a11yBroken  bool                             // the switch does not answer
 	qtBus       string                           // the AT_SPI_BUS check's state ("" ok)
 	markSeq     uint64                           // the last mark made
+	version     uint64                           // moved on by every change a read could show (touch)
+	touched     chan struct{}                    // closed by the next touch; nil until a wait needs it
+	stamps      int                              // window states stamped (Stamps)
 	marks       map[engine.ChangeMark]*markState // what each recent mark saw
 	listening   map[engine.WindowID]bool         // windows MarkChanges has seen
 	leakSecure  bool                             // fault injection: ReadTree reports secure values
@@ -188,6 +191,7 @@ func (d *Desktop) Close() {
 func (d *Desktop) SetUnavailable(off bool) {
 	d.mu.Lock()
 	d.unavailable = off
+	d.touch()
 	d.mu.Unlock()
 }
 
@@ -198,6 +202,7 @@ func (d *Desktop) SetUnavailable(off bool) {
 func (d *Desktop) LeakSecureValues(on bool) {
 	d.mu.Lock()
 	d.leakSecure = on
+	d.touch()
 	d.mu.Unlock()
 }
 

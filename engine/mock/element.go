@@ -74,6 +74,7 @@ func (e *Element) Add(role, name string) *Element {
 	defer d.mu.Unlock()
 	c := e.win.newElement(e, role, name)
 	e.children = append(e.children, c)
+	d.touch()
 	return c
 }
 
@@ -87,6 +88,7 @@ func (e *Element) AddAt(i int, role, name string) *Element {
 	e.children = append(e.children, nil)
 	copy(e.children[i+1:], e.children[i:])
 	e.children[i] = c
+	d.touch()
 	return c
 }
 
@@ -99,6 +101,7 @@ func (e *Element) Remove() {
 	if e.parent == nil || e.removed {
 		return
 	}
+	d.touch()
 	p := e.parent
 	for i, c := range p.children {
 		if c == e {
@@ -131,6 +134,7 @@ func (e *Element) set(fn func()) *Element {
 	e.win.d.mu.Lock()
 	defer e.win.d.mu.Unlock()
 	fn()
+	e.win.d.touch()
 	return e
 }
 

@@ -155,6 +155,7 @@ func FormWindow(app *App) *Form {
 			defer ac.Desktop.mu.Unlock()
 			saves++
 			f.Status.name = fmt.Sprintf("Saved (%d)", saves)
+			ac.Desktop.touch()
 		})
 	})
 

@@ -66,6 +66,11 @@ func (d *Desktop) PointerAt() engine.Point {
 // desktop. For button and key events At is set to the pointer's position.
 // It returns scripted handlers to run once mu is released. mu held.
 func (d *Desktop) applyInput(ev *engine.RawInput) []func() {
+	if ev.Kind != engine.InputMotion {
+		// Focus, a field's text, an action's effect: no read shows
+		// the pointer alone.
+		d.touch()
+	}
 	switch ev.Kind {
 	case engine.InputMotion:
 		d.pointer = engine.Point{

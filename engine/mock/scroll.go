@@ -155,6 +155,7 @@ func (d *Desktop) ScrollIntoView(ctx context.Context, ref engine.ElementRef, hin
 				}
 			}
 			view.applyScroll()
+			d.touch()
 			return nil
 		}
 		if hint.ScrollBar != v.bar.id {
@@ -173,6 +174,7 @@ func (d *Desktop) ScrollIntoView(ctx context.Context, ref engine.ElementRef, hin
 			v.first = int(math.Round(p * float64(len(view.rows())-v.shown)))
 		}
 		view.applyScroll()
+		d.touch()
 		return nil
 	})
 }

@@ -37,6 +37,11 @@ func (w *Window) readFrom(root *Element, b engine.Budget) *engine.Tree {
 	}
 	lay := w.layout()
 	t := &engine.Tree{Window: w.id}
+	if root == w.root && !w.app.offBus {
+		// The read is kept whole by whoever asked (a wait holds it
+		// for as long as it waits): no room past its end.
+		t.Nodes = make([]engine.Node, 0, min(len(w.byID), b.MaxElements))
+	}
 	var visit func(e *Element, parent, index, depth int) bool
 	visit = func(e *Element, parent, index, depth int) bool {
 		if len(t.Nodes) >= b.MaxElements {

@@ -25,6 +25,10 @@ type Window struct {
 	root  *Element
 	byID  map[engine.ElementID]*Element
 	focus *Element // the element with keyboard focus inside the window
+
+	// stamp is the window's state as last stamped, for its change reports
+	// and waits (changes.go).
+	stamp *markState
 }
 
 // AddWindow opens a window for the app: it goes on top of the stacking
@@ -53,6 +57,7 @@ func (a *App) AddWindow(title string, frame engine.Rect) *Window {
 	} else {
 		w.closed = true
 	}
+	d.touch()
 	return w
 }
 
@@ -84,6 +89,7 @@ func (w *Window) SetTitle(title string) {
 	w.d.mu.Lock()
 	defer w.d.mu.Unlock()
 	w.root.name = title
+	w.d.touch()
 }
 
 // Frame is the window's rectangle in root coordinates.
@@ -98,6 +104,7 @@ func (w *Window) SetFrame(r engine.Rect) {
 	w.d.mu.Lock()
 	defer w.d.mu.Unlock()
 	w.frame = r
+	w.d.touch()
 }
 
 // SetScale makes the app draw each logical pixel as s device pixels
@@ -107,6 +114,7 @@ func (w *Window) SetScale(s float64) {
 	w.d.mu.Lock()
 	defer w.d.mu.Unlock()
 	w.scale = s
+	w.d.touch()
 }
 
 // SetOnScreen maps or unmaps (minimizes) the window. An unmapped window is
@@ -115,6 +123,7 @@ func (w *Window) SetOnScreen(on bool) {
 	w.d.mu.Lock()
 	defer w.d.mu.Unlock()
 	w.onScreen = on
+	w.d.touch()
 }
 
 // Closed reports whether the window is gone (closed, or its app exited).
@@ -151,10 +160,12 @@ func (d *Desktop) SetFocus(w *Window) {
 		return
 	}
 	d.focus = w
+	d.touch()
 }
 
 // raise moves a live window to the top. mu held.
 func (d *Desktop) raise(w *Window) {
+	d.touch()
 	for i, x := range d.stack {
 		if x == w {
 			copy(d.stack[1:i+1], d.stack[:i])
@@ -171,6 +182,8 @@ func (d *Desktop) closeWindow(w *Window) {
 		return
 	}
 	w.closed = true
+	w.stamp = nil // nothing marks a closed window
+	d.touch()
 	for i, x := range d.stack {
 		if x == w {
 			d.stack = append(d.stack[:i:i], d.stack[i+1:]...)
@@ -266,6 +279,7 @@ func (d *Desktop) Raise(ctx context.Context, id engine.WindowID) error {
 		w.onScreen = true
 		d.raise(w)
 		d.focus = w
+		d.touch()
 		return nil
 	})
 }
