@@ -13,7 +13,7 @@ import (
 	"github.com/nish-driver/nish-driver/internal/testkit/enginecall"
 )
 
-// What waits in flight cost (issue #20, docs/decisions.md, Waits): a wait
+// What waits in flight cost (docs/decisions.md, Waits): a wait
 // on a quiet window reads nothing while it waits, and a session has at
 // most engine.MaxWaitsPerSession waits in flight; the next is busy at
 // once, and a wait that ends, however it ends, frees its slot.

@@ -16,7 +16,7 @@ import (
 	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
-// What waits in flight cost (issue #20), on a mock window of about 400
+// What waits in flight cost, on a mock window of about 400
 // elements whose condition never holds: the CPU idle waits take, and the
 // heap waits in flight hold. Benchmarks report these figures; no test
 // asserts them. Run:

@@ -14,7 +14,9 @@ import (
 	"github.com/nish-driver/nish-driver/internal/testkit/mcpkit"
 )
 
-// The faults of issue #20, each pinned on both transports. The engine's
+// Faults an adversarial host found at the edges of the protocol (numbers,
+// targets, the lifecycle, session ids, an ended lease), each pinned on
+// both transports. The engine's
 // own tests hold the rules; these show a host sees them the same way over
 // stdio and the daemon socket.
 
