@@ -16,9 +16,8 @@ import (
 
 // Faults an adversarial host found at the edges of the protocol (numbers,
 // targets, the lifecycle, session ids, an ended lease), each pinned on
-// both transports. The engine's
-// own tests hold the rules; these show a host sees them the same way over
-// stdio and the daemon socket.
+// both transports. The engine's own tests hold the rules; these show a
+// host sees them the same way over stdio and the daemon socket.
 
 // TestNumbersBeyondFloat64AreInvalidArguments: a JSON number float64
 // cannot hold reaches the engine byte for byte and is refused with
