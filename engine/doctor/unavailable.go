@@ -175,9 +175,9 @@ func Unavailable(f Facts) engine.Registry {
 	reg := engine.Registry{
 		SessionType: sessionType,
 		Backends: []engine.BackendEntry{
-			{ID: "x11", Status: statusUnavailable, Required: true, ReasonCode: x11Reason, Action: Action(x11Reason)},
-			{ID: "atspi", Status: statusUnavailable, Required: true, ReasonCode: atspiReason, Action: Action(atspiReason)},
-			{ID: "xinput2", Status: statusUnavailable, Required: false, ReasonCode: x11Reason, Action: Action(x11Reason)},
+			{ID: engine.PartX11, Status: engine.StatusUnavailable, Required: true, ReasonCode: x11Reason, Action: Action(x11Reason)},
+			{ID: engine.PartAtspi, Status: engine.StatusUnavailable, Required: true, ReasonCode: atspiReason, Action: Action(atspiReason)},
+			{ID: engine.PartXInput2, Status: engine.StatusUnavailable, Required: false, ReasonCode: x11Reason, Action: Action(x11Reason)},
 		},
 		Permissions: []engine.Permission{
 			// X11 has no OS-level grant for capture or input.
@@ -196,18 +196,16 @@ func Unavailable(f Facts) engine.Registry {
 			Name: "accessibility", Status: permMissing, ReasonCode: ReasonAtspiBusUnreachable, Action: Action(ReasonAtspiBusUnreachable),
 		}}, reg.Permissions...)
 	}
-	for _, c := range capabilityPlan {
-		reason := x11Reason
-		status := statusUnavailable
-		switch c.via {
-		case "atspi":
-			reason = atspiReason
-		case "none":
-			reason, status = ReasonNoPlatformAPI, "unsupported"
+	// Every other part the capabilities rest on is an X extension, lost
+	// with the display, except the notification API Linux does not have.
+	for _, id := range engine.CapabilityParts() {
+		switch id {
+		case engine.PartX11, engine.PartAtspi, engine.PartXInput2: // entries above
+		case engine.PartNotifications:
+			reg.Features = append(reg.Features, engine.Feature{ID: id, Status: engine.StatusUnsupported, ReasonCode: ReasonNoPlatformAPI, Action: Action(ReasonNoPlatformAPI)})
+		default:
+			reg.Features = append(reg.Features, engine.Feature{ID: id, Status: engine.StatusUnavailable, ReasonCode: x11Reason, Action: Action(x11Reason)})
 		}
-		reg.Capabilities = append(reg.Capabilities, engine.Capability{
-			Name: c.name, Status: status, ReasonCode: reason, Action: Action(reason), Consent: c.consent,
-		})
 	}
 	return reg
 }
@@ -223,21 +221,4 @@ func nativeProbe(f Facts) engine.Probe {
 		msg += ": " + f.Cause
 	}
 	return engine.Probe{Label: "native backend", Status: "fail", Message: msg}
-}
-
-// capabilityPlan lists the capabilities (docs/contract.md#capabilities), what
-// part of the desktop each rests on (x11, atspi, or none: no platform API)
-// and how it is consented.
-var capabilityPlan = []struct{ name, via, consent string }{
-	{"read_tree", "atspi", "session"},
-	{"act_semantic", "atspi", "session"},
-	{"capture_window", "x11", "session"},
-	{"input_takeover", "x11", "takeover"},
-	{"takeover_indicator", "x11", "takeover"},
-	{"takeover_handback", "x11", "takeover"},
-	{"list_notifications", "none", "session"},
-	{"dismiss_notification", "none", "session"},
-	{"invoke_notification_action", "none", "session"},
-	{"clipboard_read", "x11", "separate"},
-	{"clipboard_write", "x11", "session"},
 }
