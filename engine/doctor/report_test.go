@@ -144,6 +144,36 @@ func readyRegistry() engine.Registry {
 	return reg
 }
 
+// downRegistry is a registry where the desktop cannot be reached for
+// reason, and no session bus answers: every part is unavailable but the
+// notification API, which the platform lacks.
+func downRegistry(sessionType, reason string) engine.Registry {
+	reg := engine.Registry{
+		SessionType: sessionType,
+		Backends: []engine.BackendEntry{
+			{ID: "x11", Status: "unavailable", Required: true, ReasonCode: reason, Action: Action(reason)},
+			{ID: "atspi", Status: "unavailable", Required: true, ReasonCode: ReasonAtspiBusUnreachable, Action: Action(ReasonAtspiBusUnreachable)},
+			{ID: "xinput2", Status: "unavailable", ReasonCode: reason, Action: Action(reason)},
+		},
+		Permissions: []engine.Permission{
+			{Name: "accessibility", Status: "missing", ReasonCode: ReasonAtspiBusUnreachable, Action: Action(ReasonAtspiBusUnreachable)},
+			{Name: "screen_capture", Status: "not_applicable"},
+		},
+		Probes: []engine.Probe{{Label: "display server", Status: "fail", Message: "DISPLAY is not set"}},
+	}
+	for _, id := range engine.CapabilityParts() {
+		switch id {
+		case "x11", "atspi", "xinput2":
+			continue // entries
+		case engine.PartNotifications:
+			reg.Features = append(reg.Features, engine.Feature{ID: id, Status: "unsupported", ReasonCode: ReasonNoPlatformAPI})
+		default:
+			reg.Features = append(reg.Features, engine.Feature{ID: id, Status: "unavailable", ReasonCode: reason})
+		}
+	}
+	return reg
+}
+
 func TestBuildWritesNullsNotMissingKeys(t *testing.T) {
 	r := Build(readyRegistry())
 	raw, err := json.Marshal(r)
