@@ -30,8 +30,10 @@ type Backend interface {
 // Describer reports what the backend can do, for the doctor, health_report
 // and the manifest.
 type Describer interface {
-	// Registry reports the backend entries, capabilities and probes
-	// (docs/contract.md#registry).
+	// Registry reports how the desktop's parts stand (its entries and
+	// features), the permissions and the probes
+	// (docs/contract.md#registry). It lists no capabilities: the engine
+	// derives them from the parts (capabilities.go).
 	Registry(ctx context.Context) Registry
 }
 
@@ -612,47 +614,4 @@ type ConsentAnswer struct {
 	Pids          []int // the app lines left ticked
 	Takeover      bool
 	ClipboardRead bool
-}
-
-// Registry is the backend part of the doctor report
-// (docs/contract.md#registry).
-type Registry struct {
-	SessionType  string // x11, wayland, none, mock
-	Backends     []BackendEntry
-	Capabilities []Capability
-	Permissions  []Permission
-	Probes       []Probe
-}
-
-// BackendEntry is one registry entry.
-type BackendEntry struct {
-	ID         string
-	Status     string // available, unavailable, planned
-	Required   bool
-	ReasonCode string
-	Action     string
-}
-
-// Capability is one capability and how it is consented.
-type Capability struct {
-	Name       string
-	Status     string // available, unavailable, unsupported, planned
-	ReasonCode string
-	Action     string
-	Consent    string // session, takeover, separate, host_approval
-}
-
-// Permission is one OS permission the driver needs.
-type Permission struct {
-	Name       string
-	Status     string // granted, missing, not_applicable
-	ReasonCode string
-	Action     string
-}
-
-// Probe is one line of the old doctor's probe list.
-type Probe struct {
-	Label   string
-	Status  string // ok, fail, skip
-	Message string
 }

@@ -30,19 +30,17 @@ func nullable(s string) *string {
 	return &s
 }
 
-// Health converts the backend registry into health_report's result.
+// Health converts the backend registry into health_report's result: its
+// entries, and the capabilities the table derives from its parts.
 func (d *Driver) Health(ctx context.Context) HealthResult {
 	reg := d.backend.Registry(ctx)
-	res := HealthResult{OK: true, Ready: true, SessionType: reg.SessionType, DriverVersion: DriverVersion,
+	res := HealthResult{OK: true, Ready: reg.Ready(), SessionType: reg.SessionType, DriverVersion: DriverVersion,
 		ContractVersion: ContractVersion, Backends: []RegistryEntryOut{}, Capabilities: []CapabilityOut{}}
 	for _, b := range reg.Backends {
-		if b.Required && b.Status != "available" {
-			res.Ready = false
-		}
 		res.Backends = append(res.Backends, RegistryEntryOut{ID: b.ID, Status: b.Status, Required: b.Required,
 			ReasonCode: nullable(b.ReasonCode), Action: nullable(b.Action)})
 	}
-	for _, c := range reg.Capabilities {
+	for _, c := range reg.Capabilities() {
 		res.Capabilities = append(res.Capabilities, CapabilityOut{Name: c.Name, Status: c.Status,
 			ReasonCode: nullable(c.ReasonCode), Action: nullable(c.Action), Consent: c.Consent})
 	}

@@ -74,9 +74,9 @@ func (b *Backend) GrabKillSwitch(spec string, onPress func()) (release func(), e
 	}, nil
 }
 
-// GrabKillSwitchOn grabs the kill switch when backend is the Linux one and
-// only checks the combination for others (the mock has no keyboard to
-// grab). The daemon and the mcp command share it. release is never nil,
+// GrabKillSwitchOn grabs the kill switch when backend is the live Linux one
+// and only checks the combination for others (the mock and the unavailable
+// backend have no keyboard to grab). The daemon and the mcp command share it. release is never nil,
 // so a caller can defer it whatever the error: ErrBadKillSwitch for a
 // combination that does not parse, else why the grab failed.
 func GrabKillSwitchOn(backend engine.Backend, spec string, onPress func()) (release func(), err error) {

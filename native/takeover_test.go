@@ -436,7 +436,7 @@ func TestTakeoverGrantedShowsAClickThroughIndicatorCapturesLeaveOut(t *testing.T
 
 	reg := w.b.Registry(context.Background())
 	caps := map[string]string{}
-	for _, c := range reg.Capabilities {
+	for _, c := range reg.Capabilities() {
 		caps[c.Name] = c.Status
 	}
 	for _, name := range []string{"input_takeover", "takeover_indicator", "takeover_handback"} {

@@ -270,6 +270,22 @@ func TestErrorCodeEnumEqualsEngineCodes(t *testing.T) {
 	}
 }
 
+// The capability names the doctor and health_report schemas accept are the
+// engine's capability table, in its order.
+func TestCapabilityEnumEqualsTheEngineTable(t *testing.T) {
+	var want []string
+	for _, c := range engine.CapabilityTable() {
+		want = append(want, c.Name)
+	}
+	health, _ := Output("health_report")
+	for name, doc := range map[string]map[string]any{doctorFile: decode(t, doctorFile, Doctor()), "output/health_report.json": decode(t, "health", health)} {
+		props := definition(t, doc, "capability")["properties"].(map[string]any)
+		if got := enumOf(t, props["name"].(map[string]any)["enum"]); !slices.Equal(got, want) {
+			t.Errorf("%s: capability names %v\nwant the engine's table %v", name, got, want)
+		}
+	}
+}
+
 func TestVersionsMatchEngine(t *testing.T) {
 	doctor := decode(t, doctorFile, Doctor())
 	props := doctor["properties"].(map[string]any)

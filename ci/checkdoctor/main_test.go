@@ -2,18 +2,20 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/nish-driver/nish-driver/engine/doctor"
 	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/native"
 )
 
 // noDisplayReport is the report a binary gives with no desktop at all.
 func noDisplayReport(t *testing.T) []byte {
 	t.Helper()
-	facts := doctor.GatherFacts("", func(string) string { return "" })
-	b, err := json.Marshal(doctor.Build(doctor.Unavailable(facts)))
+	down := native.NewUnavailable(native.Options{Getenv: func(string) string { return "" }}, errors.New("no display"))
+	b, err := json.Marshal(doctor.Build(down.Registry(t.Context())))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,18 +46,12 @@ func openBackend(f backendFlags, consent string) (engine.Backend, func(), error)
 	return nil, nil, fmt.Errorf("unknown backend %q", f.Backend)
 }
 
-// openLinux makes the Linux (X11 + AT-SPI) backend. When the display
-// cannot be opened (none, Wayland, a remote one, one that accepts the
-// connection and never answers, or a build without cgo), it returns the
-// unavailable backend instead, which keeps the cause: every desktop call
-// fails with backend_unavailable and the doctor names the first real
-// obstacle.
+// openLinux makes the Linux (X11 + AT-SPI) backend: the live one, or the
+// unavailable one that keeps why the live one could not start
+// (native.OpenOrUnavailable).
 func openLinux(display string) (engine.Backend, func(), error) {
-	b, err := native.Open(native.Options{Display: display})
-	if err != nil {
-		return newUnavailableLinux(display, err), func() {}, nil
-	}
-	return b, b.Close, nil
+	b, closeBackend := native.OpenOrUnavailable(native.Options{Display: display})
+	return b, closeBackend, nil
 }
 
 // openAuditLog opens the audit log at path, or at its XDG default when path

@@ -69,7 +69,7 @@ func buildManifest(ctx context.Context, backend engine.Backend) (manifest, error
 		}
 		m.Tools = append(m.Tools, manifestTool{Name: t.Name, Description: t.Description, InputSchema: in})
 	}
-	for _, cap := range backend.Registry(ctx).Capabilities {
+	for _, cap := range backend.Registry(ctx).Capabilities() {
 		m.Capabilities = append(m.Capabilities, doctor.CapabilityOut(cap))
 	}
 	return m, nil

@@ -12,7 +12,7 @@ import "github.com/nish-driver/nish-driver/engine"
 func NextSteps(backends []engine.BackendEntry, perms []engine.Permission) []NextStep {
 	n := nextSteps{steps: []NextStep{}} // never null in the report
 	for _, b := range backends {
-		if b.Status == statusUnavailable {
+		if b.Status == engine.StatusUnavailable {
 			n.add(b.ReasonCode, b.Action, NextStep{Backend: nullable(b.ID), Required: b.Required})
 		}
 	}

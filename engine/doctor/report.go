@@ -74,24 +74,22 @@ type ProbeOut struct {
 	Message string `json:"message"`
 }
 
-// Registry statuses the report reasons about.
-const (
-	statusAvailable   = "available"
-	statusUnavailable = "unavailable"
-	statusPlanned     = "planned"
-	permMissing       = "missing"
-)
+// permMissing is the status of a permission the person has to grant.
+const permMissing = "missing"
 
-// Build turns a backend's registry into the doctor report. The planned
+// Build turns a backend's registry into the doctor report. Readiness and
+// the capabilities are the registry's own (engine.Registry.Ready and
+// Capabilities); the doctor only writes them down. The planned
 // wayland-portal entry is added when the registry does not carry it, so
 // every report shows it as the contract reserves it.
 func Build(reg engine.Registry) Report {
 	backends := withWaylandPortal(reg.Backends)
+	capabilities := reg.Capabilities()
 	sessionType := reg.SessionType
 	if sessionType == "" {
 		sessionType = "none"
 	}
-	ready := Ready(backends)
+	ready := reg.Ready()
 	r := Report{
 		Schema:          Schema,
 		SchemaVersion:   engine.DoctorSchemaVersion,
@@ -101,7 +99,7 @@ func Build(reg engine.Registry) Report {
 		SessionType:     sessionType,
 		Ready:           ready,
 		Backends:        make([]engine.RegistryEntryOut, 0, len(backends)),
-		Capabilities:    make([]engine.CapabilityOut, 0, len(reg.Capabilities)),
+		Capabilities:    make([]engine.CapabilityOut, 0, len(capabilities)),
 		Permissions:     make([]PermissionOut, 0, len(reg.Permissions)),
 		NextSteps:       NextSteps(backends, reg.Permissions),
 		Network:         Network{CodePaths: "none", Telemetry: false, UpdateCheck: false},
@@ -111,7 +109,7 @@ func Build(reg engine.Registry) Report {
 	for _, b := range backends {
 		r.Backends = append(r.Backends, BackendOut(b))
 	}
-	for _, c := range reg.Capabilities {
+	for _, c := range capabilities {
 		r.Capabilities = append(r.Capabilities, CapabilityOut(c))
 	}
 	for _, p := range reg.Permissions {
@@ -123,23 +121,6 @@ func Build(reg engine.Registry) Report {
 		})
 	}
 	return r
-}
-
-// Ready reports whether every required backend is available. A registry
-// with no required backend at all is not ready: nothing says the desktop
-// can be reached.
-func Ready(backends []engine.BackendEntry) bool {
-	required := 0
-	for _, b := range backends {
-		if !b.Required {
-			continue
-		}
-		required++
-		if b.Status != statusAvailable {
-			return false
-		}
-	}
-	return required > 0
 }
 
 // BackendOut renders one registry entry, with null reason and action when
@@ -161,7 +142,7 @@ func CapabilityOut(c engine.Capability) engine.CapabilityOut {
 // writes them: null when there are none, and the reason's fixed sentence
 // for an entry that is not available and has no action of its own.
 func reasonAndAction(status, reason, action string) (*string, *string) {
-	if status != statusAvailable {
+	if status != engine.StatusAvailable {
 		action = actionFor(reason, action)
 	}
 	return nullable(reason), nullable(action)
@@ -178,7 +159,7 @@ func withWaylandPortal(in []engine.BackendEntry) []engine.BackendEntry {
 	}
 	return append(out, engine.BackendEntry{
 		ID:         WaylandPortalID,
-		Status:     statusPlanned,
+		Status:     engine.StatusPlanned,
 		Required:   false,
 		ReasonCode: ReasonWaylandPortalNotBuilt,
 		Action:     Action(ReasonWaylandPortalNotBuilt),
@@ -199,9 +180,9 @@ func probes(in []engine.Probe, backends []engine.BackendEntry) []ProbeOut {
 	for _, b := range backends {
 		p := ProbeOut{Label: b.ID, Status: "fail", Message: b.Status}
 		switch b.Status {
-		case statusAvailable:
+		case engine.StatusAvailable:
 			p.Status = "ok"
-		case statusPlanned:
+		case engine.StatusPlanned:
 			p.Status = "skip"
 		}
 		if b.ReasonCode != "" {

@@ -93,46 +93,85 @@ func TestNextStepsMerging(t *testing.T) {
 	}
 }
 
-func TestReady(t *testing.T) {
+// The report's readiness is the registry's own (engine.Registry.Ready,
+// tested there); ok repeats it.
+func TestBuildTakesReadinessFromTheRegistry(t *testing.T) {
+	notReady := readyRegistry()
+	notReady.Backends[1].Status, notReady.Backends[1].ReasonCode = "unavailable", ReasonAtspiBusUnreachable
 	tests := []struct {
-		name     string
-		backends []engine.BackendEntry
-		want     bool
+		name string
+		reg  engine.Registry
+		want bool
 	}{
-		{"all required available", []engine.BackendEntry{{ID: "x11", Status: "available", Required: true}, {ID: "atspi", Status: "available", Required: true}}, true},
-		{"one required unavailable", []engine.BackendEntry{{ID: "x11", Status: "available", Required: true}, {ID: "atspi", Status: "unavailable", Required: true}}, false},
-		{"optional unavailable does not matter", []engine.BackendEntry{{ID: "x11", Status: "available", Required: true}, {ID: "xinput2", Status: "unavailable"}}, true},
-		{"a required planned backend is not ready", []engine.BackendEntry{{ID: "x11", Status: "planned", Required: true}}, false},
-		{"no required backend at all is not ready", []engine.BackendEntry{{ID: WaylandPortalID, Status: "planned"}}, false},
-		{"empty registry is not ready", nil, false},
+		{"ready", readyRegistry(), true},
+		{"a required entry unavailable", notReady, false},
+		{"empty registry", engine.Registry{}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Ready(tt.backends); got != tt.want {
-				t.Errorf("Ready = %v, want %v", got, tt.want)
+			if tt.reg.Ready() != tt.want {
+				t.Fatalf("the registry's Ready = %v, want %v", tt.reg.Ready(), tt.want)
 			}
-			r := Build(engine.Registry{SessionType: "x11", Backends: tt.backends})
-			if r.Ready != tt.want || r.OK != tt.want {
+			if r := Build(tt.reg); r.Ready != tt.want || r.OK != tt.want {
 				t.Errorf("Build: ready %v ok %v, want %v", r.Ready, r.OK, tt.want)
 			}
 		})
 	}
 }
 
-// readyRegistry is a registry where the desktop is fully reachable.
+// readyRegistry is a registry where the desktop is fully reachable: every
+// part the capability table names is available but the notification API,
+// which the platform lacks.
 func readyRegistry() engine.Registry {
-	return engine.Registry{
+	reg := engine.Registry{
 		SessionType: "x11",
 		Backends: []engine.BackendEntry{
 			{ID: "x11", Status: "available", Required: true},
 			{ID: "atspi", Status: "available", Required: true},
 		},
-		Capabilities: []engine.Capability{
-			{Name: "read_tree", Status: "available", Consent: "session"},
-			{Name: "list_notifications", Status: "unsupported", ReasonCode: ReasonNoPlatformAPI, Consent: "session"},
-		},
 		Permissions: []engine.Permission{{Name: "screen_capture", Status: "not_applicable"}},
 	}
+	for _, id := range engine.CapabilityParts() {
+		if id == "x11" || id == "atspi" {
+			continue // entries
+		}
+		f := engine.Feature{ID: id, Status: "available"}
+		if id == engine.PartNotifications {
+			f = engine.Feature{ID: id, Status: "unsupported", ReasonCode: ReasonNoPlatformAPI}
+		}
+		reg.Features = append(reg.Features, f)
+	}
+	return reg
+}
+
+// downRegistry is a registry where the desktop cannot be reached for
+// reason, and no session bus answers: every part is unavailable but the
+// notification API, which the platform lacks.
+func downRegistry(sessionType, reason string) engine.Registry {
+	reg := engine.Registry{
+		SessionType: sessionType,
+		Backends: []engine.BackendEntry{
+			{ID: "x11", Status: "unavailable", Required: true, ReasonCode: reason, Action: Action(reason)},
+			{ID: "atspi", Status: "unavailable", Required: true, ReasonCode: ReasonAtspiBusUnreachable, Action: Action(ReasonAtspiBusUnreachable)},
+			{ID: "xinput2", Status: "unavailable", ReasonCode: reason, Action: Action(reason)},
+		},
+		Permissions: []engine.Permission{
+			{Name: "accessibility", Status: "missing", ReasonCode: ReasonAtspiBusUnreachable, Action: Action(ReasonAtspiBusUnreachable)},
+			{Name: "screen_capture", Status: "not_applicable"},
+		},
+		Probes: []engine.Probe{{Label: "display server", Status: "fail", Message: "DISPLAY is not set"}},
+	}
+	for _, id := range engine.CapabilityParts() {
+		switch id {
+		case "x11", "atspi", "xinput2":
+			continue // entries
+		case engine.PartNotifications:
+			reg.Features = append(reg.Features, engine.Feature{ID: id, Status: "unsupported", ReasonCode: ReasonNoPlatformAPI})
+		default:
+			reg.Features = append(reg.Features, engine.Feature{ID: id, Status: "unavailable", ReasonCode: reason})
+		}
+	}
+	return reg
 }
 
 func TestBuildWritesNullsNotMissingKeys(t *testing.T) {

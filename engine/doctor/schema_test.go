@@ -22,10 +22,9 @@ func TestReportsValidateAgainstTheDoctorSchema(t *testing.T) {
 	}{
 		{"ready", readyRegistry()},
 		{"atspi missing", partial},
-		{"no display", Unavailable(Facts{})},
-		{"wayland", Unavailable(Facts{Display: ":0", DisplayLocal: true, DisplayAnswers: true, Wayland: true, SessionBus: true})},
-		{"reachable but not built", Unavailable(Facts{Display: ":0", DisplayLocal: true, DisplayAnswers: true, SessionBus: true})},
-		{"remote display", Unavailable(Facts{Display: "far:0", SessionBus: true})},
+		{"no display", downRegistry("none", ReasonDisplayUnreachable)},
+		{"wayland", downRegistry("wayland", ReasonWaylandSessionUnsupported)},
+		{"not built", downRegistry("x11", ReasonNotBuilt)},
 		{"empty registry", engine.Registry{}},
 	}
 	for _, tt := range tests {
@@ -57,7 +56,7 @@ func TestTheDoctorSchemaRefusesBrokenReports(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			raw, _ := json.Marshal(Build(Unavailable(Facts{})))
+			raw, _ := json.Marshal(Build(downRegistry("none", ReasonDisplayUnreachable)))
 			var m map[string]any
 			if err := json.Unmarshal(raw, &m); err != nil {
 				t.Fatal(err)

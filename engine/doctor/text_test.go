@@ -20,7 +20,7 @@ func TestText(t *testing.T) {
 		},
 		{
 			name:   "not ready",
-			report: Build(Unavailable(Facts{})),
+			report: Build(downRegistry("none", ReasonDisplayUnreachable)),
 			want: []string{"doctor: NOT READY", "session none", "display_unreachable", "atspi_bus_unreachable",
 				"Next steps:", "1. " + Action(ReasonDisplayUnreachable) + " (required) [display_unreachable: x11]",
 				"(required) [atspi_bus_unreachable: atspi, accessibility permission]"},

@@ -1,7 +1,10 @@
 package mock
 
 import (
+	"slices"
 	"testing"
+
+	"github.com/nish-driver/nish-driver/engine"
 )
 
 func TestRegistry(t *testing.T) {
@@ -13,26 +16,20 @@ func TestRegistry(t *testing.T) {
 	if b := reg.Backends[0]; b.ID != "mock" || b.Status != "available" || !b.Required || b.ReasonCode != "" {
 		t.Errorf("backend %+v", b)
 	}
-	want := map[string][2]string{ // name -> status, consent
-		"read_tree":                  {"available", "session"},
-		"act_semantic":               {"available", "session"},
-		"capture_window":             {"available", "session"},
-		"input_takeover":             {"available", "takeover"},
-		"takeover_indicator":         {"available", "takeover"},
-		"takeover_handback":          {"available", "takeover"},
-		"list_notifications":         {"unsupported", "session"},
-		"dismiss_notification":       {"unsupported", "session"},
-		"invoke_notification_action": {"unsupported", "session"},
-		"clipboard_read":             {"available", "separate"},
-		"clipboard_write":            {"available", "session"},
+	// The mock stands in for every part but the notification API, so
+	// each capability is as the table has it: available, with its
+	// consent, unless it rests on notifications.
+	caps, table := reg.Capabilities(), engine.CapabilityTable()
+	if len(caps) != len(table) {
+		t.Fatalf("%d capabilities, the table has %d", len(caps), len(table))
 	}
-	if len(reg.Capabilities) != len(want) {
-		t.Fatalf("%d capabilities", len(reg.Capabilities))
-	}
-	for _, c := range reg.Capabilities {
-		w, ok := want[c.Name]
-		if !ok || c.Status != w[0] || c.Consent != w[1] {
-			t.Errorf("capability %+v", c)
+	for i, c := range caps {
+		want := "available"
+		if slices.Contains(table[i].RestsOn, engine.PartNotifications) {
+			want = "unsupported"
+		}
+		if c.Name != table[i].Name || c.Status != want || c.Consent != table[i].Consent {
+			t.Errorf("capability %+v, want %s %s", c, want, table[i].Consent)
 		}
 		if (c.Status == "unsupported") != (c.ReasonCode == "no_platform_api") {
 			t.Errorf("reason of %+v", c)
@@ -56,7 +53,7 @@ func TestRegistry(t *testing.T) {
 	if b := reg.Backends[0]; b.Status != "unavailable" || b.ReasonCode == "" || b.Action == "" {
 		t.Errorf("switched-off backend %+v", b)
 	}
-	for _, c := range reg.Capabilities {
+	for _, c := range reg.Capabilities() {
 		if c.Status == "available" {
 			t.Errorf("switched-off capability %+v", c)
 		}
