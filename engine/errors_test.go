@@ -14,20 +14,8 @@ import (
 	"testing"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
-
-// repoRoot finds the repository root from the engine package directory.
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
-		t.Fatalf("no go.mod above engine/: %v", err)
-	}
-	return dir
-}
 
 // emittedCodes scans every non-test Go source of the module for the codes it
 // can emit: Code constants it names, and string literals handed to Errf,
@@ -137,7 +125,7 @@ func docTable(t *testing.T, root string) map[string]string {
 }
 
 func TestEveryErrorCodeHasADisposition(t *testing.T) {
-	root := repoRoot(t)
+	root := testkit.RepoDir(t)
 	table := map[string]engine.CodeInfo{}
 	byConst := map[string]engine.Code{}
 	for _, c := range engine.Codes() {
