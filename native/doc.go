@@ -7,7 +7,7 @@
 // pid, title and geometry), turns their failures into the engine's error
 // codes, and is the only place the two meet.
 //
-// The engine never imports this package (engine/purity_test.go checks it):
+// The engine never imports this package (ci/purity_test.go checks it):
 // the engine speaks to a desktop only through engine.Backend, so its rules
 // are tested on the mock desktop on any machine.
 package native

@@ -1,4 +1,4 @@
-package engine_test
+package ci
 
 import (
 	"io/fs"
@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/nish-driver/nish-driver/internal/testkit"
+	"unicode"
 )
 
 // Comments, docs and schema descriptions cite the rule they implement as
