@@ -7,21 +7,23 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nish-driver/nish-driver/internal/naivewalk"
 	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 const canary = "CANARY-pw-7f3a"
 
 // compareWalk checks a read against a live walk: the same elements, in the
-// same pre-order, with the same depths, roles and names.
-func compareWalk(t *testing.T, tree *Tree, walk []NaiveElement) {
+// same pre-order, with the same depths, roles (in the read's snake_case)
+// and names.
+func compareWalk(t *testing.T, tree *Tree, walk []naivewalk.Element) {
 	t.Helper()
 	if len(tree.Nodes) != len(walk) {
 		t.Errorf("the read has %d elements, the live walk %d", len(tree.Nodes), len(walk))
 	}
 	for i := 0; i < len(tree.Nodes) && i < len(walk); i++ {
 		n, w := tree.Nodes[i], walk[i]
-		if n.Depth != w.Depth || n.Role != w.Role || n.Name != w.Name {
+		if n.Depth != w.Depth || n.Role != snake(w.Role) || n.Name != w.Name {
 			t.Fatalf("element %d differs: read (%d %s %q), live walk (%d %s %q)", i, n.Depth, n.Role, n.Name, w.Depth, w.Role, w.Name)
 		}
 	}
@@ -123,7 +125,7 @@ func TestReadMatchesLiveWalk(t *testing.T) {
 				len(tree.Nodes), stats.Total, stats.CacheTime, stats.FillRounds, stats.FillCalls, stats.FillTime,
 				stats.DetailCalls, stats.DetailTime, stats.PeerToPeer, pyTime)
 			if tc.naive {
-				naive, err := NaiveWalk(f.pid, f.title)
+				naive, err := naivewalk.Walk(f.pid, f.title)
 				if err != nil {
 					t.Fatal(err)
 				}
