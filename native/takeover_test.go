@@ -983,7 +983,7 @@ func TestKillSwitchGrab(t *testing.T) {
 	if p := probe(other); p.Status != "fail" {
 		t.Fatalf("another process's doctor while it is held: %+v", p)
 	}
-	if _, err := other.GrabKillSwitch("", func() {}); err != native.ErrKillSwitchTaken {
+	if _, err := other.GrabKillSwitch("", func() {}); !errors.Is(err, xlib.ErrKillSwitchTaken) {
 		t.Fatalf("a second grab = %v", err)
 	}
 	if p := probe(other); p.Status != "fail" || !strings.Contains(p.Message, "another X client") {
