@@ -194,7 +194,7 @@ func testClipboard(t *testing.T, cov *coverage) {
 	h.host.answer = denyAll
 	h.host.mu.Unlock()
 	h.fail(engine.CodeApprovalDenied, "clipboard_read", nil)
-	for _, r := range h.audit.Records() {
+	for _, r := range h.audit.All() {
 		if r.Event == "clipboard" && r.Length == nil {
 			t.Fatal("clipboard records carry the length")
 		}
@@ -327,7 +327,7 @@ func testBadInput(t *testing.T, h *harness) {
 			for _, v := range values {
 				r := h.raw(tool, map[string]any{p: v, "unknown_" + p: inject})
 				if r.Err != nil {
-					if _, ok := engine.LookupCode(r.Err.Code); !ok {
+					if r.Err.Body().Code != r.Err.Code {
 						t.Fatalf("%s %s: code %s is not in the table", tool, p, r.Err.Code)
 					}
 					if strings.Contains(r.Text, inject) || strings.Contains(r.Text, "ΩΩ") {

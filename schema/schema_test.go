@@ -241,31 +241,6 @@ func definition(t *testing.T, doc map[string]any, name string) map[string]any {
 	return d
 }
 
-func TestErrorCodeEnumEqualsEngineCodes(t *testing.T) {
-	doc := decode(t, errorFile, Error())
-	props := definition(t, doc, "error_body")["properties"].(map[string]any)
-	got := enumOf(t, props["code"].(map[string]any)["enum"])
-	var want []string
-	for _, c := range engine.Codes() {
-		want = append(want, string(c.Code))
-	}
-	if !slices.Equal(got, want) {
-		t.Errorf("error code enum = %v\nwant engine.Codes() = %v", got, want)
-	}
-	var retries []string
-	for _, c := range engine.Codes() {
-		if !slices.Contains(retries, string(c.Retry)) {
-			retries = append(retries, string(c.Retry))
-		}
-	}
-	disp := props["disposition"].(map[string]any)["properties"].(map[string]any)["retry"].(map[string]any)
-	for _, r := range retries {
-		if !slices.Contains(enumOf(t, disp["enum"]), r) {
-			t.Errorf("retry %q of the code table is not in the schema", r)
-		}
-	}
-}
-
 func TestVersionsMatchEngine(t *testing.T) {
 	doctor := decode(t, doctorFile, Doctor())
 	props := doctor["properties"].(map[string]any)
