@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // unitKeys parses a systemd unit into "Section.Key" → values.
@@ -101,7 +103,7 @@ func TestScriptsParse(t *testing.T) {
 	scripts := []string{".ci/run", "ci/install-deps.sh", "ci/deb-build.sh", "ci/deb-version.sh", "ci/deb-install-test.sh"}
 	for _, s := range scripts {
 		t.Run(s, func(t *testing.T) {
-			out, err := exec.Command("bash", "-n", repoRoot+"/"+s).CombinedOutput()
+			out, err := exec.Command("bash", "-n", testkit.RepoPath(t, s)).CombinedOutput()
 			if err != nil {
 				t.Errorf("bash -n %s: %v\n%s", s, err, out)
 			}

@@ -2,17 +2,15 @@ package ci
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
-)
 
-// repoRoot is the repository's top directory, seen from this package.
-const repoRoot = ".."
+	"github.com/nish-driver/nish-driver/internal/testkit"
+)
 
 // readRepoFile reads a file by its path from the repository's top.
 func readRepoFile(t *testing.T, path string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(repoRoot, path))
+	b, err := os.ReadFile(testkit.RepoPath(t, path))
 	if err != nil {
 		t.Fatal(err)
 	}

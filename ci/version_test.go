@@ -2,9 +2,10 @@ package ci
 
 import (
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // TestDebVersion checks how ci/deb-version.sh turns `git describe` into a
@@ -64,6 +65,6 @@ func TestDebVersionOrder(t *testing.T) {
 
 func debVersion(t *testing.T, describe, count string) (string, error) {
 	t.Helper()
-	out, err := exec.Command(filepath.Join(repoRoot, "ci", "deb-version.sh"), describe, count).Output()
+	out, err := exec.Command(testkit.RepoPath(t, "ci/deb-version.sh"), describe, count).Output()
 	return strings.TrimSpace(string(out)), err
 }

@@ -30,10 +30,6 @@ type ActTrace struct {
 	PostReadKind string
 }
 
-// Own is the driver's own share of the call: everything but waiting for
-// the app to go quiet. It includes the act's call into the app (Perform).
-func (t ActTrace) Own() time.Duration { return t.Total - t.Quiet }
-
 // Post-read kinds.
 const (
 	PostReadFull    = "full"

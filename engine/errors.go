@@ -109,15 +109,6 @@ var codeIndex = func() map[Code]CodeInfo {
 	return m
 }()
 
-// Codes returns the whole table, in declaration order.
-func Codes() []CodeInfo { return append([]CodeInfo(nil), codeTable...) }
-
-// LookupCode returns the table row of a code.
-func LookupCode(c Code) (CodeInfo, bool) {
-	info, ok := codeIndex[c]
-	return info, ok
-}
-
 // Escalation recommends another input mode when the current one cannot act.
 type Escalation struct {
 	Recommend string `json:"recommend"`

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"bufio"
+	"encoding/json"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -9,25 +10,15 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/schema"
 )
-
-// repoRoot finds the repository root from the engine package directory.
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
-		t.Fatalf("no go.mod above engine/: %v", err)
-	}
-	return dir
-}
 
 // emittedCodes scans every non-test Go source of the module for the codes it
 // can emit: Code constants it names, and string literals handed to Errf,
@@ -137,7 +128,7 @@ func docTable(t *testing.T, root string) map[string]string {
 }
 
 func TestEveryErrorCodeHasADisposition(t *testing.T) {
-	root := repoRoot(t)
+	root := testkit.RepoDir(t)
 	table := map[string]engine.CodeInfo{}
 	byConst := map[string]engine.Code{}
 	for _, c := range engine.Codes() {
@@ -205,5 +196,42 @@ func TestEnvelopeText(t *testing.T) {
 	}
 	if m := engine.Errf(engine.CodeInternal, "a\nb").Message; strings.Contains(m, "\n") {
 		t.Fatalf("messages are one line: %q", m)
+	}
+}
+
+// The error schema (schema/error.json) lists the table's codes, in its
+// order, and every retry the table uses; every code renders an envelope
+// the schema accepts.
+func TestTheErrorSchemaHoldsTheTable(t *testing.T) {
+	var doc struct {
+		Definitions struct {
+			Body struct {
+				Properties struct {
+					Code        struct{ Enum []string } `json:"code"`
+					Disposition struct {
+						Properties struct {
+							Retry struct{ Enum []string } `json:"retry"`
+						} `json:"properties"`
+					} `json:"disposition"`
+				} `json:"properties"`
+			} `json:"error_body"`
+		} `json:"definitions"`
+	}
+	if err := json.Unmarshal(schema.Error(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	props := doc.Definitions.Body.Properties
+	var codes []string
+	for _, c := range engine.Codes() {
+		codes = append(codes, string(c.Code))
+		if !slices.Contains(props.Disposition.Properties.Retry.Enum, string(c.Retry)) {
+			t.Errorf("%s: retry %q is not in the schema's %v", c.Code, c.Retry, props.Disposition.Properties.Retry.Enum)
+		}
+		if err := schema.ValidateError(engine.Errf(c.Code, "something about pid %d", 42).Envelope()); err != nil {
+			t.Errorf("%s: %v", c.Code, err)
+		}
+	}
+	if !slices.Equal(props.Code.Enum, codes) {
+		t.Errorf("the error schema's codes %v\nwant the table's %v", props.Code.Enum, codes)
 	}
 }

@@ -312,7 +312,7 @@ func TestHandback(t *testing.T) {
 		h.d.TakeoverResume("")
 		h.ok("end_session", nil)
 		seen := map[string]bool{}
-		for _, r := range h.audit.Records() {
+		for _, r := range h.audit.All() {
 			seen[r.Event] = true
 		}
 		for _, want := range []string{"session.started", "consent.granted", "takeover.started", "takeover.paused", "takeover.resumed", "takeover.ended", "session.ended"} {

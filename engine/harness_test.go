@@ -54,13 +54,6 @@ func denyAll(engine.ApprovalRequest) error {
 	return engine.Errf(engine.CodeApprovalDenied, "the host denied the call")
 }
 
-// memAudit keeps audit records in memory.
-type memAudit struct{ recs testkit.List[audit.Record] }
-
-func (m *memAudit) Record(r audit.Record) { m.recs.Add(r) }
-
-func (m *memAudit) Records() []audit.Record { return m.recs.All() }
-
 // coverage records which outcomes each tool produced across the contract
 // test, so it can check that every tool met its successes and errors.
 type coverage struct {
@@ -92,7 +85,7 @@ type harness struct {
 	c     *engine.Conn
 	clock *testkit.Clock
 	host  *fakeHost
-	audit *memAudit
+	audit *testkit.Recorder[audit.Record]
 	cov   *coverage
 }
 
@@ -116,7 +109,7 @@ func withBackend(wrap func(*mock.Desktop) engine.Backend) harnessOption {
 func newHarness(t *testing.T, cov *coverage, opts ...harnessOption) *harness {
 	t.Helper()
 	desk := mock.NewDemo()
-	h := &harness{t: t, desk: desk, demo: desk.Demo(), clock: testkit.NewClock(time.Unix(1_800_000_000, 0)), audit: &memAudit{}, cov: cov}
+	h := &harness{t: t, desk: desk, demo: desk.Demo(), clock: testkit.NewClock(time.Unix(1_800_000_000, 0)), audit: &testkit.Recorder[audit.Record]{}, cov: cov}
 	desk.SetClock(h.clock)
 	o := engine.Options{Backend: desk, Clock: h.clock, Audit: h.audit, ConsentTimeout: 300 * time.Millisecond,
 		CallTimeout: 300 * time.Millisecond}

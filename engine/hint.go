@@ -70,9 +70,6 @@ var hintMessages = map[string]string{
 		"Fix: quit the app and start it again now that the driver has turned the desktop's accessibility switch on.",
 }
 
-// HintMessage returns the fixed text of a hint code ("" for an unknown code).
-func HintMessage(code string) string { return hintMessages[code] }
-
 // sparseRows: a Chromium-family window with fewer rows than this and no
 // document is taken as one without renderer accessibility (with it, the
 // browser's own toolbar alone is over a hundred rows).

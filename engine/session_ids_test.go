@@ -41,7 +41,7 @@ func TestSessionIDsAreUniquePerLiveConnection(t *testing.T) {
 		t.Fatalf("live sessions %v, want %v", live, ids)
 	}
 	var started []string
-	for _, r := range h.audit.Records() {
+	for _, r := range h.audit.All() {
 		if r.Event == "session.started" {
 			started = append(started, r.Session)
 		}

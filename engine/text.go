@@ -38,18 +38,3 @@ func cutEscape(s string, max int) (string, bool) {
 	}
 	return b.String(), false
 }
-
-// cutRunes cuts s to at most max runes and says whether it cut.
-func cutRunes(s string, max int) (string, bool) {
-	if utf8.RuneCountInString(s) <= max {
-		return s, false
-	}
-	i := 0
-	for j := range s {
-		if i == max {
-			return s[:j], true
-		}
-		i++
-	}
-	return s, false
-}

@@ -88,6 +88,10 @@ func (tr *actTraces) add(t engine.ActTrace) {
 	tr.mu.Unlock()
 }
 
+// ownShare is the driver's own share of an act: everything but waiting for
+// the app to go quiet. It includes the act's call into the app (Perform).
+func ownShare(t engine.ActTrace) time.Duration { return t.Total - t.Quiet }
+
 // report adds the medians of the driver's own work, of its parts (the
 // act's call into the app among them) and of the quiet wait, and the share
 // of reused and patched reads.
@@ -97,13 +101,13 @@ func (tr *actTraces) report(b *testing.B) {
 	var own, perform, quiet, resolve, pre, post, rest []time.Duration
 	reused, patched := 0, 0
 	for _, t := range tr.all {
-		own = append(own, t.Own())
+		own = append(own, ownShare(t))
 		perform = append(perform, t.Perform)
 		quiet = append(quiet, t.Quiet)
 		resolve = append(resolve, t.Resolve)
 		pre = append(pre, t.PreRead)
 		post = append(post, t.PostRead)
-		rest = append(rest, t.Own()-t.Resolve-t.PreRead-t.Perform-t.PostRead)
+		rest = append(rest, ownShare(t)-t.Resolve-t.PreRead-t.Perform-t.PostRead)
 		if t.PreReadReused {
 			reused++
 		}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"image/png"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -60,10 +59,7 @@ func grantedBrowser(t testing.TB, kind sandbox.Browser, opts engine.Options) (*b
 // (#rows=N makes its table N rows long).
 func startBrowserAt(t testing.TB, kind sandbox.Browser, fragment string) *browser {
 	t.Helper()
-	page, err := filepath.Abs("atspi/testdata/web/form.html")
-	if err != nil {
-		t.Fatal(err)
-	}
+	page := testkit.Fixture(t, "web/form.html")
 	cmd, err := deskOf(t).BrowserCommand(kind, "file://"+page+fragment)
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -60,20 +59,17 @@ func startApp(t testing.TB, name string, argv ...string) *app {
 // for its "ready".
 func startSynthetic(t testing.TB, rows int) *app {
 	t.Helper()
-	cmd := startReady(t, "the synthetic fixture", deskOf(t).Command("/usr/bin/python3", "atspi/testdata/synthetic.py", fmt.Sprint(rows)))
+	cmd := startReady(t, "the synthetic fixture", deskOf(t).Command("/usr/bin/python3", testkit.Fixture(t, "synthetic.py"), fmt.Sprint(rows)))
 	return &app{cmd: cmd, name: "synthetic"}
 }
 
-// pyatspi runs a pyatspi script of atspi/testdata on the test desktop,
+// pyatspi runs a pyatspi script of the fixtures on the test desktop,
 // ended after bound, and returns what it printed on stdout. The scripts
 // are the tests' independent view of an app: a walk to count against, or
 // facts a screen reader would see.
 func pyatspi(t testing.TB, bound time.Duration, script string, args ...string) ([]byte, error) {
 	t.Helper()
-	path, err := filepath.Abs(filepath.Join("atspi/testdata", script))
-	if err != nil {
-		t.Fatal(err)
-	}
+	path := testkit.Fixture(t, script)
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/usr/bin/python3", append([]string{path}, args...)...)

@@ -11,7 +11,7 @@
 // (unavailable.go); either way the backend reports how its parts stand
 // (parts.go) and the engine's capability table does the rest.
 //
-// The engine never imports this package (engine/purity_test.go checks it):
+// The engine never imports this package (ci/purity_test.go checks it):
 // the engine speaks to a desktop only through engine.Backend, so its rules
 // are tested on the mock desktop on any machine.
 package native

@@ -23,7 +23,7 @@ import (
 // command.
 func startButtons(t *testing.T, title string, x, y int, env ...string) *exec.Cmd {
 	t.Helper()
-	cmd := deskOf(t).Command("/usr/bin/python3", "atspi/testdata/buttons.py", title, fmt.Sprint(x), fmt.Sprint(y))
+	cmd := deskOf(t).Command("/usr/bin/python3", testkit.Fixture(t, "buttons.py"), title, fmt.Sprint(x), fmt.Sprint(y))
 	cmd.Env = append(cmd.Env, env...)
 	return startReady(t, "the buttons fixture", cmd)
 }

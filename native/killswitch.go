@@ -14,9 +14,6 @@ import (
 // one client holds a combination at a time; another driver process, or a
 // desktop shortcut, holding it is reported by the doctor and is not fatal.
 
-// ErrKillSwitchTaken: another X client holds the combination.
-var ErrKillSwitchTaken = xlib.ErrKillSwitchTaken
-
 // ErrBadKillSwitch: the configured combination is not one (a typo in a
 // flag, which the caller should refuse to start with).
 var ErrBadKillSwitch = xlib.ErrBadKeyCombo
@@ -37,8 +34,8 @@ const (
 // is that default) on a connection of its own; each press of it calls
 // onPress on a goroutine of its own. release lets the combination go. A
 // combination that does not parse or names no key is an error to show the
-// person who configured it; ErrKillSwitchTaken means another client holds
-// it.
+// person who configured it; xlib.ErrKillSwitchTaken means another client
+// holds it.
 func (b *Backend) GrabKillSwitch(spec string, onPress func()) (release func(), err error) {
 	if spec == "" {
 		spec = xlib.DefaultKillSwitch

@@ -81,7 +81,7 @@ func TestTakeoverOnTheSecondMonitor(t *testing.T) {
 	if win == 0 {
 		t.Fatalf("no window of the synthetic app among %+v", wins)
 	}
-	if err := w.person.MoveWindow(win, 1000, 10); err != nil {
+	if err := w.other.MoveWindow(win, 1000, 10); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
@@ -110,7 +110,7 @@ func TestTakeoverOnTheSecondMonitor(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, ok, _ := w.person.TextProperty(id, xlib.IndicatorStateProperty); ok {
+		if _, ok, _ := w.other.TextProperty(id, xlib.IndicatorStateProperty); ok {
 			label = d.Frame
 			continue
 		}

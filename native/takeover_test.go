@@ -20,6 +20,7 @@ import (
 	"github.com/nish-driver/nish-driver/engine/control"
 	"github.com/nish-driver/nish-driver/engine/mock"
 	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/xtest"
 	"github.com/nish-driver/nish-driver/native"
 	"github.com/nish-driver/nish-driver/native/xlib"
 )
@@ -116,12 +117,15 @@ func (h *testHost) mark() int {
 	return len(h.evs)
 }
 
-// tk is a takeover test's world.
+// tk is a takeover test's world: the person is a second connection that
+// moves the pointer and presses (XTEST, as the driver does), other the
+// rest of the desktop, which looks at and does what any client can.
 type tk struct {
 	*harness
 	spy    *sendSpy
 	host   *testHost
 	person *xlib.Display
+	other  *xtest.Display
 }
 
 func newTakeover(t testing.TB) *tk { return newTakeoverOn(t, nil) }
@@ -159,6 +163,10 @@ func newTakeoverOn(t testing.TB, wrap func(*sendSpy) engine.Backend) *tk {
 	if err != nil {
 		t.Fatal(err)
 	}
+	other, err := xtest.Open(deskOf(t).Display)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() {
 		h.c.Close()
 		d.Shutdown()
@@ -168,8 +176,9 @@ func newTakeoverOn(t testing.TB, wrap func(*sendSpy) engine.Backend) *tk {
 		_ = driverIn.Close()
 		b.Close()
 		person.Close()
+		other.Close()
 	})
-	return &tk{harness: h, spy: spy, host: host, person: person}
+	return &tk{harness: h, spy: spy, host: host, person: person, other: other}
 }
 
 // grantTakeover starts a session on pid with the takeover line ticked by
@@ -205,7 +214,7 @@ func (w *tk) grantTakeover(pid int) map[string]any {
 // them.
 func (w *tk) indicatorWindows() []uint64 {
 	w.t.Helper()
-	ids, err := w.person.FindByClass(xlib.IndicatorClass)
+	ids, err := w.other.FindByClass(xlib.IndicatorClass)
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -222,9 +231,9 @@ func (w *tk) waitIndicatorGone() {
 func (w *tk) indicatorState() xlib.IndicatorState {
 	w.t.Helper()
 	for _, id := range w.indicatorWindows() {
-		if v, ok, err := w.person.TextProperty(id, xlib.IndicatorStateProperty); err == nil && ok {
-			st, err := xlib.ParseIndicatorState(v)
-			if err != nil {
+		if v, ok, err := w.other.TextProperty(id, xlib.IndicatorStateProperty); err == nil && ok {
+			var st xlib.IndicatorState
+			if err := json.Unmarshal([]byte(v), &st); err != nil {
 				w.t.Fatal(err)
 			}
 			return st
@@ -263,7 +272,7 @@ func (w *tk) waitPaused(paused bool) map[string]any {
 // nothingHeld fails when a key or button is still down on the server.
 func (w *tk) nothingHeld(when string) {
 	w.t.Helper()
-	keys, buttons, err := w.person.HeldInput()
+	keys, buttons, err := w.other.HeldInput()
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -410,7 +419,7 @@ func TestTakeoverGrantedShowsAClickThroughIndicatorCapturesLeaveOut(t *testing.T
 		t.Fatalf("the indicator has %d windows, want the four frame strips and the label", len(ids))
 	}
 	for _, id := range ids {
-		if n, err := w.person.InputShapeRects(id); err != nil || n != 0 {
+		if n, err := w.other.InputShapeRects(id); err != nil || n != 0 {
 			t.Fatalf("indicator window %#x: %d input rectangles (%v); clicks must pass through", id, n, err)
 		}
 	}
@@ -739,7 +748,7 @@ func TestTakeoverEnds(t *testing.T) {
 	t.Run("another client destroys the indicator", func(t *testing.T) {
 		w.grantTakeover(pid)
 		mark := w.host.mark()
-		if err := w.person.DestroyWindow(w.indicatorWindows()[0]); err != nil {
+		if err := w.other.DestroyWindow(w.indicatorWindows()[0]); err != nil {
 			t.Fatal(err)
 		}
 		ev := w.host.find(t, "takeover.ended", mark)
@@ -974,7 +983,7 @@ func TestKillSwitchGrab(t *testing.T) {
 	if p := probe(other); p.Status != "fail" {
 		t.Fatalf("another process's doctor while it is held: %+v", p)
 	}
-	if _, err := other.GrabKillSwitch("", func() {}); err != native.ErrKillSwitchTaken {
+	if _, err := other.GrabKillSwitch("", func() {}); !errors.Is(err, xlib.ErrKillSwitchTaken) {
 		t.Fatalf("a second grab = %v", err)
 	}
 	if p := probe(other); p.Status != "fail" || !strings.Contains(p.Message, "another X client") {

@@ -3,6 +3,9 @@ package schema
 import (
 	"regexp"
 	"strconv"
+
+	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/schema/input"
 )
 
 var maxLengthRe = regexp.MustCompile(`"maxLength":\s*(\d+)`)
@@ -13,8 +16,8 @@ var maxLengthRe = regexp.MustCompile(`"maxLength":\s*(\d+)`)
 // refused everywhere).
 func LongestInputString() int {
 	longest := 0
-	for _, tool := range InputTools() {
-		raw, _ := Input(tool)
+	for _, tool := range engine.ToolNames() {
+		raw, _ := input.Schema(tool)
 		for _, m := range maxLengthRe.FindAllSubmatch(raw, -1) {
 			if n, err := strconv.Atoi(string(m[1])); err == nil {
 				longest = max(longest, n)

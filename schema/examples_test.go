@@ -134,8 +134,10 @@ type example struct {
 	wantErr []string
 }
 
-func output(tool string) func(any) error { return func(d any) error { return ValidateOutput(tool, d) } }
-func input(tool string) func(any) error  { return func(d any) error { return ValidateInput(tool, d) } }
+func outputOf(tool string) func(any) error {
+	return func(d any) error { return ValidateOutput(tool, d) }
+}
+func inputOf(tool string) func(any) error { return func(d any) error { return ValidateInput(tool, d) } }
 
 func outputExamples(t *testing.T) []example {
 	act := testkit.Decode(t, fullAct())
@@ -147,89 +149,89 @@ func outputExamples(t *testing.T) []example {
 	secure.Value = ptr("hunter2")
 	noWindows := engine.ListWindowsResult{OK: true, Session: false, Windows: []engine.WindowRow{{Pid: 5120, App: "gedit"}}}
 	return []example{
-		{"full act result", output("click"), fullAct(), nil},
-		{"minimal act result", output("press_key"), minimalAct(), nil},
-		{"set_value readback", output("set_value"), engine.ActResult{OK: true, Effect: "confirmed", Verified: true,
+		{"full act result", outputOf("click"), fullAct(), nil},
+		{"minimal act result", outputOf("press_key"), minimalAct(), nil},
+		{"set_value readback", outputOf("set_value"), engine.ActResult{OK: true, Effect: "confirmed", Verified: true,
 			Path: "atspi_text", Readback: "match", TypedCharacters: ptr(5)}, nil},
-		{"act result with an unknown field", output("click"), with(act, "surprise", 1), []string{"surprise"}},
-		{"act result with an unknown observe field", output("click"),
+		{"act result with an unknown field", outputOf("click"), with(act, "surprise", 1), []string{"surprise"}},
+		{"act result with an unknown observe field", outputOf("click"),
 			with(act, "observe", with(act["observe"].(map[string]any), "pixels", 1)), []string{"observe", "pixels"}},
-		{"act result with an unknown effect", output("click"), with(act, "effect", "done"), []string{"effect"}},
-		{"act result with an unknown path", output("click"), with(act, "path", "mouse"), []string{"path"}},
-		{"act result without took_cursor", output("click"), with(act, "took_cursor", drop), []string{"took_cursor"}},
-		{"act result with ok false", output("click"), with(act, "ok", false), []string{"ok"}},
-		{"act result with a null diff list", output("click"),
+		{"act result with an unknown effect", outputOf("click"), with(act, "effect", "done"), []string{"effect"}},
+		{"act result with an unknown path", outputOf("click"), with(act, "path", "mouse"), []string{"path"}},
+		{"act result without took_cursor", outputOf("click"), with(act, "took_cursor", drop), []string{"took_cursor"}},
+		{"act result with ok false", outputOf("click"), with(act, "ok", false), []string{"ok"}},
+		{"act result with a null diff list", outputOf("click"),
 			with(act, "diff", with(act["diff"].(map[string]any), "added", nil)), []string{"diff", "added"}},
-		{"act result with a bad readback", output("set_value"), with(act, "readback", "maybe"), []string{"readback"}},
-		{"full read", output("get_window_state"), windowState([]engine.ElementRow{elementRow(1, nil), elementRow(2, ptr(1))}, false), nil},
-		{"skeleton read", output("get_window_state"), windowState([]engine.SkeletonRow{skel}, true), nil},
-		{"read with screenshot error and text", output("get_window_state"), func() engine.WindowStateResult {
+		{"act result with a bad readback", outputOf("set_value"), with(act, "readback", "maybe"), []string{"readback"}},
+		{"full read", outputOf("get_window_state"), windowState([]engine.ElementRow{elementRow(1, nil), elementRow(2, ptr(1))}, false), nil},
+		{"skeleton read", outputOf("get_window_state"), windowState([]engine.SkeletonRow{skel}, true), nil},
+		{"read with screenshot error and text", outputOf("get_window_state"), func() engine.WindowStateResult {
 			w := windowState([]engine.ElementRow{}, false)
 			w.Root, w.Text, w.TextTruncated = "s2:7", ptr("Dear Ann,"), true
 			body := engine.Errf(engine.CodeRateLimited, "capture rate above 5 per second").Body()
 			w.ScreenshotError = &body
 			return w
 		}(), nil},
-		{"read with null elements", output("get_window_state"), windowState(nil, false), []string{"elements"}},
-		{"row without parent_index", output("get_window_state"),
+		{"read with null elements", outputOf("get_window_state"), windowState(nil, false), []string{"elements"}},
+		{"row without parent_index", outputOf("get_window_state"),
 			with(gws, "elements", []any{with(testkit.Decode(t, elementRow(1, nil)), "parent_index", drop)}), []string{"elements.0"}},
-		{"secure row with a value", output("get_window_state"), windowState([]engine.ElementRow{secure}, false),
+		{"secure row with a value", outputOf("get_window_state"), windowState([]engine.ElementRow{secure}, false),
 			[]string{"elements.0"}},
-		{"row with a malformed token", output("get_window_state"),
+		{"row with a malformed token", outputOf("get_window_state"),
 			with(gws, "elements", []any{with(testkit.Decode(t, elementRow(1, nil)), "element_token", "row-1")}), []string{"elements.0"}},
-		{"list_windows without a session", output("list_windows"), noWindows, nil},
-		{"list_windows with a session", output("list_windows"), engine.ListWindowsResult{OK: true, Session: true,
+		{"list_windows without a session", outputOf("list_windows"), noWindows, nil},
+		{"list_windows with a session", outputOf("list_windows"), engine.ListWindowsResult{OK: true, Session: true,
 			Windows: []engine.WindowRow{
 				{WindowID: 41943047, Pid: 5120, App: "gedit", Title: "notes.txt", Frame: &frame, Focused: ptr(true),
 					OnScreen: ptr(true), Stacking: ptr(0), Approved: ptr(true)},
 				{Pid: 6000, App: "firefox", Approved: ptr(false)},
 			}}, nil},
-		{"list_windows with a null list", output("list_windows"), with(testkit.Decode(t, noWindows), "windows", nil), []string{"windows"}},
-		{"session state", output("get_session_state"), sessionResult(), nil},
-		{"start_session", output("start_session"), sessionResult(), nil},
-		{"session with an unknown paused_reason", output("get_session_state"), func() engine.SessionResult {
+		{"list_windows with a null list", outputOf("list_windows"), with(testkit.Decode(t, noWindows), "windows", nil), []string{"windows"}},
+		{"session state", outputOf("get_session_state"), sessionResult(), nil},
+		{"start_session", outputOf("start_session"), sessionResult(), nil},
+		{"session with an unknown paused_reason", outputOf("get_session_state"), func() engine.SessionResult {
 			s := sessionResult()
 			s.Takeover.PausedReason = "bored"
 			return s
 		}(), []string{"takeover.paused_reason"}},
-		{"session with an unknown input", output("start_session"), func() engine.SessionResult {
+		{"session with an unknown input", outputOf("start_session"), func() engine.SessionResult {
 			s := sessionResult()
 			s.Input = "both"
 			return s
 		}(), []string{"input"}},
-		{"end_session", output("end_session"), engine.EndSessionResult{OK: true, Session: "mcp:host:1", Ended: true}, nil},
-		{"clipboard_read", output("clipboard_read"), engine.ClipboardReadResult{OK: true, Text: "hello", Length: 5}, nil},
-		{"health_report", output("health_report"), healthResult(), nil},
-		{"health_report with an unknown reason", output("health_report"), func() engine.HealthResult {
+		{"end_session", outputOf("end_session"), engine.EndSessionResult{OK: true, Session: "mcp:host:1", Ended: true}, nil},
+		{"clipboard_read", outputOf("clipboard_read"), engine.ClipboardReadResult{OK: true, Text: "hello", Length: 5}, nil},
+		{"health_report", outputOf("health_report"), healthResult(), nil},
+		{"health_report with an unknown reason", outputOf("health_report"), func() engine.HealthResult {
 			h := healthResult()
 			h.Backends[1].ReasonCode = ptr("gremlins")
 			return h
 		}(), []string{"backends.1"}},
-		{"health_report with an available backend giving a reason", output("health_report"), func() engine.HealthResult {
+		{"health_report with an available backend giving a reason", outputOf("health_report"), func() engine.HealthResult {
 			h := healthResult()
 			h.Backends[0].ReasonCode = ptr("xtest_missing")
 			return h
 		}(), []string{"backends.0"}},
-		{"health_report with an unknown capability", output("health_report"), func() engine.HealthResult {
+		{"health_report with an unknown capability", outputOf("health_report"), func() engine.HealthResult {
 			h := healthResult()
 			h.Capabilities[0].Name = "teleport"
 			return h
 		}(), []string{"capabilities.0"}},
-		{"notifications", output("list_notifications"), map[string]any{"ok": true, "notifications": []any{
+		{"notifications", outputOf("list_notifications"), map[string]any{"ok": true, "notifications": []any{
 			map[string]any{"id": "n1", "app": "Mail", "summary": "New mail", "body": "From Ann"}}}, nil},
-		{"notification without a summary", output("list_notifications"), map[string]any{"ok": true, "notifications": []any{
+		{"notification without a summary", outputOf("list_notifications"), map[string]any{"ok": true, "notifications": []any{
 			map[string]any{"id": "n1", "app": "Mail", "body": "From Ann"}}}, []string{"notifications.0"}},
-		{"dismissed notification", output("dismiss_notification"), minimalAct(), nil},
-		{"app actions", output("list_app_actions"), map[string]any{"ok": true, "app": "excel", "actions": []any{
+		{"dismissed notification", outputOf("dismiss_notification"), minimalAct(), nil},
+		{"app actions", outputOf("list_app_actions"), map[string]any{"ok": true, "app": "excel", "actions": []any{
 			map[string]any{"action": "excel.set_range_values", "risk": "edit", "consequential": false,
 				"params": map[string]any{"type": "object", "required": []any{"range", "values"}}},
 			map[string]any{"action": "word.save_document", "risk": "write_file", "consequential": true, "params": map[string]any{}},
 		}}, nil},
-		{"app action without consequential", output("list_app_actions"), map[string]any{"ok": true, "app": "excel",
+		{"app action without consequential", outputOf("list_app_actions"), map[string]any{"ok": true, "app": "excel",
 			"actions": []any{map[string]any{"action": "a.b", "risk": "edit", "params": map[string]any{}}}}, []string{"actions.0"}},
-		{"app action result", output("app_action"), map[string]any{"ok": true, "effect": "confirmed", "verified": true,
+		{"app action result", outputOf("app_action"), map[string]any{"ok": true, "effect": "confirmed", "verified": true,
 			"path": "app_action", "readback": "match", "diff": []any{map[string]any{"range": "A1", "from": 1, "to": 2}}}, nil},
-		{"app action result on another path", output("app_action"), map[string]any{"ok": true, "effect": "confirmed",
+		{"app action result on another path", outputOf("app_action"), map[string]any{"ok": true, "effect": "confirmed",
 			"verified": true, "path": "xtest"}, []string{"path"}},
 	}
 }
@@ -298,42 +300,42 @@ func inputExamples() []example {
 		seventeen = append(seventeen, "app"+fmtInt(i))
 	}
 	return []example{
-		{"start_session", input("start_session"), map[string]any{"apps": []any{"gedit", 5120}, "input": "takeover",
+		{"start_session", inputOf("start_session"), map[string]any{"apps": []any{"gedit", 5120}, "input": "takeover",
 			"lease_minutes": 30, "clipboard_read": true, "purpose": "Tidy the notes"}, nil},
-		{"start_session without apps", input("start_session"), map[string]any{"input": "headless"}, []string{"apps"}},
-		{"start_session with no apps", input("start_session"), map[string]any{"apps": []any{}}, []string{"apps"}},
-		{"start_session with 17 apps", input("start_session"), map[string]any{"apps": seventeen}, []string{"apps"}},
-		{"start_session with an unknown input", input("start_session"), map[string]any{"apps": []any{"a"}, "input": "both"},
+		{"start_session without apps", inputOf("start_session"), map[string]any{"input": "headless"}, []string{"apps"}},
+		{"start_session with no apps", inputOf("start_session"), map[string]any{"apps": []any{}}, []string{"apps"}},
+		{"start_session with 17 apps", inputOf("start_session"), map[string]any{"apps": seventeen}, []string{"apps"}},
+		{"start_session with an unknown input", inputOf("start_session"), map[string]any{"apps": []any{"a"}, "input": "both"},
 			[]string{"input"}},
-		{"start_session with a long lease", input("start_session"), map[string]any{"apps": []any{"a"}, "lease_minutes": 241},
+		{"start_session with a long lease", inputOf("start_session"), map[string]any{"apps": []any{"a"}, "lease_minutes": 241},
 			[]string{"lease_minutes"}},
-		{"unknown arguments are allowed", input("get_session_state"), map[string]any{"verbose": true}, nil},
-		{"get_window_state", input("get_window_state"), map[string]any{"app": "gedit", "skeleton": true, "root": "s3:1",
+		{"unknown arguments are allowed", inputOf("get_session_state"), map[string]any{"verbose": true}, nil},
+		{"get_window_state", inputOf("get_window_state"), map[string]any{"app": "gedit", "skeleton": true, "root": "s3:1",
 			"max_elements": 200, "max_depth": 5, "include_screenshot": false}, nil},
-		{"get_window_state with too many rows", input("get_window_state"), map[string]any{"max_elements": 5001},
+		{"get_window_state with too many rows", inputOf("get_window_state"), map[string]any{"max_elements": 5001},
 			[]string{"max_elements"}},
-		{"click", input("click"), map[string]any{"window_id": 41943047, "element_token": "s3:4",
+		{"click", inputOf("click"), map[string]any{"window_id": 41943047, "element_token": "s3:4",
 			"delivery_mode": "background", "observe": map[string]any{"tree": true}}, nil},
-		{"click with pid 0", input("click"), map[string]any{"pid": 0}, []string{"pid"}},
-		{"click with a malformed token", input("click"), map[string]any{"element_token": "4"}, []string{"element_token"}},
-		{"click with an unknown delivery", input("click"), map[string]any{"delivery_mode": "telepathy"}, []string{"delivery_mode"}},
-		{"type_text", input("type_text"), map[string]any{"element_token": "s3:4", "text": "hello"}, nil},
-		{"type_text without text", input("type_text"), map[string]any{"element_token": "s3:4"}, []string{"text"}},
-		{"set_value with a number", input("set_value"), map[string]any{"element_token": "s3:4", "value": 42.5}, nil},
-		{"set_value with a bool", input("set_value"), map[string]any{"element_token": "s3:4", "value": true}, []string{"value"}},
-		{"press_key", input("press_key"), map[string]any{"key": "Return"}, nil},
-		{"hotkey with seven keys", input("hotkey"), map[string]any{"keys": []any{"a", "b", "c", "d", "e", "f", "g"}},
+		{"click with pid 0", inputOf("click"), map[string]any{"pid": 0}, []string{"pid"}},
+		{"click with a malformed token", inputOf("click"), map[string]any{"element_token": "4"}, []string{"element_token"}},
+		{"click with an unknown delivery", inputOf("click"), map[string]any{"delivery_mode": "telepathy"}, []string{"delivery_mode"}},
+		{"type_text", inputOf("type_text"), map[string]any{"element_token": "s3:4", "text": "hello"}, nil},
+		{"type_text without text", inputOf("type_text"), map[string]any{"element_token": "s3:4"}, []string{"text"}},
+		{"set_value with a number", inputOf("set_value"), map[string]any{"element_token": "s3:4", "value": 42.5}, nil},
+		{"set_value with a bool", inputOf("set_value"), map[string]any{"element_token": "s3:4", "value": true}, []string{"value"}},
+		{"press_key", inputOf("press_key"), map[string]any{"key": "Return"}, nil},
+		{"hotkey with seven keys", inputOf("hotkey"), map[string]any{"keys": []any{"a", "b", "c", "d", "e", "f", "g"}},
 			[]string{"keys"}},
-		{"scroll", input("scroll"), map[string]any{"x": 10, "y": 10, "direction": "down", "amount": 3}, nil},
-		{"scroll too far", input("scroll"), map[string]any{"direction": "down", "amount": 51}, []string{"amount"}},
-		{"scroll without direction", input("scroll"), map[string]any{"amount": 3}, []string{"direction"}},
-		{"drag", input("drag"), map[string]any{"from_token": "s1:2", "to_x": 5, "to_y": 6}, nil},
-		{"move_cursor", input("move_cursor"), map[string]any{"x": 1, "y": 2, "scope": "desktop", "duration_ms": 300}, nil},
-		{"move_cursor without y", input("move_cursor"), map[string]any{"x": 1}, []string{"y"}},
-		{"clipboard_write", input("clipboard_write"), map[string]any{"text": "hi"}, nil},
-		{"app_action", input("app_action"), map[string]any{"pid": 1, "window_id": 2, "action": "excel.set_range_values",
+		{"scroll", inputOf("scroll"), map[string]any{"x": 10, "y": 10, "direction": "down", "amount": 3}, nil},
+		{"scroll too far", inputOf("scroll"), map[string]any{"direction": "down", "amount": 51}, []string{"amount"}},
+		{"scroll without direction", inputOf("scroll"), map[string]any{"amount": 3}, []string{"direction"}},
+		{"drag", inputOf("drag"), map[string]any{"from_token": "s1:2", "to_x": 5, "to_y": 6}, nil},
+		{"move_cursor", inputOf("move_cursor"), map[string]any{"x": 1, "y": 2, "scope": "desktop", "duration_ms": 300}, nil},
+		{"move_cursor without y", inputOf("move_cursor"), map[string]any{"x": 1}, []string{"y"}},
+		{"clipboard_write", inputOf("clipboard_write"), map[string]any{"text": "hi"}, nil},
+		{"app_action", inputOf("app_action"), map[string]any{"pid": 1, "window_id": 2, "action": "excel.set_range_values",
 			"params": map[string]any{"range": "A1"}}, nil},
-		{"arguments that are not an object", input("list_windows"), []any{}, []string{"(root)"}},
+		{"arguments that are not an object", inputOf("list_windows"), []any{}, []string{"(root)"}},
 	}
 }
 
@@ -361,16 +363,6 @@ func TestExamples(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// Every code the engine can emit renders an envelope the schema accepts.
-func TestEveryEngineErrorValidates(t *testing.T) {
-	for _, c := range engine.Codes() {
-		e := engine.Errf(c.Code, "something about pid %d", 42)
-		if err := ValidateError(e.Envelope()); err != nil {
-			t.Errorf("%s: %v", c.Code, err)
-		}
 	}
 }
 

@@ -1,15 +1,16 @@
-// Package schema holds the driver's JSON Schemas (draft-07) as data: the
-// input schema tools/list advertises for every tool, the structuredContent
-// of every tool's success, the failure envelope and the doctor report. The
-// files are embedded so the binary never reads them from disk. Each file is
-// the one copy of its schema: what tools/list sends is pinned by the
-// toolsnaps of internal/mcpserver, and the other schemas by the tests here
-// that hold them to the engine's Go types.
+// Package schema holds the driver's promises on the wire that it does not
+// serve: the schemas (draft-07) of every tool's structuredContent on
+// success, of the failure envelope and of the doctor report, and the
+// validator the tests hold the driver's results, arguments and reports to.
+// The input schemas tools/list advertises are package schema/input, the
+// only part the binary links; this package reads them from there.
 //
-// Input schemas follow the tools/list rules (docs/contract.md#tool-schemas):
-// an object root with properties, no $ref, no root combinators, under 12,000
-// bytes. They do not forbid unknown arguments, because the driver ignores
-// them.
+// It is for tests and ci/checkdoctor: nothing in the binary imports it, so
+// the binary carries no schema validator (`go version -m bin/nish-driver`
+// lists no gojsonschema). Each file is the one copy of its schema: what
+// tools/list sends is pinned by the toolsnaps of internal/mcpserver, and
+// the other schemas by the tests here that hold them to the engine's Go
+// types.
 //
 // Output, error and doctor schemas close every object
 // (additionalProperties: false), so a field added in Go without its schema
@@ -25,12 +26,12 @@ import (
 	"path"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/schema/input"
 )
 
-//go:embed input/*.json output/*.json error.json doctor.json
+//go:embed output/*.json error.json doctor.json
 var files embed.FS
 
 // Schema file names, relative to this package.
@@ -41,11 +42,18 @@ const (
 	doctorFile = "doctor.json"
 )
 
-// loaded holds every embedded schema in compact form, keyed by file name.
+// loaded holds every schema in compact form, keyed by file name: the
+// embedded ones, and the input schema of every engine tool under
+// input/<tool>.json (package input checks that it has no others).
 var loaded = mustLoad()
 
 func mustLoad() map[string][]byte {
 	out := map[string][]byte{}
+	for _, tool := range engine.ToolNames() {
+		if raw, ok := input.Schema(tool); ok {
+			out[inputFile(tool)] = raw
+		}
+	}
 	err := fs.WalkDir(files, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -128,15 +136,6 @@ func validToolName(tool string) bool {
 	return true
 }
 
-// Input returns the input schema of a tool, compact, as tools/list
-// advertises it.
-func Input(tool string) (json.RawMessage, bool) {
-	if !validToolName(tool) {
-		return nil, false
-	}
-	return get(inputFile(tool))
-}
-
 // Output returns the schema of a tool's structuredContent on success.
 func Output(tool string) (json.RawMessage, bool) {
 	if !validToolName(tool) {
@@ -157,25 +156,11 @@ func Doctor() json.RawMessage {
 	return b
 }
 
-// InputTools lists the tools that have an input schema, sorted by name.
-func InputTools() []string { return toolsIn(inputDir) }
-
 // OutputTools lists the tools that have an output schema, sorted by name.
 func OutputTools() []string {
 	names := make([]string, 0, len(outputFiles))
 	for tool := range outputFiles {
 		names = append(names, tool)
-	}
-	sort.Strings(names)
-	return names
-}
-
-func toolsIn(dir string) []string {
-	var names []string
-	for name := range loaded {
-		if d, f := path.Split(name); d == dir+"/" {
-			names = append(names, strings.TrimSuffix(f, ".json"))
-		}
 	}
 	sort.Strings(names)
 	return names

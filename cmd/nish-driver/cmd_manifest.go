@@ -7,7 +7,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/doctor"
-	"github.com/nish-driver/nish-driver/schema"
+	"github.com/nish-driver/nish-driver/schema/input"
 )
 
 // manifestCmd prints what an installer or host needs to know without
@@ -63,7 +63,7 @@ func buildManifest(ctx context.Context, backend engine.Backend) (manifest, error
 		Capabilities:           []engine.CapabilityOut{},
 	}
 	for _, t := range engine.Tools() {
-		in, ok := schema.Input(t.Name)
+		in, ok := input.Schema(t.Name)
 		if !ok {
 			return manifest{}, fmt.Errorf("tool %s has no input schema", t.Name)
 		}

@@ -26,10 +26,7 @@ import (
 // lowest free display, so a sandbox of a test running beside this one may
 // take the same number at once.)
 func TestSandboxStopsCleanly(t *testing.T) {
-	fixture, err := filepath.Abs("../../native/atspi/testdata/synthetic.py")
-	if err != nil {
-		t.Fatal(err)
-	}
+	fixture := testkit.Fixture(t, "synthetic.py")
 	stops := []struct {
 		name string
 		sig  syscall.Signal

@@ -124,14 +124,6 @@ func openFile(path string) (*os.File, int64, error) {
 	return f, st.Size(), nil
 }
 
-// Path is the file the log writes to.
-func (l *Log) Path() string {
-	if l == nil {
-		return ""
-	}
-	return l.path
-}
-
 // Record queues one record. TimeMs is set to the current Unix time in
 // milliseconds when zero. Safe for concurrent use; a nil *Log does nothing.
 func (l *Log) Record(r Record) {
@@ -204,15 +196,6 @@ func (l *Log) Flush() {
 	case <-done:
 	case <-timer.C:
 	}
-}
-
-// Dropped counts the records lost: queue full, log closed, or a failed
-// encode or write.
-func (l *Log) Dropped() uint64 {
-	if l == nil {
-		return 0
-	}
-	return l.dropped.Load() + l.failed.Load()
 }
 
 // Close writes what is queued (waiting at most a couple of seconds) and

@@ -28,3 +28,5 @@ type Record struct {
 type Sink interface {
 	Record(r Record)
 }
+
+var _ Sink = (*Log)(nil)

@@ -78,20 +78,3 @@ func TestRecordJSONKeys(t *testing.T) {
 		t.Fatalf("empty fields are not left out: %s", b)
 	}
 }
-
-func TestMemory(t *testing.T) {
-	var m Memory
-	m.Record(Record{Event: "session.started", Session: "s1"})
-	m.Record(Record{Event: "act", Tool: "click"})
-	recs := m.Records()
-	if len(recs) != 2 || recs[0].Session != "s1" || recs[1].Tool != "click" || recs[0].TimeMs != 0 {
-		t.Fatalf("Records() = %+v", recs)
-	}
-	recs[0].Event = "changed"
-	if m.Records()[0].Event != "session.started" {
-		t.Fatal("Records() is not a copy")
-	}
-	if got := strings.Join(m.Events(), ","); got != "session.started,act" {
-		t.Fatalf("Events() = %q", got)
-	}
-}

@@ -125,10 +125,6 @@ func (p *Pipe) endInput() { p.inputOnce.Do(func() { close(p.inputDone) }) }
 // host is not reading.
 func (p *Pipe) Emit(ev engine.HostEvent) { p.out.send(ev) }
 
-// Dropped counts the lines the host never got: queue full, pipe closed or a
-// failed write.
-func (p *Pipe) Dropped() uint64 { return p.out.dropped.Load() }
-
 // Close stops the writer after the queued lines are written (waiting at
 // most a second) and denies every waiting approval. Emit after Close drops.
 func (p *Pipe) Close() error {

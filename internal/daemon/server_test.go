@@ -98,8 +98,8 @@ func TestHelloParams(t *testing.T) {
 func TestUnknownMethodsCarryTheContractsErrorObject(t *testing.T) {
 	td := startDaemon(t, daemonOpts{})
 	c := helloClient(t, td.path)
-	info, ok := engine.LookupCode(engine.CodeUnknownMethod)
-	if !ok {
+	info := (&engine.Error{Code: engine.CodeUnknownMethod}).Body()
+	if info.Code != engine.CodeUnknownMethod {
 		t.Fatal("the engine's table has no unknown_method")
 	}
 	for _, method := range []string{"takeover.resume", "session.revoke", "approval.answer", "initialize", "tools/list", "Hello", "sessions.List"} {
@@ -108,7 +108,7 @@ func TestUnknownMethodsCarryTheContractsErrorObject(t *testing.T) {
 			if e.Code != codeMethodNotFound {
 				t.Fatalf("code %d, want %d", e.Code, codeMethodNotFound)
 			}
-			if e.Data == nil || e.Data.Code != engine.CodeUnknownMethod || e.Data.Disposition.Retry != info.Retry || e.Data.Suggestion != info.Suggestion {
+			if e.Data == nil || e.Data.Code != engine.CodeUnknownMethod || e.Data.Disposition.Retry != info.Disposition.Retry || e.Data.Suggestion != info.Suggestion {
 				t.Errorf("data %+v, want the unknown_method object from the engine's table", e.Data)
 			}
 			if strings.Contains(e.Message, method) || strings.Contains(e.Data.Message, method) {

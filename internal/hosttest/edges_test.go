@@ -179,7 +179,7 @@ func TestTwoConnectionsOfOneHostHaveTwoSessionIDs(t *testing.T) {
 			t.Fatalf("live sessions %v, want %v", listed, ids)
 		}
 		var started []string
-		for _, r := range h.audit.Records() {
+		for _, r := range h.audit.All() {
 			if r.Event == "session.started" {
 				started = append(started, r.Session)
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/nish-driver/nish-driver/internal/daemon"
 	"github.com/nish-driver/nish-driver/internal/mcpserver"
 	mcpwire "github.com/nish-driver/nish-driver/internal/mcpserver/wire"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/internal/testkit/mcpkit"
 )
 
@@ -29,7 +30,7 @@ type host struct {
 	name   string // "stdio" or "daemon"
 	desk   *mock.Desktop
 	driver *engine.Driver
-	audit  *audit.Memory
+	audit  *testkit.Recorder[audit.Record]
 	// dial opens a new connection: what the client writes, what it reads,
 	// and how the client's side goes away (a closed stdin or socket).
 	dial func(t *testing.T) conn
@@ -70,7 +71,7 @@ func eachHost(t *testing.T, o hostOpts, fn func(t *testing.T, h *host)) {
 	}
 }
 
-func newDriver(t *testing.T, o hostOpts) (*mock.Desktop, *engine.Driver, *audit.Memory) {
+func newDriver(t *testing.T, o hostOpts) (*mock.Desktop, *engine.Driver, *testkit.Recorder[audit.Record]) {
 	t.Helper()
 	var desk *mock.Desktop
 	if o.desk != nil {
@@ -86,7 +87,7 @@ func newDriver(t *testing.T, o hostOpts) (*mock.Desktop, *engine.Driver, *audit.
 	if o.consentTimeout == 0 {
 		o.consentTimeout = 2 * time.Second
 	}
-	mem := &audit.Memory{}
+	mem := &testkit.Recorder[audit.Record]{}
 	d := engine.New(engine.Options{Backend: desk, Audit: mem, Clock: o.clock, ConsentTimeout: o.consentTimeout})
 	return desk, d, mem
 }

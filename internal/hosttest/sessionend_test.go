@@ -209,10 +209,10 @@ func TestEndingASessionEndsItsCalls(t *testing.T) {
 					assertNoRead(t, cs)
 				}
 				if way.want == "" && !testkit.Poll(endAnswerBound, func() bool { return sessionEnded(h, "connection_closed") }) {
-					t.Errorf("the audit log has no session.ended for the dropped connection: %v", h.audit.Events())
+					t.Errorf("the audit log has no session.ended for the dropped connection: %+v", h.audit.All())
 				}
 				var ends []string
-				for _, r := range h.audit.Records() {
+				for _, r := range h.audit.All() {
 					if r.Event == "takeover.ended" {
 						ends = append(ends, r.Reason)
 					}
@@ -247,7 +247,7 @@ func assertNoRead(t *testing.T, cs *mcp.ClientSession) {
 
 // sessionEnded tells whether the audit log has a session's end for reason.
 func sessionEnded(h *host, reason string) bool {
-	for _, r := range h.audit.Records() {
+	for _, r := range h.audit.All() {
 		if r.Event == "session.ended" && r.Reason == reason {
 			return true
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/internal/testkit/mcpkit"
 	"github.com/nish-driver/nish-driver/schema"
+	"github.com/nish-driver/nish-driver/schema/input"
 )
 
 // Depends on the engine's session handlers (get_session_state).
@@ -53,7 +54,7 @@ type property struct {
 
 func properties(t *testing.T, tool string) []property {
 	t.Helper()
-	raw, ok := schema.Input(tool)
+	raw, ok := input.Schema(tool)
 	if !ok {
 		t.Fatalf("%s: no input schema", tool)
 	}

@@ -140,3 +140,11 @@ func (c *wireConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 	return msg, err
 }
+
+// count is the number of open engine connections, which the server itself
+// never needs to know.
+func (s *sessions) count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
+}

@@ -24,7 +24,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/nish-driver/nish-driver/engine"
-	"github.com/nish-driver/nish-driver/schema"
+	"github.com/nish-driver/nish-driver/schema/input"
 )
 
 // ServerName is the implementation name reported in initialize.
@@ -52,7 +52,7 @@ type Server struct {
 }
 
 // New builds the MCP server over a driver: every tool of the engine's table,
-// its input schema from package schema, truthful annotations, no output
+// its input schema from package schema/input, truthful annotations, no output
 // schema (docs/contract.md#tool-schemas), the contract's _meta on initialize
 // and tools/list, and one engine connection per MCP session.
 func New(d *engine.Driver, opts Options) (*Server, error) {
@@ -127,7 +127,7 @@ func Tools() ([]*mcp.Tool, error) {
 	specs := engine.Tools()
 	out := make([]*mcp.Tool, 0, len(specs))
 	for _, spec := range specs {
-		in, ok := schema.Input(spec.Name)
+		in, ok := input.Schema(spec.Name)
 		if !ok {
 			return nil, fmt.Errorf("mcpserver: tool %s has no input schema", spec.Name)
 		}

@@ -133,13 +133,6 @@ func (s *sessions) forCall(req *mcp.CallToolRequest) (*engine.Conn, func()) {
 	return s.open(req.Session, clientName(req, req.Session)), func() {}
 }
 
-// count is the number of open connections (for tests).
-func (s *sessions) count() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.conns)
-}
-
 // clientName is the client's clientInfo.name: from the request's own _meta
 // under the sessionless protocol, else from the session's initialize.
 func clientName(req mcp.Request, ss *mcp.ServerSession) string {

@@ -6,15 +6,21 @@
 package person
 
 import (
+	"encoding/json"
 	"errors"
+	"slices"
 	"time"
 
+	"github.com/nish-driver/nish-driver/internal/xtest"
 	"github.com/nish-driver/nish-driver/native/xlib"
 )
 
-// Person is a second X connection acting as the person at the screen.
+// Person is the person at the screen: a connection that moves the pointer
+// and presses (XTEST, through the driver's package), and another client's
+// eyes (xtest) that find the dialog and read what it publishes.
 type Person struct {
-	x *xlib.Display
+	x    *xlib.Display
+	eyes *xtest.Display
 }
 
 // Open connects to the display.
@@ -23,11 +29,19 @@ func Open(display string) (*Person, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Person{x: x}, nil
+	eyes, err := xtest.Open(display)
+	if err != nil {
+		x.Close()
+		return nil, err
+	}
+	return &Person{x: x, eyes: eyes}, nil
 }
 
 // Close disconnects.
-func (p *Person) Close() error { return p.x.Close() }
+func (p *Person) Close() error {
+	p.eyes.Close()
+	return p.x.Close()
+}
 
 // Display is the person's X connection (for key presses and the like).
 func (p *Person) Display() *xlib.Display { return p.x }
@@ -44,9 +58,9 @@ type Dialog struct {
 func (p *Person) WaitDialog(timeout time.Duration) (Dialog, error) {
 	deadline := time.Now().Add(timeout)
 	for time.Now().Before(deadline) {
-		ids, err := p.x.FindByClass(xlib.DriverClass)
+		ids, err := p.eyes.FindByClass(xlib.DriverClass)
 		if err == nil && len(ids) > 0 {
-			if l, err := p.x.ReadConsentLayout(ids[0]); err == nil {
+			if l, ok := p.layout(ids[0]); ok {
 				if w, err := p.x.Describe(ids[0]); err == nil {
 					time.Sleep(500 * time.Millisecond)
 					return Dialog{Window: w, Layout: l}, nil
@@ -58,13 +72,25 @@ func (p *Person) WaitDialog(timeout time.Duration) (Dialog, error) {
 	return Dialog{}, errors.New("person: no consent dialog appeared")
 }
 
+// layout reads a dialog's published layout (xlib.ConsentLayoutProperty);
+// false while it has none.
+func (p *Person) layout(id uint64) (xlib.ConsentLayout, bool) {
+	var l xlib.ConsentLayout
+	v, ok, err := p.eyes.TextProperty(id, xlib.ConsentLayoutProperty)
+	if err != nil || !ok || json.Unmarshal([]byte(v), &l) != nil {
+		return l, false
+	}
+	return l, true
+}
+
 // Click presses and releases the left button on a control of the dialog
 // (app:<pid>, takeover, clipboard_read, allow, deny).
 func (p *Person) Click(d Dialog, id string) error {
-	c, ok := d.Layout.Control(id)
-	if !ok {
+	i := slices.IndexFunc(d.Layout.Controls, func(c xlib.ConsentControl) bool { return c.ID == id })
+	if i < 0 {
 		return errors.New("person: the dialog has no control " + id)
 	}
+	c := d.Layout.Controls[i]
 	x := d.Window.Frame.X + c.Rect[0] + c.Rect[2]/2
 	y := d.Window.Frame.Y + c.Rect[1] + c.Rect[3]/2
 	if err := p.x.FakeMotion(x, y); err != nil {

@@ -8,20 +8,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // fixturePage is the browser fixture as a file:// URL. A missing page fails
 // here, not as a browser that never shows it.
 func fixturePage(t *testing.T) string {
 	t.Helper()
-	page, err := filepath.Abs("../../native/atspi/testdata/web/form.html")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(page); err != nil {
-		t.Fatalf("the browser fixture page: %v", err)
-	}
-	return "file://" + page
+	return "file://" + testkit.Fixture(t, "web/form.html")
 }
 
 // TestBrowsersExposeTheFixturePage starts each browser on the fixture page

@@ -22,3 +22,10 @@ func (l *List[T]) All() []T {
 	defer l.mu.Unlock()
 	return append([]T(nil), l.items...)
 }
+
+// Recorder is a List filled through Record: a fake for a sink that is
+// handed values one at a time, such as the audit log (audit.Sink).
+type Recorder[T any] struct{ List[T] }
+
+// Record appends v.
+func (r *Recorder[T]) Record(v T) { r.Add(v) }

@@ -92,3 +92,17 @@ func TestRowLinesIgnoreTheSnapshotAndOrder(t *testing.T) {
 		t.Error("rows with another label compare equal")
 	}
 }
+
+func TestRepoPathsAreFoundFromTheTop(t *testing.T) {
+	top := RepoDir(t)
+	for _, c := range []struct{ got, want string }{
+		{RepoPath(t, "internal/testkit/repo.go"), top + "/internal/testkit/repo.go"},
+		{RepoPath(t, "docs"), top + "/docs"},
+		{Fixture(t, "synthetic.py"), top + "/" + FixtureDir + "/synthetic.py"},
+		{Fixture(t, "web/form.html"), top + "/" + FixtureDir + "/web/form.html"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %s, want %s", c.got, c.want)
+		}
+	}
+}

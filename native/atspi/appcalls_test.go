@@ -8,13 +8,14 @@ import (
 	"go/token"
 	"net"
 	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // TestCallAllowed checks the guard every encoded call passes: the listed
@@ -222,7 +223,7 @@ func collectStringConsts(f *ast.File, into map[string]string) {
 // TestDocsListTheAppCalls keeps docs/native.md's table of calls to apps in
 // step with appCalls.
 func TestDocsListTheAppCalls(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "native.md"))
+	doc, err := os.ReadFile(testkit.RepoPath(t, "docs/native.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

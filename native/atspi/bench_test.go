@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/naivewalk"
 )
 
 // Benchmarks read the synthetic window at 200 and 1000 rows, one app at a
@@ -118,7 +120,8 @@ func BenchmarkPyatspiWalk(b *testing.B) {
 	})
 }
 
-// BenchmarkNaiveWalk is the libatspi (C) synchronous walk.
+// BenchmarkNaiveWalk is the libatspi (C) synchronous walk (package
+// naivewalk).
 func BenchmarkNaiveWalk(b *testing.B) {
 	forFixtureSizes(b, func(b *testing.B, f *fixture) {
 		times := make([]time.Duration, 0, b.N)
@@ -126,7 +129,7 @@ func BenchmarkNaiveWalk(b *testing.B) {
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			t0 := time.Now()
-			els, err := NaiveWalk(f.pid, f.title)
+			els, err := naivewalk.Walk(f.pid, f.title)
 			times = append(times, time.Since(t0))
 			if err != nil {
 				b.Fatal(err)

@@ -29,8 +29,8 @@
 // app's own work. An app that offers a private socket (GTK 3) is called on
 // it directly, skipping the bus daemon; GTK 4 apps are called through the
 // bus. godbus is used only to ask the session bus where the accessibility
-// bus is. libatspi (cgo) supplies role and state names, and NaiveWalk, the
-// reference walk the tests compare against.
+// bus is. libatspi (cgo) supplies role and state names; the tests compare
+// the reader with libatspi's own synchronous walk (internal/naivewalk).
 //
 // # Change events
 //

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nish-driver/nish-driver/internal/naivewalk"
 	"github.com/nish-driver/nish-driver/internal/sandbox"
 	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/internal/testkit/desktop"
@@ -172,7 +173,7 @@ func stopShared() {
 
 // pyWalk runs the pyatspi live walk of a window and returns its lines
 // (depth, role, name).
-func pyWalk(t testing.TB, pid int, prefix string) []NaiveElement {
+func pyWalk(t testing.TB, pid int, prefix string) []naivewalk.Element {
 	t.Helper()
 	script, _ := filepath.Abs("testdata/walk.py")
 	cmd := desk.Command(python, script, strconv.Itoa(pid), prefix)
@@ -180,14 +181,14 @@ func pyWalk(t testing.TB, pid int, prefix string) []NaiveElement {
 	if err != nil {
 		t.Fatalf("the pyatspi walk failed: %v", err)
 	}
-	var elems []NaiveElement
+	var elems []naivewalk.Element
 	for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
 		parts := strings.SplitN(line, "\t", 3)
 		if len(parts) != 3 {
 			t.Fatalf("bad walk line %q", line)
 		}
 		depth, _ := strconv.Atoi(parts[0])
-		elems = append(elems, NaiveElement{Depth: depth, Role: parts[1], Name: unescapeWalk(parts[2])})
+		elems = append(elems, naivewalk.Element{Depth: depth, Role: parts[1], Name: unescapeWalk(parts[2])})
 	}
 	return elems
 }

@@ -42,8 +42,6 @@ const (
 	ifValue
 )
 
-const ifacePrefix = "org.a11y.atspi."
-
 var ifaceBits = map[string]ifaceSet{
 	"org.a11y.atspi.Accessible":   ifAccessible,
 	"org.a11y.atspi.Action":       ifAction,

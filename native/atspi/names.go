@@ -7,7 +7,6 @@ import "C"
 
 import (
 	"strconv"
-	"strings"
 	"sync"
 )
 
@@ -39,16 +38,6 @@ func loadNames() {
 			}
 		}
 	})
-}
-
-// snake turns an AT-SPI name into snake_case.
-func snake(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == ' ' || r == '-' {
-			return '_'
-		}
-		return r
-	}, strings.ToLower(s))
 }
 
 // RoleName is the snake_case name of an AT-SPI role number; a number this

@@ -7,25 +7,30 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nish-driver/nish-driver/internal/naivewalk"
 	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 const canary = "CANARY-pw-7f3a"
 
 // compareWalk checks a read against a live walk: the same elements, in the
-// same pre-order, with the same depths, roles and names.
-func compareWalk(t *testing.T, tree *Tree, walk []NaiveElement) {
+// same pre-order, with the same depths, roles (in the read's snake_case)
+// and names.
+func compareWalk(t *testing.T, tree *Tree, walk []naivewalk.Element) {
 	t.Helper()
 	if len(tree.Nodes) != len(walk) {
 		t.Errorf("the read has %d elements, the live walk %d", len(tree.Nodes), len(walk))
 	}
 	for i := 0; i < len(tree.Nodes) && i < len(walk); i++ {
 		n, w := tree.Nodes[i], walk[i]
-		if n.Depth != w.Depth || n.Role != w.Role || n.Name != w.Name {
+		if n.Depth != w.Depth || n.Role != snake(w.Role) || n.Name != w.Name {
 			t.Fatalf("element %d differs: read (%d %s %q), live walk (%d %s %q)", i, n.Depth, n.Role, n.Name, w.Depth, w.Role, w.Name)
 		}
 	}
 }
+
+// hasArea reports whether a frame covers any pixel.
+func hasArea(r Rect) bool { return r.W > 0 && r.H > 0 }
 
 // checkShape checks the tree's own invariants: pre-order, parents before
 // children, indexes and child counts that add up.
@@ -123,7 +128,7 @@ func TestReadMatchesLiveWalk(t *testing.T) {
 				len(tree.Nodes), stats.Total, stats.CacheTime, stats.FillRounds, stats.FillCalls, stats.FillTime,
 				stats.DetailCalls, stats.DetailTime, stats.PeerToPeer, pyTime)
 			if tc.naive {
-				naive, err := NaiveWalk(f.pid, f.title)
+				naive, err := naivewalk.Walk(f.pid, f.title)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -166,7 +171,7 @@ func TestSyntheticDetails(t *testing.T) {
 	if !hasString(btn.Actions, "click") {
 		t.Errorf("the button's actions are %q, want click", btn.Actions)
 	}
-	if btn.Frame.Empty() || !btn.HasState("showing") {
+	if !hasArea(btn.Frame) || !btn.HasState("showing") {
 		t.Errorf("the showing button has frame %+v", btn.Frame)
 	}
 	spin := get("spin_button/Amount")
@@ -204,7 +209,7 @@ func TestReadStructureThenDetails(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, n := range tree.Nodes {
-		if n.HasValue || len(n.Actions) > 0 || !n.Frame.Empty() {
+		if n.HasValue || len(n.Actions) > 0 || hasArea(n.Frame) {
 			t.Fatalf("element %d has details in a structure-only read", i)
 		}
 	}
@@ -223,7 +228,7 @@ func TestReadStructureThenDetails(t *testing.T) {
 	for _, n := range some {
 		switch n.Name {
 		case "Click me":
-			if !hasString(n.Actions, "click") || n.Frame.Empty() {
+			if !hasString(n.Actions, "click") || !hasArea(n.Frame) {
 				t.Errorf("the button's details: %q %+v", n.Actions, n.Frame)
 			}
 		case "Amount":
@@ -242,7 +247,7 @@ func TestReadStructureThenDetails(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, n := range limited.Nodes[10:] {
-		if n.HasValue || len(n.Actions) > 0 || !n.Frame.Empty() {
+		if n.HasValue || len(n.Actions) > 0 || hasArea(n.Frame) {
 			t.Fatalf("element %d past the detail limit has details", i+10)
 		}
 	}

@@ -16,9 +16,6 @@ type Rect struct {
 	X, Y, W, H int
 }
 
-// Empty reports whether the rectangle has no area.
-func (r Rect) Empty() bool { return r.W <= 0 || r.H <= 0 }
-
 // Budget bounds one read.
 type Budget struct {
 	MaxElements int

@@ -6,6 +6,8 @@ import (
 	"image"
 	"image/color"
 	"testing"
+
+	"github.com/nish-driver/nish-driver/internal/xtest"
 )
 
 // countColour counts the pixels of img equal to c.
@@ -28,7 +30,7 @@ var (
 )
 
 func TestCaptureHasTheWindowsColour(t *testing.T) {
-	id := plain(t, plainWindow{Frame: Rect{X: 50, Y: 700, W: 200, H: 120}, RGB: 0xd02030, Class: "nish-colour", Title: "colour"})
+	id := plain(t, xtest.PlainWindow{Frame: xtest.Rect{X: 50, Y: 700, W: 200, H: 120}, RGB: 0xd02030, Class: "nish-colour", Title: "colour"})
 	img, err := dpy.Capture(id)
 	if err != nil {
 		t.Fatal(err)
@@ -42,8 +44,8 @@ func TestCaptureHasTheWindowsColour(t *testing.T) {
 }
 
 func TestCaptureLeavesOutWindowsAbove(t *testing.T) {
-	id := plain(t, plainWindow{Frame: Rect{X: 300, Y: 700, W: 200, H: 120}, RGB: 0x20c040, Class: "nish-below", Title: "below"})
-	plain(t, plainWindow{Frame: Rect{X: 350, Y: 750, W: 300, H: 200}, RGB: 0xff0000, Class: "nish-above", Title: "above"})
+	id := plain(t, xtest.PlainWindow{Frame: xtest.Rect{X: 300, Y: 700, W: 200, H: 120}, RGB: 0x20c040, Class: "nish-below", Title: "below"})
+	plain(t, xtest.PlainWindow{Frame: xtest.Rect{X: 350, Y: 750, W: 300, H: 200}, RGB: 0xff0000, Class: "nish-above", Title: "above"})
 	img, err := dpy.Capture(id)
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +57,7 @@ func TestCaptureLeavesOutWindowsAbove(t *testing.T) {
 
 func TestCaptureOfAGTKWindowUnderAnotherHasOnlyTheAppsPixels(t *testing.T) {
 	app := startGTK(t, "covered", "nish-covered", Rect{X: 700, Y: 600, W: 300, H: 200})
-	plain(t, plainWindow{Frame: Rect{X: 850, Y: 650, W: 300, H: 100}, RGB: 0xff0000, Class: "nish-cover", Title: "cover"})
+	plain(t, xtest.PlainWindow{Frame: xtest.Rect{X: 850, Y: 650, W: 300, H: 100}, RGB: 0xff0000, Class: "nish-cover", Title: "cover"})
 	for i := 0; i < 2; i++ {
 		img, err := dpy.Capture(app.id)
 		if err != nil {
@@ -75,16 +77,14 @@ func TestCaptureOfAGTKWindowUnderAnotherHasOnlyTheAppsPixels(t *testing.T) {
 
 func TestScreenCaptureReadsTheVisiblePart(t *testing.T) {
 	// The path taken without Composite: the screen's pixels, black off it.
-	id := plain(t, plainWindow{Frame: Rect{X: -50, Y: 900, W: 150, H: 60}, RGB: 0x20c040, Class: "nish-offscreen", Title: "partly off"})
-	var img *image.RGBA
-	err := dpy.do(func() error {
-		a, err := dpy.viewable(cWindow(id))
-		if err != nil {
-			return err
-		}
-		img, err = dpy.captureScreen(cWindow(id), a)
-		return err
-	})
+	id := plain(t, xtest.PlainWindow{Frame: xtest.Rect{X: -50, Y: 900, W: 150, H: 60}, RGB: 0x20c040, Class: "nish-offscreen", Title: "partly off"})
+	d, err := Open(desk.Display)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	d.ext.Composite = false // as on a server without Composite
+	img, err := d.Capture(id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,8 +97,8 @@ func TestScreenCaptureReadsTheVisiblePart(t *testing.T) {
 }
 
 func TestCaptureOfAnUnmappedWindowFails(t *testing.T) {
-	id := plain(t, plainWindow{Frame: Rect{X: 10, Y: 10, W: 20, H: 20}, RGB: 0x000000, Class: "nish-unmapped", Title: "unmapped"})
-	if err := dpy.unmapWindow(id); err != nil {
+	id := plain(t, xtest.PlainWindow{Frame: xtest.Rect{X: 10, Y: 10, W: 20, H: 20}, RGB: 0x000000, Class: "nish-unmapped", Title: "unmapped"})
+	if err := xt.UnmapWindow(id); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := dpy.Capture(id); err == nil {

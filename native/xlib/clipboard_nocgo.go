@@ -18,6 +18,4 @@ func (d *Display) OwnClipboard(ctx context.Context, text string) (*ClipboardOwne
 // ClipboardOwner holds the clipboard; without cgo there never is one.
 type ClipboardOwner struct{}
 
-func (o *ClipboardOwner) Done() <-chan struct{} { return closedCh }
-func (o *ClipboardOwner) Err() error            { return ErrNotBuilt }
-func (o *ClipboardOwner) Release()              {}
+func (o *ClipboardOwner) Release() {}

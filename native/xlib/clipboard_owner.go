@@ -33,7 +33,7 @@ type ClipboardOwner struct {
 	mu        sync.Mutex
 	k         *clipConn // set once the connection is open
 	releasing bool
-	err       error
+	err       error // why it stopped: ErrClipboardTaken, ErrDisplayLost, or nil (released)
 }
 
 // clipText is the text in the forms the owner serves, in C memory for the
@@ -77,18 +77,6 @@ func (d *Display) OwnClipboard(ctx context.Context, text string) (*ClipboardOwne
 		o.abandon()
 		return nil, ErrClipboardTimeout
 	}
-}
-
-// Done is closed when the owner has stopped: after Release, after another
-// client took the clipboard, or when its connection broke.
-func (o *ClipboardOwner) Done() <-chan struct{} { return o.done }
-
-// Err says why a stopped owner stopped: ErrClipboardTaken, ErrDisplayLost,
-// or nil (still owning, or released).
-func (o *ClipboardOwner) Err() error {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.err
 }
 
 // Release gives the clipboard up (unless another client has taken it

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/xtest"
 )
 
 // The clipboard tests use xclip as the other client on the test desktop:
@@ -29,7 +30,7 @@ func waitOwner(t *testing.T, before uint64, wantNone bool) uint64 {
 	var w uint64
 	testkit.Eventually(t, ownerWait, fmt.Sprintf("the clipboard's owner changes (to none: %v)", wantNone), func() bool {
 		var err error
-		if w, err = dpy.clipboardOwner(); err != nil {
+		if w, err = xt.ClipboardOwner(); err != nil {
 			t.Fatal(err)
 		}
 		if wantNone {
@@ -44,7 +45,7 @@ func waitOwner(t *testing.T, before uint64, wantNone bool) uint64 {
 // (offered as target, or as xclip's text targets when target is empty).
 func xclipIn(t *testing.T, data []byte, target string) *exec.Cmd {
 	t.Helper()
-	before, err := dpy.clipboardOwner()
+	before, err := xt.ClipboardOwner()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func xclipIn(t *testing.T, data []byte, target string) *exec.Cmd {
 func waitOwnerNot(t *testing.T, w uint64) {
 	t.Helper()
 	testkit.Eventually(t, ownerWait, "a killed xclip no longer owns the clipboard", func() bool {
-		now, err := dpy.clipboardOwner()
+		now, err := xt.ClipboardOwner()
 		return err != nil || now != w
 	})
 }
@@ -190,12 +191,12 @@ func TestReadClipboardTakesTextUpToTheLimit(t *testing.T) {
 }
 
 func TestReadClipboardStopsWaitingForAnOwnerThatNeverAnswers(t *testing.T) {
-	fake, err := Open(desk.Display)
+	fake, err := xtest.Open(desk.Display)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer fake.Close()
-	if _, err := fake.ownClipboardSilently(); err != nil {
+	if _, err := fake.OwnClipboardSilently(); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
@@ -258,18 +259,25 @@ func TestOwnedClipboardServesOtherClients(t *testing.T) {
 	}
 }
 
+// stopReason says why a stopped owner stopped.
+func stopReason(o *ClipboardOwner) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.err
+}
+
 func TestReleaseGivesTheClipboardUp(t *testing.T) {
 	o := own(t, "soon gone")
 	o.Release()
 	select {
-	case <-o.Done():
+	case <-o.done:
 	default:
-		t.Fatal("Done is not closed after Release")
+		t.Fatal("the owner has not stopped after Release")
 	}
-	if err := o.Err(); err != nil {
-		t.Fatalf("Err after Release = %v", err)
+	if err := stopReason(o); err != nil {
+		t.Fatalf("the owner stopped after Release for %v", err)
 	}
-	if w, err := dpy.clipboardOwner(); err != nil || w != 0 {
+	if w, err := xt.ClipboardOwner(); err != nil || w != 0 {
 		t.Fatalf("the clipboard still has an owner after Release: %d, %v", w, err)
 	}
 	if out, err := xclipOut(t, ""); err == nil {
@@ -282,12 +290,12 @@ func TestAnotherClientTakingTheClipboardStopsTheOwner(t *testing.T) {
 	o := own(t, "ours for now")
 	xclipIn(t, []byte("theirs now"), "")
 	select {
-	case <-o.Done():
+	case <-o.done:
 	case <-time.After(ownerWait):
 		t.Fatal("the owner did not stop after another client took the clipboard")
 	}
-	if !errors.Is(o.Err(), ErrClipboardTaken) {
-		t.Fatalf("Err = %v, want ErrClipboardTaken", o.Err())
+	if err := stopReason(o); !errors.Is(err, ErrClipboardTaken) {
+		t.Fatalf("the owner stopped for %v, want ErrClipboardTaken", err)
 	}
 	o.Release() // leaves the other client's clipboard alone
 	if got, err := dpy.ReadClipboard(context.Background()); err != nil || got != "theirs now" {
@@ -299,7 +307,7 @@ func TestANewOwnerReplacesTheOldOne(t *testing.T) {
 	first := own(t, "first")
 	second := own(t, "second")
 	select {
-	case <-first.Done():
+	case <-first.done:
 	case <-time.After(ownerWait):
 		t.Fatal("the first owner did not stop")
 	}

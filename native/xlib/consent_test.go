@@ -4,6 +4,7 @@ package xlib
 
 import (
 	"context"
+	"encoding/json"
 	"image"
 	"image/color"
 	"reflect"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/xtest"
 )
 
 // dialogRun is a consent dialog shown by a test.
@@ -98,7 +100,7 @@ func meetDialog(t *testing.T, armed bool) *person {
 	p := &person{t: t, d: d}
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
-		ids, err := d.FindByClass(DriverClass)
+		ids, err := xt.FindByClass(DriverClass)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,8 +109,8 @@ func meetDialog(t *testing.T, armed bool) *person {
 			if err != nil || !w.Mapped {
 				continue
 			}
-			l, err := d.ReadConsentLayout(id)
-			if err != nil {
+			l, ok := readLayout(id)
+			if !ok {
 				continue
 			}
 			p.dialog, p.frame, p.layout = id, w.Frame, l
@@ -123,10 +125,30 @@ func meetDialog(t *testing.T, armed bool) *person {
 	return nil
 }
 
+// readLayout reads a dialog's published layout (ConsentLayoutProperty), as
+// the person does; false while it has none.
+func readLayout(id uint64) (ConsentLayout, bool) {
+	var l ConsentLayout
+	v, ok, err := xt.TextProperty(id, ConsentLayoutProperty)
+	if err != nil || !ok || json.Unmarshal([]byte(v), &l) != nil {
+		return l, false
+	}
+	return l, true
+}
+
+// control returns the layout's control with the id, if it has one.
+func (p *person) control(id string) (ConsentControl, bool) {
+	i := slices.IndexFunc(p.layout.Controls, func(c ConsentControl) bool { return c.ID == id })
+	if i < 0 {
+		return ConsentControl{}, false
+	}
+	return p.layout.Controls[i], true
+}
+
 // at returns the root coordinates of a control's centre.
 func (p *person) at(id string) (x, y int) {
 	p.t.Helper()
-	c, ok := p.layout.Control(id)
+	c, ok := p.control(id)
 	if !ok {
 		p.t.Fatalf("the layout has no control %q: %+v", id, p.layout)
 	}
@@ -195,7 +217,7 @@ func TestConsentAllowWithTakeover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	allow, _ := p.layout.Control("allow")
+	allow, _ := p.control("allow")
 	r := image.Rect(allow.Rect[0], allow.Rect[1], allow.Rect[0]+allow.Rect[2], allow.Rect[1]+allow.Rect[3])
 	if n := countColour(img.SubImage(r).(*image.RGBA), color.RGBA{0x2e, 0x7d, 0x32, 0xff}); n < r.Dx()*r.Dy()/2 {
 		t.Errorf("only %d pixels of the Allow button are drawn in its colour", n)
@@ -209,7 +231,7 @@ func TestConsentAllowWithTakeover(t *testing.T) {
 		t.Fatalf("answer %+v, want %+v", got, want)
 	}
 	// The window is gone once ShowConsent returns.
-	if ids, _ := p.d.FindByClass(DriverClass); len(ids) != 0 {
+	if ids, _ := xt.FindByClass(DriverClass); len(ids) != 0 {
 		t.Fatalf("dialog windows left behind: %v", ids)
 	}
 }
@@ -227,7 +249,7 @@ func TestConsentDeny(t *testing.T) {
 func TestConsentUntickedAppIsLeftOut(t *testing.T) {
 	run := showDialog(t, ConsentDialog{Host: "h", Apps: twoApps(), ClipboardRead: true}, 10*time.Second)
 	p := meetDialog(t, true)
-	if _, ok := p.layout.Control("takeover"); ok {
+	if _, ok := p.control("takeover"); ok {
 		t.Error("the takeover line is shown though takeover was not asked for")
 	}
 	p.click("app:4242")
@@ -306,9 +328,9 @@ func TestConsentIgnoresAClickRightAfterADriverPress(t *testing.T) {
 func TestConsentIgnoresSendEventClicks(t *testing.T) {
 	run := showDialog(t, ConsentDialog{Host: "h", Apps: twoApps()}, 10*time.Second)
 	p := meetDialog(t, true)
-	allow, _ := p.layout.Control("allow")
+	allow, _ := p.control("allow")
 	for i := 0; i < 3; i++ {
-		if err := p.d.sendSyntheticClick(p.dialog, allow.Rect[0]+5, allow.Rect[1]+5); err != nil {
+		if err := xt.SendSyntheticClick(p.dialog, allow.Rect[0]+5, allow.Rect[1]+5); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -322,7 +344,7 @@ func TestConsentIgnoresSendEventClicks(t *testing.T) {
 func TestConsentClosingTheWindowIsADenial(t *testing.T) {
 	run := showDialog(t, ConsentDialog{Host: "h", Apps: twoApps()}, 10*time.Second)
 	p := meetDialog(t, true)
-	if err := p.d.sendDeleteWindow(p.dialog); err != nil {
+	if err := xt.SendDeleteWindow(p.dialog); err != nil {
 		t.Fatal(err)
 	}
 	if got := run.answer(t, 5*time.Second); got.Allowed {
@@ -333,7 +355,7 @@ func TestConsentClosingTheWindowIsADenial(t *testing.T) {
 func TestConsentRaisesItselfWhenCovered(t *testing.T) {
 	run := showDialog(t, ConsentDialog{Host: "h", Apps: twoApps()}, 10*time.Second)
 	p := meetDialog(t, true)
-	cover := plain(t, plainWindow{Frame: Rect{X: p.frame.X - 10, Y: p.frame.Y - 10, W: p.frame.W + 20, H: p.frame.H + 20},
+	cover := plain(t, xtest.PlainWindow{Frame: xtest.Rect{X: p.frame.X - 10, Y: p.frame.Y - 10, W: p.frame.W + 20, H: p.frame.H + 20},
 		RGB: 0x000000, Class: "nish-cover", Title: "cover"})
 	// scan lists every top-level, the driver's own included, topmost first.
 	dialogAbove := func() bool {

@@ -57,7 +57,7 @@ func startGTK(t *testing.T, title, prgname string, frame Rect) *gtkApp {
 	// Found by class rather than through TopLevels, which hides windows
 	// claiming the driver's class.
 	testkit.Eventually(t, 10*time.Second, "the GTK fixture's window appears with its pid", func() bool {
-		ids, err := dpy.FindByClass(prgname)
+		ids, err := xt.FindByClass(prgname)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,12 +3,14 @@
 package xlib
 
 import (
+	"encoding/json"
 	"image/color"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/xtest"
 )
 
 // shownIndicator is an indicator under test and what the person's side of
@@ -16,7 +18,7 @@ import (
 type shownIndicator struct {
 	t     *testing.T
 	ind   *Indicator
-	d     *Display // a second client: the person, or another app
+	d     *Display // a second connection: the person's pointer and reads
 	label uint64
 	wins  []uint64
 
@@ -41,7 +43,7 @@ func showIndicator(t *testing.T, paused bool) *shownIndicator {
 	}
 	t.Cleanup(func() { d.Close() })
 	s.d = d
-	ids, err := d.FindByClass(IndicatorClass)
+	ids, err := xt.FindByClass(IndicatorClass)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +52,7 @@ func showIndicator(t *testing.T, paused bool) *shownIndicator {
 	}
 	s.wins = ids
 	for _, id := range ids {
-		if _, ok, _ := d.TextProperty(id, IndicatorStateProperty); ok {
+		if _, ok, _ := xt.TextProperty(id, IndicatorStateProperty); ok {
 			s.label = id
 		}
 	}
@@ -79,14 +81,22 @@ func (s *shownIndicator) setDriverPress(t time.Time) {
 	s.mu.Unlock()
 }
 
+// parseIndicatorState decodes the state property's value, as a client
+// reading it does.
+func parseIndicatorState(s string) (IndicatorState, error) {
+	var st IndicatorState
+	err := json.Unmarshal([]byte(s), &st)
+	return st, err
+}
+
 // state reads the state property.
 func (s *shownIndicator) state() IndicatorState {
 	s.t.Helper()
-	v, ok, err := s.d.TextProperty(s.label, IndicatorStateProperty)
+	v, ok, err := xt.TextProperty(s.label, IndicatorStateProperty)
 	if err != nil || !ok {
 		s.t.Fatalf("state property: %v (present %v)", err, ok)
 	}
-	st, err := ParseIndicatorState(v)
+	st, err := parseIndicatorState(v)
 	if err != nil {
 		s.t.Fatalf("state property %q: %v", v, err)
 	}
@@ -127,7 +137,7 @@ func (s *shownIndicator) next(want string, limit time.Duration) {
 func TestIndicatorActiveIsClickThroughAndSaysActive(t *testing.T) {
 	s := showIndicator(t, false)
 	for _, id := range s.wins {
-		n, err := s.d.inputRects(id)
+		n, err := xt.InputShapeRects(id)
 		if err != nil || n != 0 {
 			t.Errorf("window %#x: input shape has %d rectangles (%v), want none", id, n, err)
 		}
@@ -171,13 +181,13 @@ func TestIndicatorPausedContinueTakesARealClickOnly(t *testing.T) {
 		t.Fatalf("state %+v, want paused with a button rectangle", st)
 	}
 	r := st.Continue
-	ids, err := s.d.FindByClass(IndicatorClass)
+	ids, err := xt.FindByClass(IndicatorClass)
 	if err != nil || len(ids) != 6 {
 		t.Fatalf("FindByClass after pausing: %v, %v; want 6 windows", ids, err)
 	}
 	takers := 0
 	for _, id := range ids {
-		n, err := s.d.inputRects(id)
+		n, err := xt.InputShapeRects(id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -201,7 +211,7 @@ func TestIndicatorPausedContinueTakesARealClickOnly(t *testing.T) {
 	for _, id := range ids {
 		if w, _ := s.d.Describe(id); w.Frame.X == r[0] && w.Frame.Y == r[1] {
 			for i := 0; i < 2; i++ {
-				if err := s.d.sendSyntheticClick(id, r[2]/2, r[3]/2); err != nil {
+				if err := xt.SendSyntheticClick(id, r[2]/2, r[3]/2); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -218,7 +228,7 @@ func TestIndicatorPausedContinueTakesARealClickOnly(t *testing.T) {
 	if st := s.state(); st.State != IndicatorActive || st.Continue != nil {
 		t.Fatalf("state after SetPaused(false) %+v, want active", st)
 	}
-	if ids, _ := s.d.FindByClass(IndicatorClass); len(ids) != 5 {
+	if ids, _ := xt.FindByClass(IndicatorClass); len(ids) != 5 {
 		t.Fatalf("%d indicator windows after SetPaused(false), want 5", len(ids))
 	}
 	s.next("", 100*time.Millisecond) // taking the button down is not a loss
@@ -226,11 +236,11 @@ func TestIndicatorPausedContinueTakesARealClickOnly(t *testing.T) {
 
 func TestIndicatorLostWhenAnotherClientDestroysAWindow(t *testing.T) {
 	s := showIndicator(t, true)
-	if err := s.d.destroyWindow(s.wins[len(s.wins)-1]); err != nil {
+	if err := xt.DestroyWindow(s.wins[len(s.wins)-1]); err != nil {
 		t.Fatal(err)
 	}
 	s.next(IndicatorLost, 2*time.Second)
-	if err := s.d.killClient(s.label); err != nil {
+	if err := xt.KillClient(s.label); err != nil {
 		t.Fatal(err)
 	}
 	s.next("", 200*time.Millisecond) // the loss is reported once
@@ -238,7 +248,7 @@ func TestIndicatorLostWhenAnotherClientDestroysAWindow(t *testing.T) {
 
 func TestIndicatorLostWhenAnotherClientUnmapsAWindow(t *testing.T) {
 	s := showIndicator(t, false)
-	if err := s.d.unmapWindow(s.label); err != nil {
+	if err := xt.UnmapWindow(s.label); err != nil {
 		t.Fatal(err)
 	}
 	s.next(IndicatorLost, 2*time.Second)
@@ -250,7 +260,7 @@ func TestIndicatorRemoveTakesItDownAndClosesEvents(t *testing.T) {
 	// not a speed check.
 	testkit.Returns(t, 10*time.Second, "Remove", s.ind.Remove)
 	s.ind.Remove()
-	if ids, err := s.d.FindByClass(IndicatorClass); err != nil || len(ids) != 0 {
+	if ids, err := xt.FindByClass(IndicatorClass); err != nil || len(ids) != 0 {
 		t.Fatalf("after Remove FindByClass = %v, %v; want none", ids, err)
 	}
 	select {
@@ -267,7 +277,7 @@ func TestIndicatorRemoveTakesItDownAndClosesEvents(t *testing.T) {
 }
 
 func TestIndicatorFrameIsNotInACaptureOfAWindowUnderIt(t *testing.T) {
-	under := plain(t, plainWindow{Frame: Rect{X: 0, Y: 300, W: 200, H: 100}, RGB: 0xffffff, Class: "nish-under", Title: "under"})
+	under := plain(t, xtest.PlainWindow{Frame: xtest.Rect{X: 0, Y: 300, W: 200, H: 100}, RGB: 0xffffff, Class: "nish-under", Title: "under"})
 	s := showIndicator(t, false)
 	w, err := s.d.Describe(under)
 	if err != nil || w.Frame.X >= frameThickness {
@@ -292,11 +302,11 @@ func TestIndicatorRaisesItselfAboveANewWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cover := plain(t, plainWindow{Frame: Rect{X: w.Frame.X - 10, Y: 0, W: w.Frame.W + 20, H: 100},
+	cover := plain(t, xtest.PlainWindow{Frame: xtest.Rect{X: w.Frame.X - 10, Y: 0, W: w.Frame.W + 20, H: 100},
 		RGB: 0x000000, Class: "nish-cover", Title: "cover", OverrideRedirect: true})
 	testkit.Eventually(t, 10*time.Second, "the label is above a window mapped over it", func() bool {
-		li, err1 := s.d.stackIndex(s.label)
-		ci, err2 := s.d.stackIndex(cover)
+		li, err1 := xt.StackIndex(s.label)
+		ci, err2 := xt.StackIndex(cover)
 		if err1 != nil || err2 != nil || li < 0 || ci < 0 {
 			t.Fatalf("stacking: label %d (%v), cover %d (%v)", li, err1, ci, err2)
 		}
@@ -306,7 +316,7 @@ func TestIndicatorRaisesItselfAboveANewWindow(t *testing.T) {
 
 func TestIndicatorLostWhenItsConnectionIsKilled(t *testing.T) {
 	s := showIndicator(t, false)
-	if err := s.d.killClient(s.label); err != nil {
+	if err := xt.KillClient(s.label); err != nil {
 		t.Fatal(err)
 	}
 	s.next(IndicatorLost, 2*time.Second)

@@ -1,9 +1,6 @@
 package xlib
 
-import (
-	"encoding/json"
-	"time"
-)
+import "time"
 
 // IndicatorStateProperty is the UTF8_STRING property on the indicator's
 // label window that says what the indicator shows (IndicatorState as JSON),
@@ -56,13 +53,6 @@ type IndicatorState struct {
 	Continue []int `json:"continue"`
 	// Monitor names the monitor holding the label and Continue.
 	Monitor string `json:"monitor,omitempty"`
-}
-
-// ParseIndicatorState decodes the state property's value.
-func ParseIndicatorState(s string) (IndicatorState, error) {
-	var st IndicatorState
-	err := json.Unmarshal([]byte(s), &st)
-	return st, err
 }
 
 // indicatorLayout is where the indicator's windows go: four frame strips

@@ -40,7 +40,6 @@ type InputWatcher struct {
 	conn    *C.nx_conn // nil once the X goroutine has closed it
 	closing bool
 	inSink  bool // the delivery goroutine is in a sink call
-	err     error
 	closed  sync.Once
 }
 
@@ -49,7 +48,7 @@ type InputWatcher struct {
 // hands each to sink, in order, on a goroutine of the watcher's. The X side
 // never waits for sink: events queue up meanwhile, none dropped except
 // motions superseded by a later one. If the connection breaks, sink gets a
-// last event of kind RawLost and Err reports ErrDisplayLost. A server
+// last event of kind RawLost. A server
 // without XInput 2.1 gives ErrNoXInput2.
 func WatchInput(display string, sink func(RawEvent)) (*InputWatcher, error) {
 	w := &InputWatcher{
@@ -68,17 +67,6 @@ func WatchInput(display string, sink func(RawEvent)) (*InputWatcher, error) {
 	go w.deliver()
 	return w, nil
 }
-
-// Err is ErrDisplayLost once the watcher's connection broke, else nil.
-func (w *InputWatcher) Err() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.err
-}
-
-// Done is closed when the watcher stops reading input: after Close, or
-// when its connection broke.
-func (w *InputWatcher) Done() <-chan struct{} { return w.done }
 
 // Close stops the watcher and closes its connection. Once it returns, sink
 // is not called again and events not yet handed over are dropped. It waits
@@ -141,9 +129,6 @@ func (w *InputWatcher) watch(display string, ready chan<- error) {
 	w.mu.Lock()
 	w.conn = nil
 	lost := c.lost != 0 && !w.closing
-	if lost {
-		w.err = ErrDisplayLost
-	}
 	w.mu.Unlock()
 	if lost {
 		w.queue.push(RawEvent{Kind: RawLost, Time: time.Now()})

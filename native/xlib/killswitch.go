@@ -79,9 +79,6 @@ func ProbeKillSwitch(display string, combo KeyCombo) error {
 	return nil
 }
 
-// Combo is the grabbed combination.
-func (k *KillSwitch) Combo() KeyCombo { return k.combo }
-
 // Release lets the combination go and closes the connection. It is safe to
 // call more than once.
 func (k *KillSwitch) Release() {

@@ -167,28 +167,3 @@ func TestKeyEchoNamesWhatTheWatcherReports(t *testing.T) {
 		t.Errorf("KeyEcho of an unknown name = %v", err)
 	}
 }
-
-func TestHeldInputListsKeysAndButtonsThatAreDown(t *testing.T) {
-	d, err := Open(desk.Display)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	if err := d.FakeMotion(1900, 1060); err != nil { // over nothing
-		t.Fatal(err)
-	}
-	_ = d.FakeButton(3, true)
-	_ = d.FakeKey("Shift_R", true)
-	_ = d.Sync()
-	keys, buttons, err := dpy.HeldInput()
-	if err != nil || !slices.Contains(keys, "Shift_R") || !slices.Equal(buttons, []int{3}) {
-		t.Fatalf("while held: keys %v buttons %v err %v", keys, buttons, err)
-	}
-	_ = d.FakeButton(3, false)
-	_ = d.FakeKey("Shift_R", false)
-	_ = d.Sync()
-	keys, buttons, err = dpy.HeldInput()
-	if err != nil || len(keys) != 0 || len(buttons) != 0 {
-		t.Fatalf("after the release: keys %v buttons %v err %v", keys, buttons, err)
-	}
-}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/internal/sandbox"
 	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/xtest"
 )
 
 // The monitors of a wider test screen: a 2880x1080 Xvfb screen split with
@@ -25,7 +26,7 @@ var (
 
 // twoMonitorDesk starts a desktop with monLeft and monRight and opens a
 // connection to it.
-func twoMonitorDesk(t *testing.T) (*sandbox.Desktop, *Display) {
+func twoMonitorDesk(t *testing.T) (*sandbox.Desktop, *Display, *xtest.Display) {
 	t.Helper()
 	d, err := sandbox.Start(context.Background(), sandbox.Options{Screen: "2880x1080x24"})
 	if err != nil {
@@ -41,7 +42,12 @@ func twoMonitorDesk(t *testing.T) (*sandbox.Desktop, *Display) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { x.Close() })
-	return d, x
+	o, err := xtest.Open(d.Display)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { o.Close() })
+	return d, x, o
 }
 
 // setMonitor runs `xrandr --setmonitor` on desktop d.
@@ -61,7 +67,7 @@ func xrandr(t *testing.T, d *sandbox.Desktop, args ...string) {
 }
 
 func TestMonitorsListsRandRMonitors(t *testing.T) {
-	_, x := twoMonitorDesk(t)
+	_, x, _ := twoMonitorDesk(t)
 	if e := x.Extensions(); !e.hasMonitors() {
 		t.Fatalf("the test server has RandR %d.%d, not 1.5", e.RandRMajor, e.RandRMinor)
 	}
@@ -91,9 +97,9 @@ type indicatorOn struct {
 	state  IndicatorState
 }
 
-func lookAtIndicator(t *testing.T, x *Display) indicatorOn {
+func lookAtIndicator(t *testing.T, x *Display, o *xtest.Display) indicatorOn {
 	t.Helper()
-	on, err := readIndicator(x)
+	on, err := readIndicator(x, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,8 +108,9 @@ func lookAtIndicator(t *testing.T, x *Display) indicatorOn {
 
 // readIndicator is lookAtIndicator's look, with an error where a window
 // vanished or is unmapped (as while the indicator lays itself out again).
-func readIndicator(x *Display) (indicatorOn, error) {
-	ids, err := x.FindByClass(IndicatorClass)
+// The other client o finds the windows and reads the state.
+func readIndicator(x *Display, o *xtest.Display) (indicatorOn, error) {
+	ids, err := o.FindByClass(IndicatorClass)
 	if err != nil {
 		return indicatorOn{}, err
 	}
@@ -116,9 +123,9 @@ func readIndicator(x *Display) (indicatorOn, error) {
 		if !w.Mapped {
 			return indicatorOn{}, fmt.Errorf("indicator window %#x is not mapped", id)
 		}
-		if v, ok, _ := x.TextProperty(id, IndicatorStateProperty); ok {
+		if v, ok, _ := o.TextProperty(id, IndicatorStateProperty); ok {
 			on.label = w.Frame
-			if on.state, err = ParseIndicatorState(v); err != nil {
+			if on.state, err = parseIndicatorState(v); err != nil {
 				return indicatorOn{}, err
 			}
 			continue
@@ -164,7 +171,7 @@ func (on indicatorOn) framesEdges(t *testing.T, mons ...Monitor) {
 }
 
 func TestIndicatorFramesEveryMonitorAndPutsItsControlsOnTheTargets(t *testing.T) {
-	d, x := twoMonitorDesk(t)
+	d, x, o := twoMonitorDesk(t)
 	target := Rect{X: 2000, Y: 100, W: 600, H: 400} // on RIGHT
 	ind, err := ShowIndicator(d.Display, IndicatorOptions{Target: target})
 	if err != nil {
@@ -172,7 +179,7 @@ func TestIndicatorFramesEveryMonitorAndPutsItsControlsOnTheTargets(t *testing.T)
 	}
 	t.Cleanup(ind.Remove)
 
-	on := lookAtIndicator(t, x)
+	on := lookAtIndicator(t, x, o)
 	if len(on.frames) != 8 {
 		t.Fatalf("%d frame windows, want four round each of two monitors: %+v", len(on.frames), on.frames)
 	}
@@ -186,7 +193,7 @@ func TestIndicatorFramesEveryMonitorAndPutsItsControlsOnTheTargets(t *testing.T)
 	if err := ind.SetPaused(true); err != nil {
 		t.Fatal(err)
 	}
-	on = lookAtIndicator(t, x)
+	on = lookAtIndicator(t, x, o)
 	c := on.state.Continue
 	if len(c) != 4 {
 		t.Fatalf("paused state %+v has no Continue rectangle", on.state)
@@ -209,7 +216,7 @@ func TestIndicatorFramesEveryMonitorAndPutsItsControlsOnTheTargets(t *testing.T)
 	if err := ind.Place(Rect{X: 100, Y: 100, W: 800, H: 600}); err != nil {
 		t.Fatal(err)
 	}
-	on = lookAtIndicator(t, x)
+	on = lookAtIndicator(t, x, o)
 	c = on.state.Continue
 	cont = Rect{X: c[0], Y: c[1], W: c[2], H: c[3]}
 	if on.state.Monitor != "LEFT" || !inside(monLeft.Frame, on.label) || !inside(monLeft.Frame, cont) {
@@ -224,7 +231,7 @@ func TestIndicatorFramesEveryMonitorAndPutsItsControlsOnTheTargets(t *testing.T)
 	// that meets one gone is a look too early.
 	if !testkit.Poll(10*time.Second, func() bool {
 		var err error
-		on, err = readIndicator(x)
+		on, err = readIndicator(x, o)
 		return err == nil && len(on.frames) == 4+1 // LEFT's strips and Continue
 	}) {
 		t.Fatalf("after RIGHT was removed the indicator has %d windows besides the label", len(on.frames))
@@ -237,7 +244,7 @@ func TestIndicatorFramesEveryMonitorAndPutsItsControlsOnTheTargets(t *testing.T)
 }
 
 func TestIndicatorWithoutATargetSitsOnThePrimary(t *testing.T) {
-	d, x := twoMonitorDesk(t)
+	d, x, o := twoMonitorDesk(t)
 	// xrandr cannot mark a monitor it defines primary; the screen's
 	// output can be, and RandR's automatic monitor for it then is. Giving
 	// LEFT up brings that monitor back.
@@ -264,19 +271,15 @@ func TestIndicatorWithoutATargetSitsOnThePrimary(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(ind.Remove)
-	if on := lookAtIndicator(t, x); on.state.Monitor != "screen" {
+	if on := lookAtIndicator(t, x, o); on.state.Monitor != "screen" {
 		t.Fatalf("without a target the label is at %+v on %q, want on the primary", on.label, on.state.Monitor)
 	}
 }
 
 func TestWindowsOnTheSecondMonitorAreListedCapturedAndClicked(t *testing.T) {
-	_, x := twoMonitorDesk(t)
+	_, x, o := twoMonitorDesk(t)
 	frame := Rect{X: 2100, Y: 200, W: 300, H: 200}
-	id, err := x.newPlainWindow(plainWindow{Frame: frame, RGB: 0x00ff00, Class: "nish-right", Title: "on RIGHT"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = x.destroyWindow(id) })
+	id := plainOn(t, o, xtest.PlainWindow{Frame: xtest.Rect(frame), RGB: 0x00ff00, Class: "nish-right", Title: "on RIGHT"})
 	ws, err := x.TopLevels()
 	if err != nil {
 		t.Fatal(err)

@@ -16,15 +16,14 @@ type Display struct{}
 // Open reports that the X11 backend was not built.
 func Open(display string) (*Display, error) { return nil, ErrNotBuilt }
 
-func (d *Display) Close() error                               { return nil }
-func (d *Display) Name() string                               { return "" }
-func (d *Display) Extensions() Extensions                     { return Extensions{} }
-func (d *Display) Sync() error                                { return ErrNotBuilt }
-func (d *Display) TopLevels() ([]Window, error)               { return nil, ErrNotBuilt }
-func (d *Display) Describe(id uint64) (Window, error)         { return Window{}, ErrNotBuilt }
-func (d *Display) FindByClass(class string) ([]uint64, error) { return nil, ErrNotBuilt }
-func (d *Display) FocusedTopLevel() (uint64, error)           { return 0, ErrNotBuilt }
-func (d *Display) Pointer() (x, y int, err error)             { return 0, 0, ErrNotBuilt }
+func (d *Display) Close() error                       { return nil }
+func (d *Display) Name() string                       { return "" }
+func (d *Display) Extensions() Extensions             { return Extensions{} }
+func (d *Display) Sync() error                        { return ErrNotBuilt }
+func (d *Display) TopLevels() ([]Window, error)       { return nil, ErrNotBuilt }
+func (d *Display) Describe(id uint64) (Window, error) { return Window{}, ErrNotBuilt }
+func (d *Display) FocusedTopLevel() (uint64, error)   { return 0, ErrNotBuilt }
+func (d *Display) Pointer() (x, y int, err error)     { return 0, 0, ErrNotBuilt }
 func (d *Display) TopmostAt(x, y int, skip func(uint64) bool) (uint64, error) {
 	return 0, ErrNotBuilt
 }
@@ -35,9 +34,6 @@ func (d *Display) FakeButton(button int, press bool) error { return ErrNotBuilt 
 func (d *Display) FakeKey(keysym string, press bool) error { return ErrNotBuilt }
 func (d *Display) FakeChar(r rune, press bool) error       { return ErrNotBuilt }
 func (d *Display) HasKeysym(name string) bool              { return false }
-func (d *Display) TextProperty(id uint64, name string) (string, bool, error) {
-	return "", false, ErrNotBuilt
-}
 func (d *Display) RootTextProperty(name string) (string, bool, error) {
 	return "", false, ErrNotBuilt
 }
@@ -66,12 +62,7 @@ func WatchInput(display string, sink func(RawEvent)) (*InputWatcher, error) {
 	return nil, ErrNotBuilt
 }
 
-func (w *InputWatcher) Err() error            { return ErrNotBuilt }
-func (w *InputWatcher) Done() <-chan struct{} { return closedCh }
-func (w *InputWatcher) Close()                {}
-
-// closedCh is the stub's Done: a watcher that never ran has already ended.
-var closedCh = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+func (w *InputWatcher) Close() {}
 
 // Monitors reports that the X11 backend was not built.
 func (d *Display) Monitors() ([]Monitor, error) { return nil, ErrNotBuilt }

@@ -113,10 +113,6 @@ int nx_client_pid(Display *dpy, Window w);
 void nx_send_client_message(Display *dpy, Window dest, Window win, Atom type,
                             long l0, long l1, long l2, long l3, long l4, long mask);
 
-// nx_send_button sends a synthetic (SendEvent) ButtonPress or ButtonRelease
-// to win at window coordinates x, y.
-void nx_send_button(Display *dpy, Window win, int press, int x, int y, unsigned int button);
-
 // nx_create_window creates an InputOutput child of the root.
 Window nx_create_window(Display *dpy, int x, int y, int w, int h, unsigned long bg,
                         int override_redirect, long event_mask);
@@ -164,8 +160,6 @@ void nx_shape_input_empty(Display *dpy, Window w);
 // nx_shape_input_rect sets w's input shape to one rectangle (window
 // coordinates).
 void nx_shape_input_rect(Display *dpy, Window w, int x, int y, int width, int height);
-// nx_shape_input_count returns how many rectangles make w's input shape.
-int nx_shape_input_count(Display *dpy, Window w);
 
 // ---- nx_randr.c: monitors ----
 

@@ -17,12 +17,3 @@ void nx_shape_input_rect(Display *dpy, Window w, int x, int y, int width, int he
 	r.height = (unsigned short)height;
 	XShapeCombineRectangles(dpy, w, ShapeInput, 0, 0, &r, 1, ShapeSet, Unsorted);
 }
-
-int nx_shape_input_count(Display *dpy, Window w) {
-	int count = 0, ordering = 0;
-	XRectangle *r = XShapeGetRectangles(dpy, w, ShapeInput, &count, &ordering);
-	if (r != NULL) {
-		XFree(r);
-	}
-	return count;
-}

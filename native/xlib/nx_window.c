@@ -124,24 +124,6 @@ void nx_send_client_message(Display *dpy, Window dest, Window win, Atom type,
 	XSendEvent(dpy, dest, False, mask, &ev);
 }
 
-void nx_send_button(Display *dpy, Window win, int press, int x, int y, unsigned int button) {
-	XEvent ev;
-	memset(&ev, 0, sizeof ev);
-	ev.xbutton.type = press ? ButtonPress : ButtonRelease;
-	ev.xbutton.window = win;
-	ev.xbutton.root = DefaultRootWindow(dpy);
-	ev.xbutton.subwindow = None;
-	ev.xbutton.time = CurrentTime;
-	ev.xbutton.x = x;
-	ev.xbutton.y = y;
-	ev.xbutton.same_screen = True;
-	ev.xbutton.button = button;
-	if (!press) {
-		ev.xbutton.state = Button1Mask;
-	}
-	XSendEvent(dpy, win, True, press ? ButtonPressMask : ButtonReleaseMask, &ev);
-}
-
 Window nx_create_window(Display *dpy, int x, int y, int w, int h, unsigned long bg,
                         int override_redirect, long event_mask) {
 	XSetWindowAttributes a;

@@ -157,16 +157,6 @@ func (d *Display) setLongs(w C.Window, prop, typ C.Atom, vals []uint64) {
 	C.XChangeProperty(d.dpy, w, prop, typ, 32, C.PropModeReplace, p, C.int(len(l)))
 }
 
-// TextProperty reads a window's text property by name (UTF8_STRING,
-// STRING or COMPOUND_TEXT), up to 64 KiB. ok is false when it is not set.
-func (d *Display) TextProperty(id uint64, name string) (value string, ok bool, err error) {
-	err = d.do(func() error {
-		value, ok = d.text(C.Window(id), d.atom(name), 64<<10)
-		return d.xerr(false)
-	})
-	return value, ok, err
-}
-
 // RootTextProperty reads a text property of the root window by name, up to
 // 64 KiB; ok is false when it is not set. The accessibility bus launcher
 // publishes the bus's address there (AT_SPI_BUS), and Qt 5 looks nowhere

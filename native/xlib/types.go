@@ -94,13 +94,3 @@ type ConsentControl struct {
 type ConsentLayout struct {
 	Controls []ConsentControl `json:"controls"`
 }
-
-// Control returns the control with the id, if the layout has it.
-func (l ConsentLayout) Control(id string) (ConsentControl, bool) {
-	for _, c := range l.Controls {
-		if c.ID == id {
-			return c, true
-		}
-	}
-	return ConsentControl{}, false
-}

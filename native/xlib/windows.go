@@ -276,39 +276,6 @@ func (d *Display) Describe(id uint64) (Window, error) {
 	return w, err
 }
 
-// FindByClass lists the root's children, and the clients inside them, whose
-// WM_CLASS class or instance is class, topmost first, mapped or not and
-// override-redirect included. It is how tests and the indicator find the
-// driver's own windows, which TopLevels hides.
-func (d *Display) FindByClass(class string) ([]uint64, error) {
-	var out []uint64
-	err := d.do(func() error {
-		_, children, ok := d.queryTree(d.root)
-		if !ok {
-			return d.xerr(false)
-		}
-		var inst, cls [256]C.char
-		for i := len(children) - 1; i >= 0; i-- {
-			for _, w := range []C.Window{children[i], d.clientIn(children[i])} {
-				if w == 0 {
-					continue
-				}
-				if C.nx_class_hint(d.dpy, w, &inst[0], C.int(len(inst)), &cls[0], C.int(len(cls))) == 0 {
-					continue
-				}
-				if C.GoString(&cls[0]) == class || C.GoString(&inst[0]) == class {
-					if !slices.Contains(out, uint64(w)) {
-						out = append(out, uint64(w))
-					}
-				}
-			}
-		}
-		C.nx_err_reset() // windows vanishing mid-walk are not errors
-		return nil
-	})
-	return out, err
-}
-
 // FocusedTopLevel returns the top-level client window holding keyboard
 // focus, or 0 for none. When focus follows the pointer (PointerRoot), it is
 // the top-level under the pointer.

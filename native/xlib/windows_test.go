@@ -7,16 +7,25 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/xtest"
 )
 
-// plain makes a plain window for a test and destroys it after.
-func plain(t *testing.T, p plainWindow) uint64 {
+// plain makes a plain window (another client's) for a test and destroys
+// it after.
+func plain(t *testing.T, p xtest.PlainWindow) uint64 {
 	t.Helper()
-	id, err := dpy.newPlainWindow(p)
+	return plainOn(t, xt, p)
+}
+
+// plainOn is plain with the window made by the client x.
+func plainOn(t *testing.T, x *xtest.Display, p xtest.PlainWindow) uint64 {
+	t.Helper()
+	id, err := x.NewPlainWindow(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = dpy.destroyWindow(id) })
+	t.Cleanup(func() { _ = x.DestroyWindow(id) })
 	return id
 }
 
@@ -32,7 +41,7 @@ func find(t *testing.T, ws []Window, id uint64) Window {
 
 func TestTopLevelsListAPlainWindow(t *testing.T) {
 	frame := Rect{X: 130, Y: 170, W: 240, H: 110}
-	id := plain(t, plainWindow{Frame: frame, RGB: 0x336699, Class: "nish-plain", Title: "Plain window · ünïcode"})
+	id := plain(t, xtest.PlainWindow{Frame: xtest.Rect(frame), RGB: 0x336699, Class: "nish-plain", Title: "Plain window · ünïcode"})
 	ws, err := dpy.TopLevels()
 	if err != nil {
 		t.Fatal(err)
@@ -71,10 +80,10 @@ func TestTopLevelsListAGTKAppWithItsPid(t *testing.T) {
 }
 
 func TestTopLevelsLeaveOutOverrideRedirectAndTheDriversOwnWindows(t *testing.T) {
-	menu := plain(t, plainWindow{Frame: Rect{X: 5, Y: 5, W: 40, H: 40}, RGB: 0xffffff, Class: "nish-menu", Title: "menu", OverrideRedirect: true})
-	dialog := plain(t, plainWindow{Frame: Rect{X: 50, Y: 5, W: 40, H: 40}, RGB: 0xffffff, Class: DriverClass, Title: "dialog"})
-	indicator := plain(t, plainWindow{Frame: Rect{X: 95, Y: 5, W: 40, H: 40}, RGB: 0xff0000, Class: IndicatorClass, Title: "indicator"})
-	shown := plain(t, plainWindow{Frame: Rect{X: 140, Y: 5, W: 40, H: 40}, RGB: 0x00ff00, Class: "nish-shown", Title: "shown"})
+	menu := plain(t, xtest.PlainWindow{Frame: xtest.Rect{X: 5, Y: 5, W: 40, H: 40}, RGB: 0xffffff, Class: "nish-menu", Title: "menu", OverrideRedirect: true})
+	dialog := plain(t, xtest.PlainWindow{Frame: xtest.Rect{X: 50, Y: 5, W: 40, H: 40}, RGB: 0xffffff, Class: DriverClass, Title: "dialog"})
+	indicator := plain(t, xtest.PlainWindow{Frame: xtest.Rect{X: 95, Y: 5, W: 40, H: 40}, RGB: 0xff0000, Class: IndicatorClass, Title: "indicator"})
+	shown := plain(t, xtest.PlainWindow{Frame: xtest.Rect{X: 140, Y: 5, W: 40, H: 40}, RGB: 0x00ff00, Class: "nish-shown", Title: "shown"})
 	ws, err := dpy.TopLevels()
 	if err != nil {
 		t.Fatal(err)
@@ -90,19 +99,11 @@ func TestTopLevelsLeaveOutOverrideRedirectAndTheDriversOwnWindows(t *testing.T) 
 			t.Errorf("stacking %d at position %d", w.Stacking, i)
 		}
 	}
-	got, err := dpy.FindByClass(DriverClass)
-	if err != nil || !slices.Equal(got, []uint64{dialog}) {
-		t.Errorf("FindByClass(%q) = %v, %v; want [%#x]", DriverClass, got, err, dialog)
-	}
-	got, err = dpy.FindByClass(IndicatorClass)
-	if err != nil || !slices.Equal(got, []uint64{indicator}) {
-		t.Errorf("FindByClass(%q) = %v, %v; want [%#x]", IndicatorClass, got, err, indicator)
-	}
 }
 
 func TestStackingTopmostAtAndRaise(t *testing.T) {
-	a := plain(t, plainWindow{Frame: Rect{X: 600, Y: 100, W: 300, H: 200}, RGB: 0xaa0000, Class: "nish-a", Title: "A"})
-	b := plain(t, plainWindow{Frame: Rect{X: 700, Y: 150, W: 300, H: 200}, RGB: 0x0000aa, Class: "nish-b", Title: "B"})
+	a := plain(t, xtest.PlainWindow{Frame: xtest.Rect{X: 600, Y: 100, W: 300, H: 200}, RGB: 0xaa0000, Class: "nish-a", Title: "A"})
+	b := plain(t, xtest.PlainWindow{Frame: xtest.Rect{X: 700, Y: 150, W: 300, H: 200}, RGB: 0x0000aa, Class: "nish-b", Title: "B"})
 	ws, err := dpy.TopLevels()
 	if err != nil {
 		t.Fatal(err)
@@ -146,8 +147,8 @@ func TestStackingTopmostAtAndRaise(t *testing.T) {
 }
 
 func TestTopmostAtLooksThroughOnlyThisProcesssDriverWindows(t *testing.T) {
-	base := plain(t, plainWindow{Frame: Rect{X: 1000, Y: 500, W: 400, H: 300}, RGB: 0x555555, Class: "nish-base", Title: "base"})
-	own := plain(t, plainWindow{Frame: Rect{X: 1050, Y: 550, W: 100, H: 100}, RGB: 0xffffff, Class: DriverClass, Title: "own dialog"})
+	base := plain(t, xtest.PlainWindow{Frame: xtest.Rect{X: 1000, Y: 500, W: 400, H: 300}, RGB: 0x555555, Class: "nish-base", Title: "base"})
+	own := plain(t, xtest.PlainWindow{Frame: xtest.Rect{X: 1050, Y: 550, W: 100, H: 100}, RGB: 0xffffff, Class: DriverClass, Title: "own dialog"})
 	if got, err := dpy.TopmostAt(1100, 600, nil); err != nil || got != base {
 		t.Errorf("under this process's own dialog, TopmostAt = %#x, %v; want the window below %#x", got, err, base)
 	}
@@ -167,20 +168,20 @@ func TestTopLevelsUnderAWindowManager(t *testing.T) {
 			name = "stacking list"
 		}
 		t.Run(name, func(t *testing.T) {
-			a := plain(t, plainWindow{Frame: Rect{X: 0, Y: 0, W: 200, H: 100}, RGB: 0x112233, Class: "nish-wm-a", Title: "managed A"})
-			b := plain(t, plainWindow{Frame: Rect{X: 0, Y: 0, W: 150, H: 80}, RGB: 0x445566, Class: "nish-wm-b", Title: "managed B"})
-			wm, err := startWMStub(desk.Display)
+			a := plain(t, xtest.PlainWindow{Frame: xtest.Rect{X: 0, Y: 0, W: 200, H: 100}, RGB: 0x112233, Class: "nish-wm-a", Title: "managed A"})
+			b := plain(t, xtest.PlainWindow{Frame: xtest.Rect{X: 0, Y: 0, W: 150, H: 80}, RGB: 0x445566, Class: "nish-wm-b", Title: "managed B"})
+			wm, err := xtest.StartWM(desk.Display)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer wm.close()
-			if _, err := wm.frame(a, Rect{X: 300, Y: 400, W: 200, H: 120}, 20); err != nil {
+			defer wm.Close()
+			if _, err := wm.Frame(a, xtest.Rect{X: 300, Y: 400, W: 200, H: 120}, 20); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := wm.frame(b, Rect{X: 350, Y: 420, W: 150, H: 100}, 20); err != nil {
+			if _, err := wm.Frame(b, xtest.Rect{X: 350, Y: 420, W: 150, H: 100}, 20); err != nil {
 				t.Fatal(err)
 			}
-			if err := wm.setClients([]uint64{a, b}, stacking); err != nil {
+			if err := wm.SetClients([]uint64{a, b}, stacking); err != nil {
 				t.Fatal(err)
 			}
 			ws, err := dpy.TopLevels()
@@ -214,13 +215,10 @@ func TestTopLevelsUnderAWindowManager(t *testing.T) {
 			if err := dpy.Raise(a); err != nil {
 				t.Fatal(err)
 			}
-			select {
-			case got := <-wm.activations:
-				if got != a {
-					t.Errorf("_NET_ACTIVE_WINDOW asked for %#x, want %#x", got, a)
-				}
-			case <-time.After(2 * time.Second):
-				t.Error("Raise sent no _NET_ACTIVE_WINDOW to the window manager")
+			if got, err := wm.Activation(2 * time.Second); err != nil {
+				t.Errorf("Raise sent no _NET_ACTIVE_WINDOW to the window manager: %v", err)
+			} else if got != a {
+				t.Errorf("_NET_ACTIVE_WINDOW asked for %#x, want %#x", got, a)
 			}
 		})
 	}

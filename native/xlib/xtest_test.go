@@ -122,17 +122,17 @@ func TestCloseReleasesHeldKeysAndButtons(t *testing.T) {
 	}
 	d.Sync()
 	const button3 = 1 << 10
-	if mask, _ := dpy.pointerButtons(); mask&button3 == 0 {
+	if mask, _ := xt.PointerButtons(); mask&button3 == 0 {
 		t.Fatalf("button 3 is not down after the press (mask %#x)", mask)
 	}
-	if down, _ := dpy.keyDown("Shift_L"); !down {
+	if down, _ := xt.KeyDown("Shift_L"); !down {
 		t.Fatal("Shift_L is not down after the press")
 	}
 	d.Close()
-	if mask, _ := dpy.pointerButtons(); mask&button3 != 0 {
+	if mask, _ := xt.PointerButtons(); mask&button3 != 0 {
 		t.Errorf("button 3 is still down after Close (mask %#x)", mask)
 	}
-	if down, _ := dpy.keyDown("Shift_L"); down {
+	if down, _ := xt.KeyDown("Shift_L"); down {
 		t.Error("Shift_L is still down after Close")
 	}
 }

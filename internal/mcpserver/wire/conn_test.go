@@ -79,7 +79,7 @@ func TestABatchAnswersTogetherWithoutItsCancelledCall(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil || string(r["id"]) != "1.50" {
 		t.Errorf("ping reply %s, want id 1.50", out.Bytes())
 	}
-	if n := conn.InFlight(); n != 0 {
+	if n := conn.ids.size(); n != 0 {
 		t.Errorf("%d calls still in the table", n)
 	}
 }

@@ -101,10 +101,3 @@ func (h *held) take(result json.RawMessage) json.RawMessage {
 	out = append(out, body[1:len(body)-1]...)
 	return append(out, tail...)
 }
-
-// size is the number of results held (for tests).
-func (h *held) size() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return len(h.results)
-}

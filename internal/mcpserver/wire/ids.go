@@ -81,13 +81,6 @@ func (t *idTable) remove(n int64, c *call) {
 	}
 }
 
-// size is the number of calls in flight (for tests and the soak).
-func (t *idTable) size() int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return len(t.pending)
-}
-
 // batchGroup collects the replies of one batch line, which go out together
 // as one array once every call of it is answered or cancelled (JSON-RPC
 // 2.0). Slots left empty (cancelled calls) are left out of the array.

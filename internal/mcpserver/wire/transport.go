@@ -83,9 +83,6 @@ var _ mcp.Connection = (*Conn)(nil)
 // SessionID implements mcp.Connection.
 func (c *Conn) SessionID() string { return c.sessionID }
 
-// InFlight is the number of calls read and neither answered nor cancelled.
-func (c *Conn) InFlight() int { return c.ids.size() }
-
 // Read implements mcp.Connection: the next checked message.
 func (c *Conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	select {

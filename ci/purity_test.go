@@ -1,4 +1,4 @@
-package engine_test
+package ci
 
 import (
 	"bytes"
@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // The engine is the contract's rules in pure Go: it must build and be tested
@@ -138,7 +140,7 @@ func TestPurityCheckersCatchForbiddenImports(t *testing.T) {
 // closure with the go tool (cgo on, so cgo files are listed as such) and
 // checks it.
 func TestEngineImportsNoNativeSDKOrCgo(t *testing.T) {
-	root := moduleRoot(t)
+	root := testkit.RepoDir(t)
 	pkgs := listDeps(t, root, "./engine/...")
 	engines := 0
 	for _, p := range pkgs {
@@ -157,7 +159,7 @@ func TestEngineImportsNoNativeSDKOrCgo(t *testing.T) {
 // TestEngineSourcesImportNoNativeSDKOrCgo reads every non-test Go file under
 // engine/, including files other platforms or build tags would select.
 func TestEngineSourcesImportNoNativeSDKOrCgo(t *testing.T) {
-	files := goSources(t, filepath.Join(moduleRoot(t), "engine"), false)
+	files := goSources(t, filepath.Join(testkit.RepoDir(t), "engine"), false)
 	for _, v := range sourceViolations(files) {
 		t.Error(v)
 	}
@@ -228,30 +230,6 @@ func goSources(t *testing.T, dir string, tests bool) map[string]string {
 		t.Fatalf("no Go files found under %s", dir)
 	}
 	return files
-}
-
-// moduleRoot finds the directory holding this module's go.mod, from the
-// test's working directory (engine/) upwards.
-func moduleRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil {
-			if !bytes.HasPrefix(bytes.TrimSpace(data), []byte("module "+modulePath)) {
-				t.Fatalf("%s/go.mod is not module %s", dir, modulePath)
-			}
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test's directory")
-		}
-		dir = parent
-	}
 }
 
 // depCase is one self-test of a dependency checker: the packages it is

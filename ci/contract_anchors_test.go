@@ -1,4 +1,4 @@
-package engine_test
+package ci
 
 import (
 	"io/fs"
@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 	"unicode"
 )
 
@@ -131,7 +133,7 @@ func eachCitingLine(t *testing.T, root string, fn func(rel string, n int, line s
 // TestContractAnchorsExist: every anchor of docs/contract.md cited anywhere in
 // the repository names a heading of docs/contract.md.
 func TestContractAnchorsExist(t *testing.T) {
-	root := repoRoot(t)
+	root := testkit.RepoDir(t)
 	anchors := contractAnchors(t, root)
 	if len(anchors) < 20 {
 		t.Fatalf("docs/contract.md has %d headings; the rules are missing", len(anchors))
@@ -160,7 +162,7 @@ func TestContractAnchorsExist(t *testing.T) {
 // docs/contract.md, never by a section number of a document the repository
 // does not hold.
 func TestNoCitationsOfOutsideDocuments(t *testing.T) {
-	eachCitingLine(t, repoRoot(t), func(rel string, n int, line string) {
+	eachCitingLine(t, testkit.RepoDir(t), func(rel string, n int, line string) {
 		if outsideSection.MatchString(line) {
 			t.Errorf("%s:%d cites a section of a document outside the repository; cite docs/contract.md#<anchor> instead", rel, n)
 		}

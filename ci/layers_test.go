@@ -1,9 +1,11 @@
-package engine_test
+package ci
 
 import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // The purity rule's other half: the native layers below the engine stand
@@ -75,7 +77,7 @@ func TestLayerCheckersCatchForbiddenImports(t *testing.T) {
 // TestNativeLayersImportNoEngineNorEachOther lists each layer's dependency
 // closure with the go tool and checks it.
 func TestNativeLayersImportNoEngineNorEachOther(t *testing.T) {
-	root := moduleRoot(t)
+	root := testkit.RepoDir(t)
 	for _, layer := range nativeLayers {
 		t.Run(layer, func(t *testing.T) {
 			pkgs := listDeps(t, root, "./"+layer)
@@ -96,7 +98,7 @@ func TestNativeLayersImportNoEngineNorEachOther(t *testing.T) {
 // TestNativeLayerSourcesImportNoEngineNorEachOther reads every Go file of
 // each layer, tests and other platforms' files included.
 func TestNativeLayerSourcesImportNoEngineNorEachOther(t *testing.T) {
-	root := moduleRoot(t)
+	root := testkit.RepoDir(t)
 	for _, layer := range nativeLayers {
 		t.Run(layer, func(t *testing.T) {
 			files := goSources(t, filepath.Join(root, filepath.FromSlash(layer)), true)

@@ -1,9 +1,9 @@
 /* A reference walk of one window with libatspi's synchronous calls: one
- * D-Bus round trip per property, the way a naive client reads a tree. The
- * package's tests compare its reader against it and its benchmark measures
- * against it. */
-#ifndef NISH_ATSPI_NAIVE_H
-#define NISH_ATSPI_NAIVE_H
+ * D-Bus round trip per property, the way a naive client reads a tree.
+ * native/atspi's tests compare its reader against it and its benchmark
+ * measures against it. */
+#ifndef NISH_NAIVEWALK_H
+#define NISH_NAIVEWALK_H
 
 typedef struct {
 	int depth;
