@@ -105,8 +105,9 @@ func TestActsOutsideTheGrant(t *testing.T) {
 	grant(t, h, mine.cmd.Process.Pid)
 	h.fail(engine.CodeAppNotApproved, "get_window_state", map[string]any{"pid": other.cmd.Process.Pid})
 	// A headless act can only name an element from a read, and the other
-	// app cannot be read: no token, no act.
-	h.fail(engine.CodeAppNotApproved, "get_window_state", map[string]any{"app": "Synthetic 4 rows"})
+	// app cannot be read: no token, no act. Its title is not even matched
+	// (an unapproved app is found by its name only, docs/decisions.md).
+	h.fail(engine.CodeWindowTargetNotFound, "get_window_state", map[string]any{"app": "Synthetic 4 rows"})
 }
 
 func TestStoppedAppMidAct(t *testing.T) {
