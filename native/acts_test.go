@@ -313,7 +313,7 @@ func tokenIn(t *testing.T, h *harness, pid int, old string) string {
 	t.Helper()
 	idx := old[strings.IndexByte(old, ':')+1:]
 	read := h.ok("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})
-	return read["snapshot_id"].(string) + ":" + idx
+	return testkit.Field[string](t, read, "snapshot_id") + ":" + idx
 }
 
 // TestAppExitsMidAct: the app dies while the act is in flight (stopped

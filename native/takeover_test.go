@@ -180,7 +180,7 @@ func (w *tk) clickOccluded(t *testing.T, tok string) {
 	t.Helper()
 	sent := w.spy.count("")
 	e := w.fail(engine.CodeOccluded, "click", map[string]any{"element_token": tok, "delivery_mode": "foreground"})
-	if e["disposition"].(map[string]any)["retry"] != "after_refresh" {
+	if testkit.Field[map[string]any](t, e, "disposition")["retry"] != "after_refresh" {
 		t.Fatalf("occluded: %v", e)
 	}
 	if got := w.spy.since(sent); len(got) != 0 {
@@ -194,7 +194,7 @@ func (w *tk) grantTakeover(pid int) map[string]any {
 	wg := p.answer("takeover", "allow")
 	st := w.ok("start_session", map[string]any{"apps": []any{pid}, "input": "takeover"})
 	wg.Wait()
-	tko := st["takeover"].(map[string]any)
+	tko := testkit.Field[map[string]any](w.t, st, "takeover")
 	if st["input"] != "takeover" || tko["on"] != true || tko["indicator"] != true || tko["paused"] != false {
 		w.t.Fatalf("a granted takeover: %v", st)
 	}
@@ -237,7 +237,7 @@ func (w *tk) indicatorState() xlib.IndicatorState {
 // takeoverState is get_session_state's takeover object.
 func (w *tk) takeoverState() map[string]any {
 	w.t.Helper()
-	return w.ok("get_session_state", nil)["takeover"].(map[string]any)
+	return testkit.Field[map[string]any](w.t, w.ok("get_session_state", nil), "takeover")
 }
 
 // waitPaused waits until the session is paused, or (with paused false) no
@@ -352,16 +352,15 @@ func (w *tk) async(tool string, args map[string]any) <-chan engine.Result {
 func (w *tk) read(pid int) (uint64, map[string]any) {
 	w.t.Helper()
 	read := w.ok("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})
-	return uint64(read["window"].(map[string]any)["window_id"].(float64)), read
+	return windowOf(w.t, read), read
 }
 
 // entryValue reads the text of the entry that held "value 0".
 func (w *tk) entryValue(pid int, index string) string {
 	w.t.Helper()
 	_, read := w.read(pid)
-	for _, e := range read["elements"].([]any) {
-		row := e.(map[string]any)
-		if tokenIndex(row["element_token"].(string)) == index {
+	for _, row := range testkit.Rows(w.t, read) {
+		if tokenIndex(testkit.Field[string](w.t, row, "element_token")) == index {
 			v, _ := row["value"].(string)
 			return v
 		}
@@ -375,10 +374,9 @@ func tokenIndex(tok string) string { return tok[strings.IndexByte(tok, ':')+1:] 
 // entryOf finds the entry holding "value N" in a read.
 func entryOf(t testing.TB, read map[string]any, value string) (string, map[string]any) {
 	t.Helper()
-	for _, e := range read["elements"].([]any) {
-		row := e.(map[string]any)
+	for _, row := range testkit.Rows(t, read) {
 		if row["role"] == "text" && row["value"] == value {
-			return row["element_token"].(string), row
+			return testkit.Field[string](t, row, "element_token"), row
 		}
 	}
 	t.Fatalf("no entry holding %q", value)
