@@ -38,24 +38,28 @@ type Dialog struct {
 	Layout xlib.ConsentLayout
 }
 
-// WaitDialog waits for the consent dialog. It returns once the dialog has
-// been on screen long enough to take clicks (it ignores clicks in its
-// first moments, as a stray click aimed elsewhere would be).
+// WaitDialog waits for the consent dialog. It returns once the dialog
+// takes clicks: it ignores clicks in its first moments on screen (a stray
+// click aimed at what was there before), and publishes from when it counts
+// them (xlib.ConsentArmedProperty), which the person waits for. A fixed
+// wait instead was outlasted on a loaded machine, where the dialog sees
+// itself mapped late, and the person's clicks were ignored.
 func (p *Person) WaitDialog(timeout time.Duration) (Dialog, error) {
 	deadline := time.Now().Add(timeout)
 	for time.Now().Before(deadline) {
 		ids, err := p.x.FindByClass(xlib.DriverClass)
 		if err == nil && len(ids) > 0 {
-			if l, err := p.x.ReadConsentLayout(ids[0]); err == nil {
-				if w, err := p.x.Describe(ids[0]); err == nil {
-					time.Sleep(500 * time.Millisecond)
-					return Dialog{Window: w, Layout: l}, nil
-				}
+			l, lerr := p.x.ReadConsentLayout(ids[0])
+			at, armed, aerr := p.x.ConsentArmedAt(ids[0])
+			w, werr := p.x.Describe(ids[0])
+			if lerr == nil && aerr == nil && werr == nil && armed {
+				time.Sleep(time.Until(at))
+				return Dialog{Window: w, Layout: l}, nil
 			}
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	return Dialog{}, errors.New("person: no consent dialog appeared")
+	return Dialog{}, errors.New("person: no consent dialog took clicks in time")
 }
 
 // Click presses and releases the left button on a control of the dialog
