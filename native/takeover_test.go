@@ -542,10 +542,10 @@ func TestTakeoverActsOnTheDesktop(t *testing.T) {
 	w.ok("move_cursor", map[string]any{"window_id": win, "x": 850, "y": 600})
 	_, read = w.read(pid)
 	row10 := testkit.Row(t, read, "label", "Row 10")
-	rf := row10["frame"].(map[string]any)
-	strip := image.Rect(int(rf["x"].(float64)), int(rf["y"].(float64)), int(rf["x"].(float64)+rf["w"].(float64)), int(rf["y"].(float64)+rf["h"].(float64)))
+	rf := testkit.Field[map[string]any](t, row10, "frame")
+	x, y := num(t, rf, "x"), num(t, rf, "y")
+	strip := image.Rect(x, y, x+num(t, rf, "w"), y+num(t, rf, "h"))
 	shot := func() [32]byte {
-		time.Sleep(200 * time.Millisecond) // the app repaints
 		img, err := w.b.Capture(context.Background(), engine.WindowID(win))
 		if err != nil {
 			t.Fatal(err)
@@ -558,14 +558,16 @@ func TestTakeoverActsOnTheDesktop(t *testing.T) {
 		}
 		return [32]byte(h.Sum(nil))
 	}
-	before := shot()
-	if shot() != before {
-		t.Fatal("row 10's place changes with nothing done")
-	}
+	// Once the app has drawn the hover, the strip holds still: two
+	// captures in a row agree. Then the scroll changes it.
+	var before [32]byte
+	testkit.Eventually(t, 30*time.Second, "row 10's place drawn the same twice in a row", func() bool {
+		first := shot()
+		before = shot()
+		return first == before
+	})
 	w.ok("scroll", map[string]any{"window_id": win, "x": 850, "y": 600, "direction": "down", "amount": 10})
-	if shot() == before {
-		t.Fatal("scrolling down left the rows where they were")
-	}
+	testkit.Eventually(t, 30*time.Second, "the rows moved by scrolling down", func() bool { return shot() != before })
 
 	// A right click on the entry opens its menu; Escape closes it.
 	w.ok("right_click", map[string]any{"window_id": win, "x": x0 + 5, "y": y0 + fh/2})
@@ -658,13 +660,14 @@ func TestHandBack(t *testing.T) {
 		}
 		pressed := time.Now()
 		// Within 1.5 s of the driver's press even the person's click does
-		// not count.
+		// not count. The rule is one of time, so the check waits out the
+		// 1.5 s (as the next click must anyway): a click wrongly counted
+		// would have resumed the session long before.
 		w.personClick(cx, cy)
-		time.Sleep(300 * time.Millisecond)
+		time.Sleep(time.Until(pressed.Add(1600 * time.Millisecond)))
 		if st := w.takeoverState(); st["paused"] != true {
 			t.Fatalf("a click within 1.5 s of the driver's press resumed: %v", st)
 		}
-		time.Sleep(time.Until(pressed.Add(1600 * time.Millisecond)))
 		mark := w.host.mark()
 		w.personClick(cx, cy)
 		w.waitPaused(false)
