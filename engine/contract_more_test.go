@@ -94,7 +94,7 @@ func testTakeoverActs(t *testing.T, h *harness) {
 	// The person moves the pointer: paused, every act refused, reads work.
 	h.demo.Form.Window.Focus()
 	h.desk.MovePointer(engine.Point{X: 900, Y: 900})
-	h.desk.WaitInput(time.Second)
+	h.desk.WaitInput(30 * time.Second)
 	e = h.fail(engine.CodeUserTookOver, "click", map[string]any{"window_id": win, "x": 5, "y": 5})
 	if e["effect"] != "refused" || e["paused_reason"] != "pointer_moved" {
 		t.Fatalf("paused refusal: %v", e)

@@ -73,7 +73,7 @@ func (h *harness) runWaitCase(t *testing.T, c waitCase, fallback int) {
 	args, _ := json.Marshal(map[string]any{"window_id": uint64(h.demo.Form.Window.ID()), "condition": c.cond, "timeout_ms": 10000})
 	done := make(chan engine.Result, 1)
 	go func() { done <- h.c.Call(context.Background(), "wait_for", args) }()
-	testkit.Eventually(t, 5*time.Second, "the wait listening to the app", func() bool {
+	testkit.Eventually(t, 30*time.Second, "the wait listening to the app", func() bool {
 		return len(h.desk.CallsOf("WaitChange")) > 0
 	})
 	before := len(h.desk.Calls())

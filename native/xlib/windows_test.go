@@ -219,7 +219,7 @@ func TestTopLevelsUnderAWindowManager(t *testing.T) {
 				if got != a {
 					t.Errorf("_NET_ACTIVE_WINDOW asked for %#x, want %#x", got, a)
 				}
-			case <-time.After(2 * time.Second):
+			case <-time.After(30 * time.Second):
 				t.Error("Raise sent no _NET_ACTIVE_WINDOW to the window manager")
 			}
 		})
