@@ -120,7 +120,7 @@ func (s *Session) pressButton(ctx context.Context, button, times int) *Error {
 
 // callElement runs a semantic backend call within the call bound.
 func (d *Driver) callElement(ctx context.Context, f func(context.Context) error) *Error {
-	cctx, cancel := context.WithTimeout(ctx, d.opts.CallTimeout)
+	cctx, cancel := d.callBound(ctx)
 	defer cancel()
 	if err := f(cctx); err != nil {
 		return AsError(inBound(cctx, err))
@@ -436,7 +436,7 @@ func (x *act) readActionsAgain(ctx context.Context) bool {
 	n := *x.node
 	n.Detailed = false
 	n.Actions = nil
-	cctx, cancel := context.WithTimeout(ctx, x.s.d.opts.CallTimeout)
+	cctx, cancel := x.s.d.callBound(ctx)
 	defer cancel()
 	if dr.ReadDetails(cctx, x.win.ID, []*Node{&n}) != nil || !n.Detailed {
 		return false

@@ -21,7 +21,7 @@ func (s *Session) screenshot(ctx context.Context, sn *snapshot, w Window, marks 
 	if !s.capture.take() {
 		return nil, nil, Errf(CodeRateLimited, "more than 5 captures a second")
 	}
-	cctx, cancel := context.WithTimeout(ctx, s.d.opts.CallTimeout)
+	cctx, cancel := s.d.callBound(ctx)
 	defer cancel()
 	img, err := s.d.backend.Capture(cctx, w.ID)
 	if err != nil {

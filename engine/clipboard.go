@@ -36,7 +36,7 @@ func clipboardRead(ctx context.Context, c *Conn, a *Args) Result {
 	if err := h.Approve(ctx, ApprovalRequest{Session: s.id, Tool: "clipboard_read", Description: "read the clipboard"}); err != nil {
 		return Failure(AsError(err))
 	}
-	cctx, cancel := context.WithTimeout(ctx, c.d.opts.CallTimeout)
+	cctx, cancel := c.d.callBound(ctx)
 	defer cancel()
 	text, rerr := c.d.backend.ClipboardRead(cctx)
 	if rerr != nil {
@@ -83,7 +83,7 @@ func clipboardWrite(ctx context.Context, c *Conn, a *Args) Result {
 			return Failure(AsError(err))
 		}
 	}
-	cctx, cancel := context.WithTimeout(ctx, c.d.opts.CallTimeout)
+	cctx, cancel := c.d.callBound(ctx)
 	defer cancel()
 	release, werr := c.d.backend.ClipboardWrite(cctx, text)
 	if werr != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // find_elements and wait_for on the mock desktop (docs/contract.md#find-elements
@@ -21,10 +22,12 @@ func (h *harness) find(args map[string]any) map[string]any {
 	return h.ok("find_elements", args)
 }
 
-func foundLabels(res map[string]any) []string {
+func foundLabels(t *testing.T, res map[string]any) []string {
+	t.Helper()
 	var out []string
-	for _, e := range res["elements"].([]any) {
-		out = append(out, e.(map[string]any)["label"].(string))
+	for _, row := range testkit.Rows(t, res) {
+		label, _ := row["label"].(string)
+		out = append(out, label)
 	}
 	return out
 }
@@ -49,10 +52,10 @@ func testFindElements(t *testing.T, h *harness) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			res := h.find(c.args)
-			if got := foundLabels(res); strings.Join(got, "|") != strings.Join(c.want, "|") {
+			if got := foundLabels(t, res); strings.Join(got, "|") != strings.Join(c.want, "|") {
 				t.Fatalf("labels %q, want %q", got, c.want)
 			}
-			if num(res["match_count"]) != c.count || res["truncated"] != (c.count > len(c.want)) {
+			if num(t, res, "match_count") != c.count || res["truncated"] != (c.count > len(c.want)) {
 				t.Fatalf("match_count %v truncated %v, want %d", res["match_count"], res["truncated"], c.count)
 			}
 		})
@@ -127,7 +130,7 @@ func testWaitFor(t *testing.T, h *harness) {
 			func(t *testing.T, res map[string]any) {
 				// The element's token is a read's token.
 				tok := res["element"].(map[string]any)["element_token"]
-				if r := h.ok("get_window_state", map[string]any{"root": tok}); num(r["element_count"]) != 1 {
+				if r := h.ok("get_window_state", map[string]any{"root": tok}); num(t, r, "element_count") != 1 {
 					t.Fatalf("a drill-down on the found token: %v", r["tree_text"])
 				}
 			}},

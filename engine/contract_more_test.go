@@ -88,14 +88,14 @@ func testTakeoverActs(t *testing.T, h *harness) {
 	h.demo.ChatMain.Focus()
 	sent := len(h.desk.Sent())
 	e := h.fail(engine.CodeFocusChanged, "type_text", map[string]any{"window_id": win, "text": "abc", "delivery_mode": "foreground"})
-	if num(e["typed_characters"]) != 0 || len(h.desk.Sent()) != sent {
+	if num(t, e, "typed_characters") != 0 || len(h.desk.Sent()) != sent {
 		t.Fatalf("focus_changed before typing sends nothing: %v", e)
 	}
 
 	// The person moves the pointer: paused, every act refused, reads work.
 	h.demo.Form.Window.Focus()
 	h.desk.MovePointer(engine.Point{X: 900, Y: 900})
-	h.desk.WaitInput(time.Second)
+	h.desk.WaitInput(30 * time.Second)
 	e = h.fail(engine.CodeUserTookOver, "click", map[string]any{"window_id": win, "x": 5, "y": 5})
 	if e["effect"] != "refused" || e["paused_reason"] != "pointer_moved" {
 		t.Fatalf("paused refusal: %v", e)

@@ -64,7 +64,7 @@ func TestATableReadInPartSaysItsSize(t *testing.T) {
 			case c.want != nil && !sameMap(got, c.want):
 				t.Fatalf("the table's row says %v, want %v", row["table"], c.want)
 			}
-			line := textLine(t, r, num(row["element_index"]))
+			line := textLine(t, r, num(t, row, "element_index"))
 			if c.line != "" && !strings.HasSuffix(line, c.line) {
 				t.Fatalf("tree_text line %q does not end with %q", line, c.line)
 			}
@@ -89,7 +89,7 @@ func TestATableReadInPartSaysItsSize(t *testing.T) {
 func textLine(t *testing.T, read map[string]any, idx int) string {
 	t.Helper()
 	want := "[" + strconv.Itoa(idx) + "] "
-	for _, line := range strings.Split(read["tree_text"].(string), "\n") {
+	for _, line := range strings.Split(testkit.Field[string](t, read, "tree_text"), "\n") {
 		if strings.HasPrefix(strings.TrimLeft(line, " "), want) {
 			return line
 		}

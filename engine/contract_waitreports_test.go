@@ -42,7 +42,7 @@ func testWaitForReadsWhatChanged(t *testing.T, h *harness) {
 			map[string]any{"kind": "title", "text": "— sent"}, 1, 1, 0},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) { h.runWaitCase(t, c, num(status["element_index"])) })
+		t.Run(c.name, func(t *testing.T) { h.runWaitCase(t, c, num(t, status, "element_index")) })
 	}
 
 	// The row of an element that appeared acts.
@@ -73,7 +73,7 @@ func (h *harness) runWaitCase(t *testing.T, c waitCase, fallback int) {
 	args, _ := json.Marshal(map[string]any{"window_id": uint64(h.demo.Form.Window.ID()), "condition": c.cond, "timeout_ms": 10000})
 	done := make(chan engine.Result, 1)
 	go func() { done <- h.c.Call(context.Background(), "wait_for", args) }()
-	testkit.Eventually(t, 5*time.Second, "the wait listening to the app", func() bool {
+	testkit.Eventually(t, 30*time.Second, "the wait listening to the app", func() bool {
 		return len(h.desk.CallsOf("WaitChange")) > 0
 	})
 	before := len(h.desk.Calls())
@@ -105,7 +105,7 @@ func (h *harness) runWaitCase(t *testing.T, c waitCase, fallback int) {
 	h.clock.Advance(3 * time.Second)
 	tok := fmt.Sprintf("%s:%d", res["snapshot_id"], fallback)
 	if el, _ := res["element"].(map[string]any); el != nil {
-		tok = el["element_token"].(string)
+		tok = testkit.Field[string](t, el, "element_token")
 	}
 	if d := h.ok("get_window_state", map[string]any{"root": tok}); d["snapshot_id"] == res["snapshot_id"] {
 		t.Fatalf("the drill-down kept the wait's snapshot instead of reading the window")
@@ -130,7 +130,7 @@ func testWaitForInACutWindow(t *testing.T, h *harness) {
 			map[string]any{"kind": "disappears", "role": "list_item", "label": "item 2"}, 2, 1, 0},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) { h.runWaitCase(t, c, num(first["element_index"])) })
+		t.Run(c.name, func(t *testing.T) { h.runWaitCase(t, c, num(t, first, "element_index")) })
 	}
 }
 

@@ -33,7 +33,9 @@ type Options struct {
 	Clock Clock
 	// ConsentTimeout bounds the consent dialog (default 120 s).
 	ConsentTimeout time.Duration
-	// CallTimeout bounds one backend call (default 2 s).
+	// CallTimeout bounds how long one backend call may wait for an answer
+	// from the app (default 2 s); a call whose app keeps answering may run
+	// to 10 times that (callbound.go).
 	CallTimeout time.Duration
 	// KeyInterval paces synthetic typing, one character per interval, so
 	// apps keep up and the person's input is noticed between characters

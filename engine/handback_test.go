@@ -171,7 +171,11 @@ func TestHandback(t *testing.T) {
 	})
 
 	t.Run("while paused: acts refused, reads work, nothing but a click resumes", func(t *testing.T) {
-		h := takeoverHarness(t)
+		heard := &heardIndicator{handled: make(chan engine.IndicatorEventKind, 16)}
+		h := takeoverHarness(t, withBackend(func(d *mock.Desktop) engine.Backend {
+			heard.Desktop = d
+			return heard
+		}))
 		win := uint64(h.demo.Form.Window.ID())
 		read := h.readForm(nil)
 		save := testkit.Token(t, read, "push_button", "Save")
@@ -210,7 +214,7 @@ func TestHandback(t *testing.T) {
 		// click within 1.5 s of the driver's last button press.
 		h.desk.ClickContinueSynthetic()
 		h.desk.ClickContinue()
-		time.Sleep(50 * time.Millisecond)
+		heard.wait(t, engine.IndicatorContinue)
 		if st := h.ok("get_session_state", nil); st["takeover"].(map[string]any)["paused"] != true {
 			t.Fatal("a Continue click within 1.5 s of the driver's press must not resume")
 		}
@@ -339,6 +343,68 @@ func startGlide(t *testing.T, h *harness, steps int) <-chan engine.Result {
 
 // sendHook is the mock desktop with a hook run before each synthetic event
 // is sent, in the sending goroutine.
+// heardIndicator stands between the engine and the mock's takeover
+// indicators and says when the engine has handled each indicator event,
+// so a test can check what an event did not do without waiting a while.
+// It hands the engine each event and then an empty one (a kind the engine
+// passes over); the engine handles events one at a time, in order, so it
+// takes the empty one only once it is done with the event before.
+type heardIndicator struct {
+	*mock.Desktop
+	handled chan engine.IndicatorEventKind
+}
+
+func (h *heardIndicator) ShowIndicator(ctx context.Context, paused bool) (engine.Indicator, error) {
+	ind, err := h.Desktop.ShowIndicator(ctx, paused)
+	if err != nil {
+		return nil, err
+	}
+	relayed := make(chan engine.IndicatorEvent)
+	go func() {
+		defer close(relayed)
+		for ev := range ind.Events() {
+			relayed <- ev
+			relayed <- engine.IndicatorEvent{}
+			select {
+			case h.handled <- ev.Kind:
+			default:
+			}
+		}
+	}()
+	return &relayedIndicator{Indicator: ind, events: relayed}, nil
+}
+
+// wait waits until the engine has handled an indicator event of kind.
+func (h *heardIndicator) wait(t *testing.T, kind engine.IndicatorEventKind) {
+	t.Helper()
+	for {
+		select {
+		case k := <-h.handled:
+			if k == kind {
+				return
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("the engine has not handled a %s event", kind)
+		}
+	}
+}
+
+// relayedIndicator is an indicator whose events come through a relay.
+type relayedIndicator struct {
+	engine.Indicator
+	events chan engine.IndicatorEvent
+}
+
+func (r *relayedIndicator) Events() <-chan engine.IndicatorEvent { return r.events }
+
+// Place passes on to the indicator when it places its controls.
+func (r *relayedIndicator) Place(target engine.Rect) error {
+	if p, ok := r.Indicator.(engine.IndicatorPlacer); ok {
+		return p.Place(target)
+	}
+	return nil
+}
+
 type sendHook struct {
 	*mock.Desktop
 	before func(engine.InputEvent)

@@ -24,7 +24,7 @@ func (x *act) hitTest(ctx context.Context, p Point, pos, idx int) *Error {
 	if !ok || pos <= 0 || pos >= len(x.pre.tree.Nodes) {
 		return nil
 	}
-	cctx, cancel := context.WithTimeout(ctx, x.s.d.opts.CallTimeout)
+	cctx, cancel := x.s.d.callBound(ctx)
 	defer cancel()
 	// An app that names nothing at a point inside its window may not have
 	// answered yet: Firefox answers its first question at a point with
@@ -83,7 +83,7 @@ func (x *act) stillAt(ctx context.Context, pos int, p Point) bool {
 	}
 	n := x.pre.tree.Nodes[pos]
 	n.Detailed, n.Frame, n.Actions = false, Rect{}, nil
-	cctx, cancel := context.WithTimeout(ctx, x.s.d.opts.CallTimeout)
+	cctx, cancel := x.s.d.callBound(ctx)
 	defer cancel()
 	if dr.ReadDetails(cctx, x.win.ID, []*Node{&n}) != nil || !n.Detailed {
 		return false

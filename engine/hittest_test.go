@@ -62,7 +62,7 @@ func newButtons(t *testing.T, frame engine.Rect, scale float64, backend func(*mo
 		desk.Close()
 	})
 	st := w.ok("start_session", map[string]any{"apps": []any{app.Pid()}, "input": "takeover"})
-	if st["takeover"].(map[string]any)["on"] != true {
+	if testkit.Field[map[string]any](t, st, "takeover")["on"] != true {
 		t.Fatalf("no takeover: %v", st)
 	}
 	return w
@@ -83,9 +83,9 @@ func (w *buttonsWorld) read() map[string]any {
 	return w.ok("get_window_state", map[string]any{"window_id": uint64(w.win.ID())})
 }
 
-func rectOf(v any) engine.Rect {
-	m := v.(map[string]any)
-	return engine.Rect{X: num(m["x"]), Y: num(m["y"]), W: num(m["w"]), H: num(m["h"])}
+func rectOf(t *testing.T, m map[string]any) engine.Rect {
+	t.Helper()
+	return engine.Rect{X: num(t, m, "x"), Y: num(t, m, "y"), W: num(t, m, "w"), H: num(t, m, "h")}
 }
 
 // TestTakeoverClickByTokenAtEveryScale: at scales 1, 1.25, 1.5 and 2 a
@@ -103,7 +103,7 @@ func TestTakeoverClickByTokenAtEveryScale(t *testing.T) {
 				name := fmt.Sprintf("button %d", n)
 				row := testkit.Row(t, read, "push_button", name)
 				want := w.buttons[n-1].Frame()
-				got := rectOf(row["frame"])
+				got := rectOf(t, testkit.Field[map[string]any](t, row, "frame"))
 				if got != (engine.Rect{X: want.X - frame.X, Y: want.Y - frame.Y, W: want.W, H: want.H}) {
 					t.Fatalf("%s's row frame %v, its device frame %v in a window at %v", name, got, want, frame)
 				}
@@ -278,9 +278,9 @@ func TestFramesInTheWrongSpace(t *testing.T) {
 		if st == "clicked button 9" || !strings.HasPrefix(st, "clicked button ") {
 			t.Fatalf("the wrong-space click was meant to reach another button, status %q", st)
 		}
-		other := num(testkit.Row(t, read, "push_button", strings.TrimPrefix(st, "clicked "))["element_index"])
+		other := num(t, testkit.Row(t, read, "push_button", strings.TrimPrefix(st, "clicked ")), "element_index")
 		landed, _ := res["landed_elsewhere"].([]any)
-		if res["effect"] != "no_change" || res["verified"] != false || len(landed) != 1 || num(landed[0]) != other {
+		if res["effect"] != "no_change" || res["verified"] != false || len(landed) != 1 || landed[0] != float64(other) {
 			t.Fatalf("a click that reached %s (element %d): %v", st, other, res)
 		}
 	})

@@ -25,7 +25,7 @@ const (
 // bound: its structure only when the backend can leave details out (they
 // are filled later for what is shown), else everything.
 func (d *Driver) readTree(ctx context.Context, w WindowID) (*Tree, *Error) {
-	cctx, cancel := context.WithTimeout(ctx, d.opts.CallTimeout)
+	cctx, cancel := d.callBound(ctx)
 	defer cancel()
 	var t *Tree
 	var err error
@@ -65,7 +65,7 @@ func (d *Driver) fillDetails(ctx context.Context, t *Tree, positions []int) *Err
 	if len(nodes) == 0 {
 		return nil
 	}
-	cctx, cancel := context.WithTimeout(ctx, d.opts.CallTimeout)
+	cctx, cancel := d.callBound(ctx)
 	defer cancel()
 	if err := dr.ReadDetails(cctx, t.Window, nodes); err != nil {
 		return AsError(inBound(cctx, err))
@@ -350,7 +350,7 @@ func (s *Session) attachRootText(ctx context.Context, sn *snapshot, pos int, res
 		}
 		return
 	}
-	cctx, cancel := context.WithTimeout(ctx, s.d.opts.CallTimeout)
+	cctx, cancel := s.d.callBound(ctx)
 	defer cancel()
 	text, trunc, err := s.d.backend.ReadText(cctx, ElementRef{Window: sn.window, ID: n.ID}, rootTextMax)
 	if err != nil {

@@ -215,7 +215,7 @@ func (s *Session) refreshNodes(ctx context.Context, cl ChangeLister, pre, t *Tre
 			copies = append(copies, &c)
 		}
 	}
-	cctx, cancel := context.WithTimeout(ctx, s.d.opts.CallTimeout)
+	cctx, cancel := s.d.callBound(ctx)
 	defer cancel()
 	detailsDone := make(chan error, 1)
 	if dr, ok := s.d.backend.(DetailReader); ok && len(copies) > 0 {
@@ -262,7 +262,7 @@ func (s *Session) readWindow(ctx context.Context, w WindowID) (*snapshot, bool, 
 	if cw, ok := s.d.backend.(ChangeWaiter); ok {
 		if cl, ok := cw.(ChangeLister); ok {
 			if _, watching := cl.CurrentMark(w); !watching {
-				cctx, cancel := context.WithTimeout(ctx, s.d.opts.CallTimeout)
+				cctx, cancel := s.d.callBound(ctx)
 				_, _ = cw.MarkChanges(cctx, w) // best effort: without it, reads are whole
 				cancel()
 			}
@@ -310,7 +310,7 @@ func (d *Driver) readFramesAgain(ctx context.Context, sn *snapshot, positions []
 	for i, p := range positions {
 		nodes[i] = &sn.tree.Nodes[p]
 	}
-	cctx, cancel := context.WithTimeout(ctx, d.opts.CallTimeout)
+	cctx, cancel := d.callBound(ctx)
 	defer cancel()
 	if err := fr.ReadFrames(cctx, sn.tree.Window, nodes); err != nil {
 		return AsError(inBound(cctx, err))

@@ -77,8 +77,7 @@ func (b *belowFold) read(h *harness) map[string]any {
 // rowState reports whether the row of a token in a read carries a state.
 func rowState(t *testing.T, read map[string]any, token string, state string) bool {
 	t.Helper()
-	for _, e := range read["elements"].([]any) {
-		row := e.(map[string]any)
+	for _, row := range testkit.Rows(t, read) {
 		if row["element_token"] == token {
 			for _, s := range asList(row["states"]) {
 				if s == state {

@@ -21,7 +21,7 @@ func (s *Session) settleMark(ctx context.Context, w WindowID) (ChangeMark, bool)
 			return m, true
 		}
 	}
-	cctx, cancel := context.WithTimeout(ctx, s.d.opts.CallTimeout)
+	cctx, cancel := s.d.callBound(ctx)
 	defer cancel()
 	m, err := cw.MarkChanges(cctx, w)
 	return m, err == nil

@@ -89,7 +89,7 @@ func TestEveryMatcherSeesWhatAReadShows(t *testing.T) {
 	}{
 		{"find_elements label", []string{vaultLabelKey, "api_key="}, shownLabel["push_button"], func(p string) bool {
 			res := h.ok("find_elements", map[string]any{"window_id": win, "role": "push_button", "label": p})
-			return num(res["match_count"]) > 0
+			return num(t, res, "match_count") > 0
 		}},
 		{"wait_for appears by label", []string{vaultLabelKey}, shownLabel["push_button"], func(p string) bool {
 			return met(map[string]any{"kind": "appears", "role": "push_button", "label": p})

@@ -55,7 +55,7 @@ func tappedTakeover(t *testing.T) (*harness, *rawTap) {
 }
 
 func pausedState(h *harness) (bool, string) {
-	tk := h.ok("get_session_state", nil)["takeover"].(map[string]any)
+	tk := testkit.Field[map[string]any](h.t, h.ok("get_session_state", nil), "takeover")
 	reason, _ := tk["paused_reason"].(string)
 	return tk["paused"] == true, reason
 }

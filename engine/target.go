@@ -20,7 +20,7 @@ const maxCandidates = 8
 
 // windows lists visible windows within the call bound, topmost first.
 func (d *Driver) windows(ctx context.Context) ([]Window, *Error) {
-	cctx, cancel := context.WithTimeout(ctx, d.opts.CallTimeout)
+	cctx, cancel := d.callBound(ctx)
 	defer cancel()
 	wins, err := d.backend.Windows(cctx)
 	if err != nil {
@@ -41,7 +41,7 @@ func (d *Driver) windowsFor(ctx context.Context, t targetArgs) ([]Window, *Error
 	if !ok || t.hasApp || !(t.hasWindowID || t.hasPid) {
 		return d.windows(ctx)
 	}
-	cctx, cancel := context.WithTimeout(ctx, d.opts.CallTimeout)
+	cctx, cancel := d.callBound(ctx)
 	defer cancel()
 	wins, err := bi.WindowsWithoutNames(cctx)
 	if err != nil {

@@ -326,7 +326,7 @@ func (f *reportFollower) refresh(ctx context.Context, cl ChangeLister, t, nt *Tr
 	for i, p := range positions {
 		nodes[i] = &nt.Nodes[p]
 	}
-	cctx, cancel := context.WithTimeout(ctx, f.s.d.opts.CallTimeout)
+	cctx, cancel := f.s.d.callBound(ctx)
 	defer cancel()
 	if cl.Refresh(cctx, nodes) != nil {
 		return false
@@ -352,7 +352,7 @@ func (f *reportFollower) readSubtree(ctx context.Context, t *Tree, id ElementID,
 	if room <= 0 || deep <= 0 {
 		return nil, false
 	}
-	cctx, cancel := context.WithTimeout(ctx, f.s.d.opts.CallTimeout)
+	cctx, cancel := f.s.d.callBound(ctx)
 	defer cancel()
 	sub, err := f.s.d.backend.(SubtreeReader).ReadSubtree(cctx, t.Window, id, Budget{MaxElements: room, MaxDepth: deep})
 	if err != nil || sub == nil || sub.Truncated || len(sub.Nodes) == 0 {

@@ -170,7 +170,7 @@ func TestChromiumWithoutRendererAccessibilityHint(t *testing.T) {
 // removeEventually removes a folder that exiting processes may still be
 // writing to, trying again while they finish.
 func removeEventually(dir string) {
-	testkit.Poll(5*time.Second, func() bool { return os.RemoveAll(dir) == nil })
+	testkit.Poll(30*time.Second, func() bool { return os.RemoveAll(dir) == nil })
 }
 
 // An X app that is not on the accessibility bus reads as its X frame with

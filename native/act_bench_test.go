@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // BenchmarkHeadlessClick clicks a button whose handler changes a label, end
@@ -28,7 +29,7 @@ func BenchmarkHeadlessClick(b *testing.B) {
 	var total, settle []time.Duration
 	for i := 0; i < b.N; i++ {
 		read := h.callB(b, "get_window_state", map[string]any{"pid": a.cmd.Process.Pid})
-		tok := rowToken(b, read, "push_button", "Click me")
+		tok := testkit.Token(b, read, "push_button", "Click me")
 		start := time.Now()
 		res := h.callB(b, "click", map[string]any{"element_token": tok})
 		total = append(total, time.Since(start))
@@ -163,15 +164,4 @@ func (h *benchH) callB(b *testing.B, tool string, args map[string]any) map[strin
 	var m map[string]any
 	_ = json.Unmarshal(out, &m)
 	return m
-}
-
-func rowToken(b *testing.B, read map[string]any, role, label string) string {
-	for _, e := range read["elements"].([]any) {
-		row := e.(map[string]any)
-		if row["role"] == role && row["label"] == label {
-			return row["element_token"].(string)
-		}
-	}
-	b.Fatalf("no %s %q", role, label)
-	return ""
 }

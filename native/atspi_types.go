@@ -1,6 +1,7 @@
 package native
 
 import (
+	"context"
 	"errors"
 
 	"github.com/nish-driver/nish-driver/engine"
@@ -21,6 +22,14 @@ var atspiCodes = map[atspi.Kind]engine.Code{
 	atspi.KindRefused:       engine.CodeNotActionable,
 	atspi.KindSecure:        engine.CodeSecureField,
 	atspi.KindUnsupported:   engine.CodeUnsupported,
+}
+
+// answering is ctx with each answer of an app under it reported to the
+// engine's call bound (engine.Answered), for a backend call that makes
+// many accessibility calls: the engine then bounds it by the app's
+// silence, not by its length (engine/callbound.go).
+func answering(ctx context.Context) context.Context {
+	return atspi.WithAnswerHook(ctx, func() { engine.Answered(ctx) })
 }
 
 // atspiErr turns a failure of native/atspi into an engine error: its kind

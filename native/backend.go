@@ -296,6 +296,7 @@ func (b *Backend) ReadFrames(ctx context.Context, w engine.WindowID, nodes []*en
 // nodes and their copies, in the same order. The bare window's node is
 // left out: its frame came from X, so it counts as read.
 func (b *Backend) details(ctx context.Context, nodes []*engine.Node, which atspi.Details, prep func(*atspi.Node)) ([]*engine.Node, []atspi.Node, error) {
+	ctx = answering(ctx)
 	var real []*engine.Node
 	for _, n := range nodes {
 		if n.ID == bareWindowID {
@@ -335,6 +336,7 @@ func saneFrame(r engine.Rect) engine.Rect {
 // accessible frame (an app that is not on the accessibility bus) reads as
 // the window alone, so it can still be captured and acted on in a takeover.
 func (b *Backend) read(ctx context.Context, w engine.WindowID, budget engine.Budget, details atspi.Details) (*engine.Tree, error) {
+	ctx = answering(ctx)
 	win, frame, ok, err := b.frameOf(ctx, w)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/schema"
 )
 
@@ -37,8 +38,8 @@ func findAndWaitInBrowser(t *testing.T, b *browser, h *harness, read map[string]
 	one := func(found map[string]any, label string) map[string]any {
 		t.Helper()
 		var hit map[string]any
-		for _, r := range found["elements"].([]any) {
-			if row := r.(map[string]any); row["label"] == label {
+		for _, row := range testkit.Rows(t, found) {
+			if row["label"] == label {
 				if hit != nil {
 					t.Fatalf("two %q buttons: %v", label, found["elements"])
 				}
@@ -71,9 +72,9 @@ func findAndWaitInBrowser(t *testing.T, b *browser, h *harness, read map[string]
 
 	// The status line, as this browser names its role.
 	status := ""
-	for _, e := range read["elements"].([]any) {
-		if row := e.(map[string]any); row["value"] == "ready" || row["label"] == "ready" {
-			status = row["role"].(string)
+	for _, row := range testkit.Rows(t, read) {
+		if row["value"] == "ready" || row["label"] == "ready" {
+			status = testkit.Field[string](t, row, "role")
 		}
 	}
 	if status == "" {

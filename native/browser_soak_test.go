@@ -209,10 +209,11 @@ func (s *soak) fresh(st *soakStats, skeleton bool) (map[string]any, bool) {
 func token(read map[string]any, label string, roles ...string) string {
 	rows, _ := read["elements"].([]any)
 	for _, e := range rows {
-		row := e.(map[string]any)
+		row, _ := e.(map[string]any)
 		for _, role := range roles {
 			if row["role"] == role && (label == "" || row["label"] == label) {
-				return row["element_token"].(string)
+				tok, _ := row["element_token"].(string)
+				return tok
 			}
 		}
 	}

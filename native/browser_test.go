@@ -135,10 +135,12 @@ func waitPage(t testing.TB, h *harness, b *browser) map[string]any {
 	}
 }
 
-// hasRow reports whether a read has a row of role whose label holds label.
+// hasRow reports whether a read has a row of role whose label holds label
+// (a read without rows has none).
 func hasRow(read map[string]any, role, label string) bool {
-	for _, e := range read["elements"].([]any) {
-		row := e.(map[string]any)
+	rows, _ := read["elements"].([]any)
+	for _, e := range rows {
+		row, _ := e.(map[string]any)
 		if row["role"] == role && strings.Contains(asString(row["label"]), label) {
 			return true
 		}
@@ -148,19 +150,20 @@ func hasRow(read map[string]any, role, label string) bool {
 
 // rowWith returns the token and row of the first element whose role is one
 // of roles and whose label (else value) is label; failing that, the first
-// whose label or value holds it.
+// whose label or value holds it. A read without rows (a failed one: nil)
+// fails the test saying so (testkit.Rows).
 func rowWith(t testing.TB, read map[string]any, label string, roles ...string) (string, map[string]any) {
 	t.Helper()
+	rows := testkit.Rows(t, read)
 	for _, exact := range []bool{true, false} {
-		for _, e := range read["elements"].([]any) {
-			row := e.(map[string]any)
+		for _, row := range rows {
 			for _, role := range roles {
 				if row["role"] != role {
 					continue
 				}
 				for _, text := range []string{asString(row["label"]), asString(row["value"])} {
 					if (exact && text == label) || (!exact && strings.Contains(text, label)) {
-						return row["element_token"].(string), row
+						return testkit.Field[string](t, row, "element_token"), row
 					}
 				}
 			}
@@ -168,6 +171,12 @@ func rowWith(t testing.TB, read map[string]any, label string, roles ...string) (
 	}
 	t.Fatalf("no %v labelled %q in:\n%s", roles, label, read["tree_text"])
 	return "", nil
+}
+
+// windowOf is the id of the window a read is of.
+func windowOf(t testing.TB, read map[string]any) uint64 {
+	t.Helper()
+	return uint64(testkit.Field[float64](t, testkit.Field[map[string]any](t, read, "window"), "window_id"))
 }
 
 func asString(v any) string {
@@ -432,7 +441,7 @@ func TestBrowserTypingInATakeover(t *testing.T) {
 			w.grantTakeover(b.pid)
 			defer b.alive(t)
 			read := waitPage(t, w.harness, b)
-			win := uint64(read["window"].(map[string]any)["window_id"].(float64))
+			win := windowOf(t, read)
 			w.ok("bring_to_front", map[string]any{"window_id": win})
 
 			name, _ := rowWith(t, read, "Name", "entry")

@@ -186,7 +186,7 @@ func (b *Backend) Refresh(ctx context.Context, nodes []*engine.Node) error {
 		ax[i] = nodeToAtspi(n)
 		ptrs[i] = &ax[i]
 	}
-	if err := b.a.Refresh(ctx, ptrs); err != nil {
+	if err := b.a.Refresh(answering(ctx), ptrs); err != nil {
 		return atspiErr(err)
 	}
 	for i, n := range nodes {
@@ -236,7 +236,7 @@ func (b *Backend) ReadSubtree(ctx context.Context, w engine.WindowID, root engin
 	if root == bareWindowID {
 		return nil, engine.Errf(engine.CodeNotActionable, "window %d has no accessible app", uint64(w))
 	}
-	t, err := b.a.ReadSubtree(ctx, atspiID(root), atspi.Budget{MaxElements: budget.MaxElements, MaxDepth: budget.MaxDepth})
+	t, err := b.a.ReadSubtree(answering(ctx), atspiID(root), atspi.Budget{MaxElements: budget.MaxElements, MaxDepth: budget.MaxDepth})
 	if err != nil {
 		return nil, atspiErr(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -177,6 +178,30 @@ func (h *harness) ok(tool string, args map[string]any) map[string]any {
 func (h *harness) fail(code engine.Code, tool string, args map[string]any) map[string]any {
 	h.t.Helper()
 	return h.calls().Fail(code, tool, args)
+}
+
+// diffShows checks that an act's result res shows want (a fragment of its
+// diff's JSON). An act that did not settle (its app still busy at the
+// settle's bound, as a loaded machine makes LibreOffice) says so, and its
+// diff can only hold what had happened by then: the effect must then show
+// in a read of the window soon after. An act that settled must show it in
+// its diff.
+func diffShows(t testing.TB, h *harness, pid int, res map[string]any, what, want string) {
+	t.Helper()
+	if strings.Contains(asJSON(t, res["diff"]), want) {
+		return
+	}
+	if settle, _ := res["settle"].(map[string]any); settle["settled"] != false {
+		t.Fatalf("%s: the settled act's diff lacks %s: %v", what, want, res)
+	}
+	t.Logf("%s: the act did not settle (%v) and its diff lacks %s; waiting for a read to show it", what, res["settle"], want)
+	var last timedRead
+	if !testkit.Poll(30*time.Second, func() bool {
+		last = readOnce(t, h, pid)
+		return last.read != nil && strings.Contains(asJSON(t, last.read["elements"]), want)
+	}) {
+		t.Fatalf("%s: no read shows %s after the act: %s\nthe act: %v", what, want, last.summary(), res)
+	}
 }
 
 // asMap is testkit.Decode under the name the everyday-app tests use.

@@ -57,7 +57,7 @@ func writerWholeText(t *testing.T, a *desktopApp, h *harness, read map[string]an
 	}
 
 	// Cut at a bound of 4 KiB.
-	win := engine.WindowID(dd["window"].(map[string]any)["window_id"].(float64))
+	win := engine.WindowID(windowOf(t, dd))
 	tree, err := h.b.ReadTree(context.Background(), win, engine.Budget{MaxElements: 5000, MaxDepth: 200})
 	if err != nil {
 		t.Fatal(err)

@@ -215,9 +215,7 @@ func grantedRead(t testing.TB, a *desktopApp) (*harness, timedRead) {
 	h := newHarness(t, 20*time.Second)
 	grant(t, h, a.pid)
 	r := readOnce(t, h, a.pid)
-	if r.read == nil {
-		t.Fatalf("reading %s: %s", a.what, r.text)
-	}
+	r.ok(t, a.what)
 	return h, r
 }
 
@@ -235,6 +233,16 @@ func readOnce(t testing.TB, h *harness, pid int) timedRead {
 	return tr
 }
 
+// ok is the read, failing the test with the call's code and message when
+// it failed (a failed read is nil, which no row lookup can use).
+func (r timedRead) ok(t testing.TB, what string) map[string]any {
+	t.Helper()
+	if r.read == nil {
+		t.Fatalf("reading %s failed with %s after %v: %s", what, r.code, r.elapsed.Round(time.Millisecond), r.text)
+	}
+	return r.read
+}
+
 // count is a read's element_count (0 for a failed read).
 func (r timedRead) count() int {
 	if r.read == nil {
@@ -247,7 +255,7 @@ func (r timedRead) count() int {
 // summary says what a read returned, for the test log.
 func (r timedRead) summary() string {
 	if r.read == nil {
-		return fmt.Sprintf("failed with %s after %v", r.code, r.elapsed.Round(time.Millisecond))
+		return fmt.Sprintf("failed with %s after %v: %s", r.code, r.elapsed.Round(time.Millisecond), r.text)
 	}
 	hint := ""
 	if h, ok := r.read["accessibility_hint"].(map[string]any); ok {
@@ -256,15 +264,12 @@ func (r timedRead) summary() string {
 	return fmt.Sprintf("%d elements, truncated %v, %v%s", r.count(), r.read["truncated"], r.elapsed.Round(time.Millisecond), hint)
 }
 
-// rolesOf counts a read's rows by role.
+// rolesOf counts a read's rows by role (none for a read without rows).
 func rolesOf(read map[string]any) map[string]int {
 	out := map[string]int{}
-	if read == nil {
-		return out
-	}
 	rows, _ := read["elements"].([]any)
 	for _, e := range rows {
-		row := e.(map[string]any)
+		row, _ := e.(map[string]any)
 		out[asString(row["role"])]++
 	}
 	return out

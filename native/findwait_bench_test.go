@@ -47,7 +47,7 @@ func BenchmarkWaitForReply(b *testing.B) {
 func benchWaitForReply(b *testing.B, rows int, label string, cond func(i int) map[string]any) {
 	pid, h := grantedSynthetic(b, rows)
 	read := h.ok("get_window_state", map[string]any{"pid": pid})
-	win := engine.WindowID(uint64(read["window"].(map[string]any)["window_id"].(float64)))
+	win := engine.WindowID(windowOf(b, read))
 	ctx := context.Background()
 	tree, err := h.b.ReadTree(ctx, win, engine.DefaultZoomBudget())
 	if err != nil {

@@ -39,11 +39,11 @@ func TestFindAndWaitOnTheSyntheticWindow(t *testing.T) {
 		t.Fatalf("a find for one button replied %d bytes, want under 2 KB", len(b)+len(r.Text))
 	}
 	found := asMap(t, r.Structured)
-	rows := found["elements"].([]any)
+	rows := testkit.Rows(t, found)
 	if len(rows) != 1 {
 		t.Fatalf("want the one Click me button, got %v", rows)
 	}
-	button := rows[0].(map[string]any)
+	button := rows[0]
 
 	// The wait starts before the click and ends on the label's change.
 	w := waitAcross(t, h, map[string]any{"kind": "text", "role": "label", "text": "clicked 1"}, button["element_token"])

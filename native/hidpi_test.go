@@ -33,8 +33,7 @@ func startButtons(t *testing.T, title string, x, y int, env ...string) *exec.Cmd
 func statusOf(t *testing.T, w *tk, pid int) string {
 	t.Helper()
 	_, read := w.read(pid)
-	for _, e := range read["elements"].([]any) {
-		row := e.(map[string]any)
+	for _, row := range testkit.Rows(t, read) {
 		if l, _ := row["label"].(string); row["role"] == "label" && (l == "none clicked" || strings.HasPrefix(l, "clicked button ")) {
 			return l
 		}
@@ -88,11 +87,11 @@ func TestTakeoverClicksByTokenAtGTKScales(t *testing.T) {
 				t.Fatalf("the window is at %v, not where GTK puts logical 40,40 at scale %d", geo, c.scale)
 			}
 			b1 := testkit.Row(t, read, "push_button", "button 1")
-			f := b1["frame"].(map[string]any)
+			f := testkit.Field[map[string]any](t, b1, "frame")
 			// A button is at least 90 by 32 logical pixels (the fixture's
 			// size request) and lies inside the window.
-			if fw, fh := num(f["w"]), num(f["h"]); fw < 90*c.scale || fh < 32*c.scale || fw >= 2*90*c.scale ||
-				num(f["x"])+fw > geo.W || num(f["y"])+fh > geo.H {
+			if fw, fh := num(t, f, "w"), num(t, f, "h"); fw < 90*c.scale || fh < 32*c.scale || fw >= 2*90*c.scale ||
+				num(t, f, "x")+fw > geo.W || num(t, f, "y")+fh > geo.H {
 				t.Fatalf("button 1's frame %v in a window of %v at scale %d", f, geo, c.scale)
 			}
 			for _, n := range []int{9, 4, 12, 1} {
@@ -145,32 +144,24 @@ func TestTakeoverHitTestOnTheDesktop(t *testing.T) {
 		win, read := w.read(pid)
 		row := testkit.Row(t, read, "push_button", "button 9")
 		tok := row["element_token"].(string)
-		before := row["frame"].(map[string]any)
+		before := testkit.Field[map[string]any](t, row, "frame")
 		if err := cmd.Process.Signal(syscall.SIGUSR1); err != nil {
 			t.Fatal(err)
 		}
 		// Wait until the app reports button 9 elsewhere, reading through
 		// the backend alone (the session's reads stay as they were).
-		deadline := time.Now().Add(10 * time.Second)
-		for {
+		testkit.Eventually(t, 30*time.Second, "the app reports button 9 moved", func() bool {
 			tr, err := w.b.ReadTree(context.Background(), engine.WindowID(win), engine.DefaultZoomBudget())
 			if err != nil {
 				t.Fatal(err)
 			}
-			moved := false
 			for _, n := range tr.Nodes {
-				if n.Role == "push_button" && n.Name == "button 9" && n.Frame.Y-int(xGeometry(t, w, win).Y) != num(before["y"]) {
-					moved = true
+				if n.Role == "push_button" && n.Name == "button 9" && n.Frame.Y-int(xGeometry(t, w, win).Y) != num(t, before, "y") {
+					return true
 				}
 			}
-			if moved {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatal("button 9 never moved")
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+			return false
+		})
 		sent := w.spy.count("")
 		r := w.call("click", map[string]any{"element_token": tok, "delivery_mode": "foreground"})
 		st := statusOf(t, w, pid)
@@ -191,17 +182,20 @@ func TestTakeoverHitTestOnTheDesktop(t *testing.T) {
 		_, read := w.read(pid)
 		row := testkit.Row(t, read, "push_button", "button 9")
 		tok := row["element_token"].(string)
-		f := row["frame"].(map[string]any)
+		f := testkit.Field[map[string]any](t, row, "frame")
 		// The cover (at scale 1, 200 by 120) over button 9's centre: the
 		// buttons window is at device 80,80.
-		cx, cy := 80+num(f["x"])+num(f["w"])/2, 80+num(f["y"])+num(f["h"])/2
+		cx, cy := 80+num(t, f, "x")+num(t, f, "w")/2, 80+num(t, f, "y")+num(t, f, "h")/2
 		startCover(t, cx-100, cy-60)
 		w.clickOccluded(t, tok)
 	})
 }
 
-// num reads a JSON number as an int.
-func num(v any) int { return int(v.(float64)) }
+// num is m[key], a number, as an int; failing the test when m lacks it.
+func num(t testing.TB, m map[string]any, key string) int {
+	t.Helper()
+	return int(testkit.Field[float64](t, m, key))
+}
 
 // logicalFrames is the native backend with the bug the issue found: it
 // reports a GTK window's frames in the app's logical pixels, unconverted

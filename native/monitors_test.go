@@ -84,22 +84,18 @@ func TestTakeoverOnTheSecondMonitor(t *testing.T) {
 	if err := w.other.MoveWindow(win, 1000, 10); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		d, err := w.person.Describe(win)
-		if err != nil {
+	var at xlib.Window
+	if !testkit.Poll(30*time.Second, func() bool {
+		var err error
+		if at, err = w.person.Describe(win); err != nil {
 			t.Fatal(err)
 		}
-		if d.Frame.X == 1000 && d.Frame.Y == 10 {
-			if !within(monitorRight, d.Frame) {
-				t.Fatalf("the window at %+v is not wholly on RIGHT %+v", d.Frame, monitorRight)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the window stays at %+v", d.Frame)
-		}
-		time.Sleep(10 * time.Millisecond)
+		return at.Frame.X == 1000 && at.Frame.Y == 10
+	}) {
+		t.Fatalf("the window stays at %+v", at.Frame)
+	}
+	if !within(monitorRight, at.Frame) {
+		t.Fatalf("the window at %+v is not wholly on RIGHT %+v", at.Frame, monitorRight)
 	}
 
 	w.grantTakeover(pid)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // The sheet's size in every read shape, and a cell read by drill-down
@@ -15,7 +17,7 @@ import (
 // of cells the read holds, from row 1 and column 1 to the last visible
 // ones, in a full read, a skeleton read and a drill-down on the sheet, and
 // that its tree_text line says them.
-func checkSheetSize(t *testing.T, h *harness, pid int, ref sheetFacts, full map[string]any) {
+func checkSheetSize(t *testing.T, h *harness, a *desktopApp, ref sheetFacts, full map[string]any) {
 	t.Helper()
 	tableToken, _ := rowWith(t, full, "Sheet", "table")
 	want := map[string]float64{
@@ -29,8 +31,8 @@ func checkSheetSize(t *testing.T, h *harness, pid int, ref sheetFacts, full map[
 		read map[string]any
 	}{
 		{"full read", full},
-		{"skeleton read", h.ok("get_window_state", map[string]any{"pid": pid, "skeleton": true, "max_elements": 200, "max_depth": 20})},
-		{"drill-down on the sheet", h.ok("get_window_state", map[string]any{"root": tableToken, "max_elements": 5})},
+		{"skeleton read", calcRead(t, h, a, map[string]any{"pid": a.pid, "skeleton": true, "max_elements": 200, "max_depth": 20})},
+		{"drill-down on the sheet", calcRead(t, h, a, map[string]any{"root": tableToken, "max_elements": 5})},
 	}
 	for _, s := range shapes {
 		_, row := rowWith(t, s.read, "Sheet", "table")
@@ -49,15 +51,15 @@ func checkSheetSize(t *testing.T, h *harness, pid int, ref sheetFacts, full map[
 // checkCellDrillDown reads a cell by drill-down on its token from a read
 // of the sheet: the one row is the cell, named by its address, its value
 // the cell's text, and the drill-down's text is that text too.
-func checkCellDrillDown(t *testing.T, h *harness, full map[string]any, address, text string) {
+func checkCellDrillDown(t *testing.T, h *harness, a *desktopApp, full map[string]any, address, text string) {
 	t.Helper()
 	token, _ := rowWith(t, full, address, "table_cell")
-	down := h.ok("get_window_state", map[string]any{"root": token})
-	rows := down["elements"].([]any)
+	down := calcRead(t, h, a, map[string]any{"root": token})
+	rows := testkit.Rows(t, down)
 	if len(rows) != 1 {
 		t.Fatalf("a drill-down on cell %s returned %d rows:\n%s", address, len(rows), down["tree_text"])
 	}
-	cell := rows[0].(map[string]any)
+	cell := rows[0]
 	if cell["label"] != address || cell["value"] != text || down["root"] != token {
 		t.Fatalf("a drill-down on cell %s returned %v (root %v)", address, cell, down["root"])
 	}

@@ -2,7 +2,6 @@ package native_test
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -33,72 +32,73 @@ func calcTakeoverClicks(t *testing.T, a *desktopApp) {
 	t.Helper()
 	w := newTakeover(t)
 	w.grantTakeover(a.pid)
-	read := w.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
-	win := uint64(read["window"].(map[string]any)["window_id"].(float64))
+	read := calcRead(t, w.harness, a, map[string]any{"pid": a.pid, "max_elements": 5000})
+	win := windowOf(t, read)
 	w.ok("bring_to_front", map[string]any{"window_id": win})
 	nameBox := nameBoxIndex(t, read)
 
-	read = w.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
+	read = calcRead(t, w.harness, a, map[string]any{"pid": a.pid, "max_elements": 5000})
 	// Calc's cell extents can lag its layout for a while after its window
 	// shows (measured: one or two rows off, docs/everyday-apps-2.md), so
 	// a first click may land on a neighbour; the result must then say so.
 	b5, _ := rowWith(t, read, "B5", "table_cell")
 	res := w.ok("click", map[string]any{"element_token": b5, "delivery_mode": "foreground"})
-	if at := nameBoxValue(t, w, a.pid, nameBox); at != "B5" && (res["landed_elsewhere"] == nil || res["effect"] != "no_change") {
+	if at := nameBoxValue(t, w, a, nameBox); at != "B5" && (res["landed_elsewhere"] == nil || res["effect"] != "no_change") {
 		t.Fatalf("a click on B5 put the cursor on %s and did not say so: %v", at, res)
 	}
-	read = w.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
+	read = calcRead(t, w.harness, a, map[string]any{"pid": a.pid, "max_elements": 5000})
 	_, sheet := rowWith(t, read, "Sheet", "table")
-	size := sheet["table"].(map[string]any)
-	firstLast := int(size["last_row"].(float64))
-	edge := cellAddress(firstLast, int(size["last_column"].(float64)))
+	size := testkit.Field[map[string]any](t, sheet, "table")
+	firstLast := int(testkit.Field[float64](t, size, "last_row"))
+	edge := cellAddress(firstLast, int(testkit.Field[float64](t, size, "last_column")))
 	token, cell := rowWith(t, read, edge, "table_cell")
 	t.Logf("the corner cell %s: frame %v", edge, cell["frame"])
 	res = w.ok("click", map[string]any{"element_token": token, "delivery_mode": "foreground"})
 	if res["path"] != "xtest" || res["landed_elsewhere"] != nil {
 		t.Fatalf("the click on the corner cell %s: %v", edge, res)
 	}
-	waitNameBox(t, w, a.pid, nameBox, edge)
+	waitNameBox(t, w, a, nameBox, edge)
 
 	// A token read while B5 showed, then the sheet scrolled down.
-	read = w.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
+	read = calcRead(t, w.harness, a, map[string]any{"pid": a.pid, "max_elements": 5000})
 	b5, _ = rowWith(t, read, "B5", "table_cell")
 	sheetToken, _ := rowWith(t, read, "Sheet", "table")
 	w.ok("scroll", map[string]any{"element_token": sheetToken, "direction": "down", "amount": 10})
 	testkit.Eventually(t, 10*time.Second, "the sheet scrolled past row 5", func() bool {
-		r := w.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
+		r := calcRead(t, w.harness, a, map[string]any{"pid": a.pid, "max_elements": 5000})
 		_, s := rowWith(t, r, "Sheet", "table")
-		return s["table"].(map[string]any)["first_row"].(float64) > 5
+		return testkit.Field[float64](t, testkit.Field[map[string]any](t, s, "table"), "first_row") > 5
 	})
 	r := w.call("click", map[string]any{"element_token": b5, "delivery_mode": "foreground"})
 	if r.Err == nil || r.Err.Code != engine.CodeStaleElementToken {
 		t.Fatalf("a click by a token of a cell scrolled out of view: %s", r.Text)
 	}
-	waitNameBox(t, w, a.pid, nameBox, edge)
+	waitNameBox(t, w, a, nameBox, edge)
 
 	// How a model brings a cell into view in Calc: the takeover's scroll
 	// moved the sheet, and a fresh read's token of a cell that was below
 	// the first block clicks it.
-	read = w.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
+	read = calcRead(t, w.harness, a, map[string]any{"pid": a.pid, "max_elements": 5000})
 	_, sheet = rowWith(t, read, "Sheet", "table")
-	size = sheet["table"].(map[string]any)
-	row := int(size["last_row"].(float64)) - 1
+	size = testkit.Field[map[string]any](t, sheet, "table")
+	row := int(testkit.Field[float64](t, size, "last_row")) - 1
 	if row <= firstLast {
 		t.Fatalf("after the scroll the block ends at row %d, not below the first block's %d", row+1, firstLast)
 	}
 	below := cellAddress(row, 2)
 	token, _ = rowWith(t, read, below, "table_cell")
 	w.ok("click", map[string]any{"element_token": token, "delivery_mode": "foreground"})
-	waitNameBox(t, w, a.pid, nameBox, below)
+	waitNameBox(t, w, a, nameBox, below)
 
 	// Text into that cell: typed in the takeover (Calc's cells take no
 	// EditableText) and entered with Return; the diff reads the cell back.
-	read = w.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
+	read = calcRead(t, w.harness, a, map[string]any{"pid": a.pid, "max_elements": 5000})
 	token, _ = rowWith(t, read, below, "table_cell")
 	res = w.ok("type_text", map[string]any{"element_token": token, "text": "Typed 77\n", "delivery_mode": "foreground"})
-	if res["path"] != "xtest" || !strings.Contains(asJSON(t, res["diff"]), "Typed 77") {
+	if res["path"] != "xtest" {
 		t.Fatalf("typing into %s in a takeover: %v", below, res)
 	}
+	diffShows(t, w.harness, a.pid, res, "typing into "+below+" in a takeover", "Typed 77")
 }
 
 // nameBoxIndex is the element index of Calc's Name Box in a read: the
@@ -106,10 +106,9 @@ func calcTakeoverClicks(t *testing.T, a *desktopApp) {
 // opened.
 func nameBoxIndex(t *testing.T, read map[string]any) int {
 	t.Helper()
-	for _, e := range read["elements"].([]any) {
-		row := e.(map[string]any)
+	for _, row := range testkit.Rows(t, read) {
 		if row["role"] == "text" && row["value"] == "A1" {
-			return int(row["element_index"].(float64))
+			return int(testkit.Field[float64](t, row, "element_index"))
 		}
 	}
 	t.Fatalf("no Name Box (a text row reading A1) in:\n%.3000s", read["tree_text"])
@@ -117,11 +116,11 @@ func nameBoxIndex(t *testing.T, read map[string]any) int {
 }
 
 // nameBoxValue is what the Name Box reads now.
-func nameBoxValue(t *testing.T, w *tk, pid, nameBox int) string {
+func nameBoxValue(t *testing.T, w *tk, a *desktopApp, nameBox int) string {
 	t.Helper()
-	r := w.ok("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})
-	for _, e := range r["elements"].([]any) {
-		if row := e.(map[string]any); int(row["element_index"].(float64)) == nameBox {
+	r := calcRead(t, w.harness, a, map[string]any{"pid": a.pid, "max_elements": 5000})
+	for _, row := range testkit.Rows(t, r) {
+		if int(testkit.Field[float64](t, row, "element_index")) == nameBox {
 			return asString(row["value"])
 		}
 	}
@@ -130,13 +129,13 @@ func nameBoxValue(t *testing.T, w *tk, pid, nameBox int) string {
 }
 
 // waitNameBox waits until the Name Box reads address.
-func waitNameBox(t *testing.T, w *tk, pid, nameBox int, address string) {
+func waitNameBox(t *testing.T, w *tk, a *desktopApp, nameBox int, address string) {
 	t.Helper()
 	last := ""
 	if !testkit.Poll(10*time.Second, func() bool {
-		r := w.ok("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})
-		for _, e := range r["elements"].([]any) {
-			if row := e.(map[string]any); int(row["element_index"].(float64)) == nameBox {
+		r := calcRead(t, w.harness, a, map[string]any{"pid": a.pid, "max_elements": 5000})
+		for _, row := range testkit.Rows(t, r) {
+			if int(testkit.Field[float64](t, row, "element_index")) == nameBox {
 				last = asString(row["value"])
 			}
 		}

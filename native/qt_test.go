@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // Qt apps (issue 14): KeePassXC and FeatherPad read as completely as a
@@ -85,7 +86,7 @@ func TestKeePassXCMasterPassword(t *testing.T) {
 	h := newHarness(t, 20*time.Second)
 	grant(t, h, a.pid)
 	read := h.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
-	win := uint64(read["window"].(map[string]any)["window_id"].(float64))
+	win := windowOf(t, read)
 	p := newPerson(t)
 	x := p.p.Display()
 
@@ -232,10 +233,9 @@ func completeAsWalk(t *testing.T, h *harness, a *desktopApp, what string) timedR
 // focusedPasswordRow returns the focused password_text row of a read.
 func focusedPasswordRow(t testing.TB, read map[string]any) (string, map[string]any) {
 	t.Helper()
-	for _, e := range read["elements"].([]any) {
-		row := e.(map[string]any)
+	for _, row := range testkit.Rows(t, read) {
 		if row["role"] == "password_text" && hasState(row, "focused") {
-			return row["element_token"].(string), row
+			return testkit.Field[string](t, row, "element_token"), row
 		}
 	}
 	t.Fatalf("no focused password field in:\n%s", read["tree_text"])
@@ -326,10 +326,12 @@ func waitRead(t testing.TB, h *harness, a *desktopApp, what string, ready func(m
 }
 
 // hasShownRow reports whether a read has a row of role labelled label with
-// an area on screen (KeePassXC keeps its hidden pages in the tree).
+// an area on screen (KeePassXC keeps its hidden pages in the tree; a read
+// without rows has none).
 func hasShownRow(read map[string]any, role, label string) bool {
-	for _, e := range read["elements"].([]any) {
-		row := e.(map[string]any)
+	rows, _ := read["elements"].([]any)
+	for _, e := range rows {
+		row, _ := e.(map[string]any)
 		if row["role"] == role && asString(row["label"]) == label && hasArea(row) {
 			return true
 		}

@@ -189,7 +189,7 @@ func (w *tk) clickOccluded(t *testing.T, tok string) {
 	t.Helper()
 	sent := w.spy.count("")
 	e := w.fail(engine.CodeOccluded, "click", map[string]any{"element_token": tok, "delivery_mode": "foreground"})
-	if e["disposition"].(map[string]any)["retry"] != "after_refresh" {
+	if testkit.Field[map[string]any](t, e, "disposition")["retry"] != "after_refresh" {
 		t.Fatalf("occluded: %v", e)
 	}
 	if got := w.spy.since(sent); len(got) != 0 {
@@ -203,7 +203,7 @@ func (w *tk) grantTakeover(pid int) map[string]any {
 	wg := p.answer("takeover", "allow")
 	st := w.ok("start_session", map[string]any{"apps": []any{pid}, "input": "takeover"})
 	wg.Wait()
-	tko := st["takeover"].(map[string]any)
+	tko := testkit.Field[map[string]any](w.t, st, "takeover")
 	if st["input"] != "takeover" || tko["on"] != true || tko["indicator"] != true || tko["paused"] != false {
 		w.t.Fatalf("a granted takeover: %v", st)
 	}
@@ -246,7 +246,7 @@ func (w *tk) indicatorState() xlib.IndicatorState {
 // takeoverState is get_session_state's takeover object.
 func (w *tk) takeoverState() map[string]any {
 	w.t.Helper()
-	return w.ok("get_session_state", nil)["takeover"].(map[string]any)
+	return testkit.Field[map[string]any](w.t, w.ok("get_session_state", nil), "takeover")
 }
 
 // waitPaused waits until the session is paused, or (with paused false) no
@@ -361,16 +361,15 @@ func (w *tk) async(tool string, args map[string]any) <-chan engine.Result {
 func (w *tk) read(pid int) (uint64, map[string]any) {
 	w.t.Helper()
 	read := w.ok("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})
-	return uint64(read["window"].(map[string]any)["window_id"].(float64)), read
+	return windowOf(w.t, read), read
 }
 
 // entryValue reads the text of the entry that held "value 0".
 func (w *tk) entryValue(pid int, index string) string {
 	w.t.Helper()
 	_, read := w.read(pid)
-	for _, e := range read["elements"].([]any) {
-		row := e.(map[string]any)
-		if tokenIndex(row["element_token"].(string)) == index {
+	for _, row := range testkit.Rows(w.t, read) {
+		if tokenIndex(testkit.Field[string](w.t, row, "element_token")) == index {
 			v, _ := row["value"].(string)
 			return v
 		}
@@ -384,10 +383,9 @@ func tokenIndex(tok string) string { return tok[strings.IndexByte(tok, ':')+1:] 
 // entryOf finds the entry holding "value N" in a read.
 func entryOf(t testing.TB, read map[string]any, value string) (string, map[string]any) {
 	t.Helper()
-	for _, e := range read["elements"].([]any) {
-		row := e.(map[string]any)
+	for _, row := range testkit.Rows(t, read) {
 		if row["role"] == "text" && row["value"] == value {
-			return row["element_token"].(string), row
+			return testkit.Field[string](t, row, "element_token"), row
 		}
 	}
 	t.Fatalf("no entry holding %q", value)
@@ -553,10 +551,10 @@ func TestTakeoverActsOnTheDesktop(t *testing.T) {
 	w.ok("move_cursor", map[string]any{"window_id": win, "x": 850, "y": 600})
 	_, read = w.read(pid)
 	row10 := testkit.Row(t, read, "label", "Row 10")
-	rf := row10["frame"].(map[string]any)
-	strip := image.Rect(int(rf["x"].(float64)), int(rf["y"].(float64)), int(rf["x"].(float64)+rf["w"].(float64)), int(rf["y"].(float64)+rf["h"].(float64)))
+	rf := testkit.Field[map[string]any](t, row10, "frame")
+	x, y := num(t, rf, "x"), num(t, rf, "y")
+	strip := image.Rect(x, y, x+num(t, rf, "w"), y+num(t, rf, "h"))
 	shot := func() [32]byte {
-		time.Sleep(200 * time.Millisecond) // the app repaints
 		img, err := w.b.Capture(context.Background(), engine.WindowID(win))
 		if err != nil {
 			t.Fatal(err)
@@ -569,14 +567,16 @@ func TestTakeoverActsOnTheDesktop(t *testing.T) {
 		}
 		return [32]byte(h.Sum(nil))
 	}
-	before := shot()
-	if shot() != before {
-		t.Fatal("row 10's place changes with nothing done")
-	}
+	// Once the app has drawn the hover, the strip holds still: two
+	// captures in a row agree. Then the scroll changes it.
+	var before [32]byte
+	testkit.Eventually(t, 30*time.Second, "row 10's place drawn the same twice in a row", func() bool {
+		first := shot()
+		before = shot()
+		return first == before
+	})
 	w.ok("scroll", map[string]any{"window_id": win, "x": 850, "y": 600, "direction": "down", "amount": 10})
-	if shot() == before {
-		t.Fatal("scrolling down left the rows where they were")
-	}
+	testkit.Eventually(t, 30*time.Second, "the rows moved by scrolling down", func() bool { return shot() != before })
 
 	// A right click on the entry opens its menu; Escape closes it.
 	w.ok("right_click", map[string]any{"window_id": win, "x": x0 + 5, "y": y0 + fh/2})
@@ -669,13 +669,14 @@ func TestHandBack(t *testing.T) {
 		}
 		pressed := time.Now()
 		// Within 1.5 s of the driver's press even the person's click does
-		// not count.
+		// not count. The rule is one of time, so the check waits out the
+		// 1.5 s (as the next click must anyway): a click wrongly counted
+		// would have resumed the session long before.
 		w.personClick(cx, cy)
-		time.Sleep(300 * time.Millisecond)
+		time.Sleep(time.Until(pressed.Add(1600 * time.Millisecond)))
 		if st := w.takeoverState(); st["paused"] != true {
 			t.Fatalf("a click within 1.5 s of the driver's press resumed: %v", st)
 		}
-		time.Sleep(time.Until(pressed.Add(1600 * time.Millisecond)))
 		mark := w.host.mark()
 		w.personClick(cx, cy)
 		w.waitPaused(false)

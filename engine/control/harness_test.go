@@ -14,7 +14,7 @@ import (
 
 // wait bounds every test's wait for a line; it is a hang guard, not a
 // timing assertion.
-const wait = 5 * time.Second
+const wait = 30 * time.Second
 
 // fakeCmds is the engine as the pipe sees it.
 type fakeCmds struct {

@@ -37,7 +37,9 @@ func TestHungAppAnswersNotRespondingWithinTheBound(t *testing.T) {
 			err := c.call(ctx)
 			took := time.Since(start)
 			wantCode(t, c.name, err, engine.CodeAppNotResponding)
-			if took < bound || took > bound+time.Second {
+			// Not before its bound; after it as soon as the context ends
+			// (the later limit is a hang guard, not a speed).
+			if took < bound || took > bound+10*time.Second {
 				t.Errorf("returned after %v, bound %v", took, bound)
 			}
 		})
@@ -72,18 +74,17 @@ func TestResumeLetsAWaitingCallFinish(t *testing.T) {
 		_, err := d.ReadTree(testCtx(t), w.ID(), engine.DefaultZoomBudget())
 		done <- err
 	}()
-	select {
-	case err := <-done:
-		t.Fatalf("returned while hung: %v", err)
-	case <-time.After(30 * time.Millisecond):
-	}
+	testkit.Eventually(t, 10*time.Second, "the read waits on the hung app", func() bool {
+		calls := d.CallsOf("ReadTree")
+		return len(calls) == 1 && !calls[0].Done
+	})
 	app.Resume()
 	select {
 	case err := <-done:
 		if err != nil {
 			t.Fatalf("after resume: %v", err)
 		}
-	case <-time.After(2 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("still waiting after resume")
 	}
 }
@@ -103,7 +104,7 @@ func TestExitWhileHungWakesWithWindowGone(t *testing.T) {
 	select {
 	case err := <-done:
 		wantCode(t, "DoAction after exit", err, engine.CodeWindowGone)
-	case <-time.After(2 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("still waiting after exit")
 	}
 }

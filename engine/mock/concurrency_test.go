@@ -59,7 +59,7 @@ func TestConcurrentUse(t *testing.T) {
 	})
 	run(func(int) { _, _ = d.ClipboardWrite(ctx, "c"); _, _ = d.ClipboardRead(ctx) })
 	wg.Wait()
-	if !d.WaitIdle(2*time.Second) || !d.WaitInput(2*time.Second) {
+	if !d.WaitIdle(30*time.Second) || !d.WaitInput(30*time.Second) {
 		t.Fatal("did not settle")
 	}
 	tr := read(t, d, f.Window)

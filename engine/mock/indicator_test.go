@@ -13,7 +13,7 @@ func next(t *testing.T, ind engine.Indicator) (engine.IndicatorEvent, bool) {
 	select {
 	case ev, ok := <-ind.Events():
 		return ev, ok
-	case <-time.After(2 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("no indicator event")
 		return engine.IndicatorEvent{}, false
 	}

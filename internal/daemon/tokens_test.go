@@ -6,22 +6,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
-
-// rowToken finds the token of the first row with role and label in a
-// get_window_state result.
-func rowToken(t *testing.T, read map[string]any, role, label string) string {
-	t.Helper()
-	rows, _ := read["elements"].([]any)
-	for _, r := range rows {
-		row, _ := r.(map[string]any)
-		if row["role"] == role && row["label"] == label {
-			return row["element_token"].(string)
-		}
-	}
-	t.Fatalf("no %s %q row in %v", role, label, read)
-	return ""
-}
 
 // actsOnApps counts the mock's calls that change something in an app.
 func actsOnApps(td *testDaemon) int {
@@ -44,7 +30,7 @@ func TestATokenFromAnotherDaemonConnectionIsStale(t *testing.T) {
 			t.Fatalf("start_session: %v", r)
 		}
 	}
-	tok := rowToken(t, callTool(t, a, "get_window_state", map[string]any{"app": "Editor"}), "push_button", "New")
+	tok := testkit.Token(t, callTool(t, a, "get_window_state", map[string]any{"app": "Editor"}), "push_button", "New")
 	for i := 0; i < 3; i++ {
 		if r := callTool(t, b, "get_window_state", map[string]any{"app": "Form Demo"}); r["ok"] != true {
 			t.Fatalf("get_window_state on B: %v", r)

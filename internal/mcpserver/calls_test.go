@@ -323,7 +323,7 @@ func TestRunEndsTheSessionBeforeReturning(t *testing.T) {
 		if err != nil {
 			t.Errorf("Run: %v", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("Run did not return after the client left")
 	}
 	if st := desk.IndicatorState(); st != mock.IndicatorNone {

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/nish-driver/nish-driver/internal/xtest"
@@ -52,24 +53,42 @@ type Dialog struct {
 	Layout xlib.ConsentLayout
 }
 
-// WaitDialog waits for the consent dialog. It returns once the dialog has
-// been on screen long enough to take clicks (it ignores clicks in its
-// first moments, as a stray click aimed elsewhere would be).
+// WaitDialog waits for the consent dialog. It returns once the dialog
+// takes clicks: it ignores clicks in its first moments on screen (a stray
+// click aimed at what was there before), and publishes from when it counts
+// them (xlib.ConsentArmedProperty), which the person waits for. A fixed
+// wait instead was outlasted on a loaded machine, where the dialog sees
+// itself mapped late, and the person's clicks were ignored.
 func (p *Person) WaitDialog(timeout time.Duration) (Dialog, error) {
 	deadline := time.Now().Add(timeout)
 	for time.Now().Before(deadline) {
 		ids, err := p.eyes.FindByClass(xlib.DriverClass)
 		if err == nil && len(ids) > 0 {
-			if l, ok := p.layout(ids[0]); ok {
-				if w, err := p.x.Describe(ids[0]); err == nil {
-					time.Sleep(500 * time.Millisecond)
-					return Dialog{Window: w, Layout: l}, nil
-				}
+			l, lok := p.layout(ids[0])
+			at, armed := p.armedAt(ids[0])
+			w, werr := p.x.Describe(ids[0])
+			if lok && armed && werr == nil {
+				time.Sleep(time.Until(at))
+				return Dialog{Window: w, Layout: l}, nil
 			}
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	return Dialog{}, errors.New("person: no consent dialog appeared")
+	return Dialog{}, errors.New("person: no consent dialog took clicks in time")
+}
+
+// armedAt reads from when a dialog counts clicks
+// (xlib.ConsentArmedProperty); false while it does not say yet.
+func (p *Person) armedAt(id uint64) (time.Time, bool) {
+	v, ok, err := p.eyes.TextProperty(id, xlib.ConsentArmedProperty)
+	if err != nil || !ok {
+		return time.Time{}, false
+	}
+	ms, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return time.UnixMilli(ms), true
 }
 
 // layout reads a dialog's published layout (xlib.ConsentLayoutProperty);

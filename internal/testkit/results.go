@@ -23,6 +23,40 @@ func Decode(t testing.TB, v any) map[string]any {
 	return m
 }
 
+// Rows is a decoded read's element rows. A read without them (nil, as a
+// failed call leaves it, or elements that are not a list of objects) fails
+// the test saying so, where indexing it would panic and hide the call's
+// error. A helper that has the failed call's code says it first.
+func Rows(t testing.TB, read map[string]any) []map[string]any {
+	t.Helper()
+	if read == nil {
+		t.Fatal("no read to take rows from: the read failed")
+	}
+	elems, ok := read["elements"].([]any)
+	if !ok {
+		t.Fatalf("the read has no list of elements (elements is %T):\n%v", read["elements"], read)
+	}
+	rows := make([]map[string]any, len(elems))
+	for i, e := range elems {
+		if rows[i], ok = e.(map[string]any); !ok {
+			t.Fatalf("element %d of the read is %T, not a row object: %v", i, e, e)
+		}
+	}
+	return rows
+}
+
+// Field is m[key] as a T. An m without key, or with another type there,
+// fails the test naming the key and what m holds, never a panic.
+func Field[T any](t testing.TB, m map[string]any, key string) T {
+	t.Helper()
+	v, ok := m[key].(T)
+	if !ok {
+		var want T
+		t.Fatalf("no %T %q (it is %T) in %v", want, key, m[key], m)
+	}
+	return v
+}
+
 // FindRow returns the first row of a decoded read whose role is role and,
 // unless label is "", whose label is label; ok is false when there is none.
 func FindRow(read map[string]any, role, label string) (row map[string]any, ok bool) {
@@ -50,8 +84,7 @@ func Row(t testing.TB, read map[string]any, role, label string) map[string]any {
 // Token is the element token of Row's row.
 func Token(t testing.TB, read map[string]any, role, label string) string {
 	t.Helper()
-	tok, _ := Row(t, read, role, label)["element_token"].(string)
-	return tok
+	return Field[string](t, Row(t, read, role, label), "element_token")
 }
 
 // RowLines renders a read's elements as comparable lines, sorted: each

@@ -2,7 +2,10 @@ package testkit
 
 import (
 	"errors"
+	"fmt"
+	"runtime"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -103,6 +106,75 @@ func TestRepoPathsAreFoundFromTheTop(t *testing.T) {
 	} {
 		if c.got != c.want {
 			t.Errorf("got %s, want %s", c.got, c.want)
+		}
+	}
+}
+
+// fatalTB is a testing.TB whose Fatal ends only the goroutine it runs in,
+// keeping the message, so a test can check what a helper fails with.
+type fatalTB struct {
+	testing.TB
+	msg string
+}
+
+func (f *fatalTB) Helper() {}
+
+func (f *fatalTB) Fatal(args ...any) {
+	f.msg = fmt.Sprint(args...)
+	runtime.Goexit()
+}
+
+func (f *fatalTB) Fatalf(format string, args ...any) {
+	f.msg = fmt.Sprintf(format, args...)
+	runtime.Goexit()
+}
+
+// failure runs fn on a fatalTB and returns what it failed with ("" when
+// it did not fail).
+func failure(t *testing.T, fn func(t testing.TB)) string {
+	f := &fatalTB{TB: t}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		fn(f)
+	}()
+	<-done
+	return f.msg
+}
+
+// TestResultAccessorsFailWithAMessage: a failed read (nil), a read of
+// another shape and a missing field fail the test saying what is missing,
+// never a panic; a good read gives its rows and fields.
+func TestResultAccessorsFailWithAMessage(t *testing.T) {
+	good := Decode(t, map[string]any{"elements": []any{
+		map[string]any{"element_token": "s1:0", "role": "frame", "label": "Form"},
+	}})
+	cases := []struct {
+		name string
+		get  func(t testing.TB)
+		want string // in the failure; "" for none
+	}{
+		{"rows of a good read", func(t testing.TB) {
+			if rows := Rows(t, good); len(rows) != 1 || rows[0]["role"] != "frame" {
+				t.Fatalf("rows %v", rows)
+			}
+		}, ""},
+		{"rows of a failed read", func(t testing.TB) { Rows(t, nil) }, "the read failed"},
+		{"rows of a read without elements", func(t testing.TB) { Rows(t, map[string]any{"error": "x"}) }, "no list of elements"},
+		{"rows that are not objects", func(t testing.TB) { Rows(t, map[string]any{"elements": []any{"s1:0"}}) }, "element 0 of the read is string"},
+		{"a field of the right type", func(t testing.TB) {
+			if got := Field[string](t, Rows(t, good)[0], "element_token"); got != "s1:0" {
+				t.Fatalf("token %q", got)
+			}
+		}, ""},
+		{"a missing field", func(t testing.TB) { Field[string](t, Rows(t, good)[0], "value") }, `no string "value"`},
+		{"a field of another type", func(t testing.TB) { Field[float64](t, Rows(t, good)[0], "label") }, `no float64 "label" (it is string)`},
+		{"the token of a missing row", func(t testing.TB) { Token(t, good, "push_button", "Save") }, `no push_button "Save" row`},
+	}
+	for _, tc := range cases {
+		got := failure(t, tc.get)
+		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+			t.Errorf("%s: failed with %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }

@@ -77,7 +77,7 @@ type fixture struct {
 // stop kills the app and waits until it is gone.
 func (f *fixture) stop() {
 	_ = syscall.Kill(-f.cmd.Process.Pid, syscall.SIGKILL)
-	testkit.Poll(2*time.Second, func() bool { return syscall.Kill(f.pid, 0) != nil })
+	testkit.Poll(30*time.Second, func() bool { return syscall.Kill(f.pid, 0) != nil })
 }
 
 // startSynthetic starts testdata/synthetic.py with rows rows and waits for

@@ -167,6 +167,7 @@ func (p *pipe) ready() (answer, bool) {
 	if !ok {
 		return answer{}, false
 	}
+	answered(p.ctx)
 	p.waiting--
 	return answer{call: p.calls[r.tag], reply: r}, true
 }

@@ -4,8 +4,12 @@ import (
 	"context"
 	"errors"
 	"net"
+	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // TestPipeAnswersCarryTheirCalls adds calls of several kinds and targets
@@ -19,7 +23,8 @@ func TestPipeAnswersCarryTheirCalls(t *testing.T) {
 	conn := &wireConn{conn: local, pending: map[uint32]pendingCall{}, done: make(chan struct{})}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	p := newPipe(ctx)
+	var heard atomic.Int32
+	p := newPipe(WithAnswerHook(ctx, func() { heard.Add(1) }))
 	defer p.close()
 	want := []call{
 		{target: 0, kind: kindExtents},
@@ -53,6 +58,34 @@ func TestPipeAnswersCarryTheirCalls(t *testing.T) {
 			t.Fatalf("call %+v answered %d times", c, got[c])
 		}
 	}
+	// The caller that bounds a read by the app's silence hears of every
+	// reply.
+	if n := heard.Load(); n != int32(len(want)) {
+		t.Fatalf("the answer hook heard %d replies of %d", n, len(want))
+	}
+}
+
+// TestADialEndsWithItsContext: a peer that takes the connection and never
+// answers the handshake holds a dial only until the caller's context
+// ends, even one with a far deadline (a caller bounded by the app's
+// silence cancels it well before).
+func TestADialEndsWithItsContext(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "peer")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	accepted := testkit.SilentServer(t, ln)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+	go func() {
+		<-accepted
+		cancel()
+	}()
+	testkit.Returns(t, time.Minute, "a dial to a silent peer whose context was cancelled", func() {
+		if _, err := dialWire(ctx, "unix:path="+sock, true, nil); err == nil {
+			t.Error("a dial to a peer that never answered succeeded")
+		}
+	})
 }
 
 // TestPipeAnswersStopAtTheContextsEnd: an app that never answers leaves a

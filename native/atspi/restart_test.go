@@ -63,7 +63,7 @@ func TestBusRestartReconnects(t *testing.T) {
 	if err := syscall.Kill(int(launcher), syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	testkit.Poll(5*time.Second, func() bool { return syscall.Kill(int(launcher), 0) != nil })
+	testkit.Eventually(t, 30*time.Second, "the bus launcher gone", func() bool { return syscall.Kill(int(launcher), 0) != nil })
 	// A watcher on the old bus says it cannot tell any more.
 	_, _, err = oldWatch.Quiet(callCtx(t), time.Hour, time.Hour)
 	if e := (*Error)(nil); !asError(err, &e) || e.Kind != KindGone || !oldWatch.Broken() {

@@ -90,10 +90,12 @@ func (s *sink) take() (reply, bool) {
 	return r, true
 }
 
-// wait returns the next reply, waiting for it until ctx ends.
+// wait returns the next reply, waiting for it until ctx ends, and tells
+// ctx's answer hook (WithAnswerHook) that it came.
 func (s *sink) wait(ctx context.Context) (reply, error) {
 	for {
 		if r, ok := s.take(); ok {
+			answered(ctx)
 			return r, nil
 		}
 		select {
@@ -105,6 +107,25 @@ func (s *sink) wait(ctx context.Context) (reply, error) {
 			}
 			return reply{}, ctx.Err()
 		}
+	}
+}
+
+// answerHookKey finds a context's answer hook.
+type answerHookKey struct{}
+
+// WithAnswerHook returns ctx with f called each time a reply comes for a
+// call made under it (an error reply too: the peer answered), on the
+// caller's goroutine. It lets a caller bound a read of thousands of calls
+// by the app's silence rather than by its length: a slow machine makes a
+// long read of an app that answers every call.
+func WithAnswerHook(ctx context.Context, f func()) context.Context {
+	return context.WithValue(ctx, answerHookKey{}, f)
+}
+
+// answered calls ctx's answer hook, if it has one.
+func answered(ctx context.Context) {
+	if f, ok := ctx.Value(answerHookKey{}).(func()); ok {
+		f()
 	}
 }
 
@@ -166,9 +187,16 @@ func dialWire(ctx context.Context, addr string, peer bool, onSignal signalFunc) 
 	if dl, ok := ctx.Deadline(); ok {
 		_ = conn.SetDeadline(dl)
 	}
+	// A context that ends before its deadline (a caller bounded by its
+	// app's silence) ends the handshake too.
+	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Unix(1, 0)) })
 	br := bufio.NewReaderSize(conn, 256<<10)
-	if err := authExternal(conn, br); err != nil {
+	err = authExternal(conn, br)
+	if !stop() || err != nil {
 		conn.Close()
+		if err == nil {
+			err = ctx.Err()
+		}
 		return nil, err
 	}
 	_ = conn.SetDeadline(time.Time{})

@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strconv"
 	"time"
 	"unsafe"
 )
@@ -228,6 +229,9 @@ func (cw *consentWindow) handle(d *Display, ev *C.nx_event) {
 	case evMapNotify:
 		if cw.gate.armedAt.IsZero() {
 			cw.gate.armedAt = time.Now().Add(consentArmDelay)
+			// Rounded up, so a person who waits until then is never early.
+			d.setUTF8(cw.win, ConsentArmedProperty, strconv.FormatInt(cw.gate.armedAt.UnixMilli()+1, 10))
+			C.XFlush(d.dpy)
 		}
 	case evExpose:
 		if ev.count == 0 {

@@ -6,10 +6,12 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/nish-driver/nish-driver/internal/sandbox"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/internal/xtest"
 )
 
@@ -92,39 +94,38 @@ func TestAnXErrorIsAGoErrorAndTheDisplayKeepsWorking(t *testing.T) {
 	}
 }
 
+// TestCloseUnderPendingCallsReturnsErrors: eight goroutines call until a
+// call fails; Close comes once calls have succeeded, so it meets calls in
+// flight. Every goroutine's calls end, each with ErrClosed.
 func TestCloseUnderPendingCallsReturnsErrors(t *testing.T) {
 	d, err := Open(desk.Display)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var wg sync.WaitGroup
-	errs := make(chan error, 400)
+	var answered atomic.Int32
+	errs := make(chan error, 8)
 	for i := 0; i < 8; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := 0; j < 50; j++ {
-				_, err := d.TopLevels()
-				errs <- err
+			for {
+				if _, err := d.TopLevels(); err != nil {
+					errs <- err
+					return
+				}
+				answered.Add(1)
 			}
 		}()
 	}
-	time.Sleep(5 * time.Millisecond)
+	testkit.Eventually(t, 30*time.Second, "calls answered before Close", func() bool { return answered.Load() >= 8 })
 	d.Close()
-	wg.Wait()
+	testkit.Returns(t, 30*time.Second, "the calls after Close", wg.Wait)
 	close(errs)
-	closed := 0
 	for err := range errs {
-		switch {
-		case err == nil:
-		case errors.Is(err, ErrClosed):
-			closed++
-		default:
-			t.Fatalf("a call racing Close returned %v, want nil or ErrClosed", err)
+		if !errors.Is(err, ErrClosed) {
+			t.Fatalf("a call racing Close returned %v, want ErrClosed", err)
 		}
-	}
-	if closed == 0 {
-		t.Fatal("no call saw ErrClosed: Close did not stop the calls after it")
 	}
 }
 
@@ -142,24 +143,26 @@ func TestALostDisplayIsAnErrorNotAnExit(t *testing.T) {
 	if _, err := d.TopLevels(); err != nil {
 		t.Fatal(err)
 	}
-	// A call is in flight on the connection while its server goes away.
+	// Calls are in flight on the connection while its server goes away.
 	results := make(chan error, 1)
+	var answered atomic.Int32
 	go func() {
 		for {
 			if _, err := d.TopLevels(); err != nil {
 				results <- err
 				return
 			}
+			answered.Add(1)
 		}
 	}()
-	time.Sleep(20 * time.Millisecond)
+	testkit.Eventually(t, 30*time.Second, "calls answered before the server goes", func() bool { return answered.Load() > 0 })
 	other.Close() // kills Xvfb
 	select {
 	case err := <-results:
 		if !errors.Is(err, ErrDisplayLost) {
 			t.Fatalf("a call on a dead display = %v, want ErrDisplayLost", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("calls kept succeeding after the X server died")
 	}
 	for _, call := range []func() error{

@@ -220,7 +220,7 @@ func TestIndicatorPausedContinueTakesARealClickOnly(t *testing.T) {
 	s.next("", 200*time.Millisecond)
 
 	s.clickContinue(r)
-	s.next(IndicatorContinue, 2*time.Second)
+	s.next(IndicatorContinue, 30*time.Second)
 
 	if err := s.ind.SetPaused(false); err != nil {
 		t.Fatal(err)
@@ -239,7 +239,7 @@ func TestIndicatorLostWhenAnotherClientDestroysAWindow(t *testing.T) {
 	if err := xt.DestroyWindow(s.wins[len(s.wins)-1]); err != nil {
 		t.Fatal(err)
 	}
-	s.next(IndicatorLost, 2*time.Second)
+	s.next(IndicatorLost, 30*time.Second)
 	if err := xt.KillClient(s.label); err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +251,7 @@ func TestIndicatorLostWhenAnotherClientUnmapsAWindow(t *testing.T) {
 	if err := xt.UnmapWindow(s.label); err != nil {
 		t.Fatal(err)
 	}
-	s.next(IndicatorLost, 2*time.Second)
+	s.next(IndicatorLost, 30*time.Second)
 }
 
 func TestIndicatorRemoveTakesItDownAndClosesEvents(t *testing.T) {
@@ -268,7 +268,7 @@ func TestIndicatorRemoveTakesItDownAndClosesEvents(t *testing.T) {
 		if ok {
 			t.Fatalf("event %+v after Remove, want Events closed", ev)
 		}
-	case <-time.After(time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("Events is not closed after Remove")
 	}
 	if err := s.ind.SetPaused(false); err == nil {
@@ -319,7 +319,7 @@ func TestIndicatorLostWhenItsConnectionIsKilled(t *testing.T) {
 	if err := xt.KillClient(s.label); err != nil {
 		t.Fatal(err)
 	}
-	s.next(IndicatorLost, 2*time.Second)
+	s.next(IndicatorLost, 30*time.Second)
 	testkit.Returns(t, 10*time.Second, "Remove after the loss", s.ind.Remove)
 	if err := s.ind.SetPaused(true); err == nil {
 		t.Error("SetPaused on a lost indicator succeeded")

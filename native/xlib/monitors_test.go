@@ -331,7 +331,7 @@ func waitIndicatorEvent(t *testing.T, ind *Indicator, want string) {
 		if ev.Kind != want {
 			t.Fatalf("indicator event %+v, want %q", ev, want)
 		}
-	case <-time.After(3 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatalf("no %q from the indicator", want)
 	}
 }

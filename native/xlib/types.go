@@ -16,6 +16,12 @@ const ConsentTitle = "nish-driver: allow access?"
 // its controls' rectangles as JSON, for test harnesses and assistive tools.
 const ConsentLayoutProperty = "_NISH_CONSENT_LAYOUT"
 
+// ConsentArmedProperty names the dialog's property (UTF8_STRING) holding,
+// once the dialog is on screen, the time from which it counts clicks, in
+// Unix milliseconds: a scripted person waits for that time rather than for
+// a guessed while, which a loaded machine can outlast.
+const ConsentArmedProperty = "_NISH_CONSENT_ARMED_AT"
+
 // Rect is a rectangle in the coordinates its field names.
 type Rect struct {
 	X, Y, W, H int

@@ -215,7 +215,7 @@ func TestTopLevelsUnderAWindowManager(t *testing.T) {
 			if err := dpy.Raise(a); err != nil {
 				t.Fatal(err)
 			}
-			if got, err := wm.Activation(2 * time.Second); err != nil {
+			if got, err := wm.Activation(30 * time.Second); err != nil {
 				t.Errorf("Raise sent no _NET_ACTIVE_WINDOW to the window manager: %v", err)
 			} else if got != a {
 				t.Errorf("_NET_ACTIVE_WINDOW asked for %#x, want %#x", got, a)

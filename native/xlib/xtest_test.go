@@ -6,6 +6,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 func TestFakeMotionMovesThePointer(t *testing.T) {
@@ -71,7 +73,11 @@ func typeInto(t *testing.T, app *gtkApp, text string) string {
 	if err := dpy.Raise(app.id); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(100 * time.Millisecond) // the app handles FocusIn
+	// The keys go where the focus is; the app sees its FocusIn before them.
+	testkit.Eventually(t, 30*time.Second, "the app has the focus", func() bool {
+		w, err := dpy.FocusedTopLevel()
+		return err == nil && w == app.id
+	})
 	for _, r := range text {
 		for _, press := range []bool{true, false} {
 			if err := dpy.FakeChar(r, press); err != nil {
@@ -97,11 +103,13 @@ func TestFakeCharTypesShiftedAndUnmappedCharacters(t *testing.T) {
 	if got := app.lastText(5 * time.Second); got != "aZ!~ 9é€ж" {
 		t.Fatalf("after BackSpace the entry holds %q", got)
 	}
-	// Lent keycodes go back to having no keysym once released.
-	time.Sleep(spareRestoreDelay + 100*time.Millisecond)
+	// Lent keycodes go back to having no keysym once released (after
+	// spareRestoreDelay).
 	var lent int
-	_ = dpy.do(func() error { lent = len(dpy.keys.spares); return nil })
-	if lent != 0 {
+	if !testkit.Poll(spareRestoreDelay+30*time.Second, func() bool {
+		_ = dpy.do(func() error { lent = len(dpy.keys.spares); return nil })
+		return lent == 0
+	}) {
 		t.Fatalf("%d spare keycodes still lent after the release", lent)
 	}
 }
