@@ -93,7 +93,7 @@ var patchCases = []patchCase{
 		rewrite: func(_ *mock.Form, cs []engine.Change) ([]engine.Change, bool) {
 			return append(cs, engine.Change{Kind: engine.ChangeStructure, Source: "elsewhere:/7", Index: -1}), true
 		}},
-	{name: "an element past the read's depth", opts: []harnessOption{withZoomBudget(engine.Budget{MaxElements: 5000, MaxDepth: 4})},
+	{name: "an element past the read's depth", opts: []harnessOption{withZoomBudget(engine.Budget{MaxElements: 5000, MaxDepth: 3})},
 		change: func(f *mock.Form) { f.LanguageMenu.Find("menu_item", "Deutsch").SetName("German") }},
 	{name: "reports not all kept", change: func(f *mock.Form) { f.Status.SetName("Saved (12)") }, whole: true,
 		rewrite: func(_ *mock.Form, cs []engine.Change) ([]engine.Change, bool) { return cs, false }},

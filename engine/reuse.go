@@ -16,7 +16,8 @@ import (
 //
 //   - before: the token's snapshot (or the session's newest snapshot of the
 //     window) stands in for a fresh read when it is young and the app has
-//     reported no change at all since just before it was read;
+//     reported nothing since just before it was read that asks for a read
+//     (patch.go's rules);
 //   - after: the settled read is the read before patched with what the
 //     app reported since the act began (patch.go: the elements reported
 //     changed read again, a child added or removed read as a subtree and
@@ -49,19 +50,13 @@ func (d *Driver) markNow(w WindowID) changeStamp {
 	return st
 }
 
-// unchangedSince reports whether w's app reported nothing after a stamp.
-func (d *Driver) unchangedSince(w WindowID, mark ChangeMark) bool {
-	cl, ok := d.backend.(ChangeLister)
-	if !ok {
-		return false
-	}
-	changes, complete := cl.ChangesSince(w, mark)
-	return complete && len(changes) == 0
-}
-
 // reusable returns a private copy of a snapshot that can stand in for a
 // fresh read of window w, or nil: the token's snapshot when the act has a
-// token, else the session's newest snapshot of the window.
+// token, else the session's newest snapshot of the window. It must be
+// young, and what its app reported since must ask for nothing to be read
+// (patch.go's rules: no report, or only frame moves and reports about
+// elements it does not hold); after a frame move its frames are stale,
+// read again before a row is shown or acted on.
 //
 // The newest snapshot also serves a token of an older one when both saw
 // the same structure (the token's element is where the token says): after
@@ -85,10 +80,19 @@ func (s *Session) reusable(w WindowID, tok *Token) *snapshot {
 	s.mu.Lock()
 	epoch := s.epoch
 	s.mu.Unlock()
-	if sn.epoch != epoch || !s.d.unchangedSince(w, sn.mark) {
+	if sn.epoch != epoch {
 		return nil
 	}
-	return sn.clone()
+	p := patcher{s: s, base: sn}
+	framesMoved, ok := p.readsNothing()
+	if !ok {
+		return nil
+	}
+	c := sn.clone()
+	if framesMoved {
+		c.framesStale, c.refetched = true, nil
+	}
+	return c
 }
 
 // clone copies a snapshot with a tree of its own, so that filling in its
@@ -141,7 +145,8 @@ func (s *Session) patched(ctx context.Context, pre *snapshot, mark ChangeMark) *
 // readWindow is the snapshot a read of window w shows: the session's
 // newest snapshot of the window, kept whole (its id and tokens too), when
 // it could stand in for an act's read before (reusable: young, and the app
-// reported no change since it was read), else a fresh read. A first read
+// reported nothing since it was read that asks for a read), else a fresh
+// read. A first read
 // starts the app's change reports, so that the next read can keep its
 // snapshot. kept says which.
 func (s *Session) readWindow(ctx context.Context, w WindowID) (*snapshot, bool, *Error) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/engine/mock"
 	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
@@ -138,4 +139,77 @@ func TestActsLeaveOutReads(t *testing.T) {
 			t.Fatal("a read older than the reuse bound was reused")
 		}
 	})
+}
+
+// TestWhatAReadBeforeAnActStandsIn: the model's read stands in for the
+// read before an act when what the app reported since asks for no
+// element to be read (engine/patch.go's rules): nothing, a frame moved,
+// or an element the read does not hold changed. Any report the patcher
+// would read an element for means a fresh read. Either way the act's
+// settled read is a whole read's.
+func TestWhatAReadBeforeAnActStandsIn(t *testing.T) {
+	cases := []struct {
+		name   string
+		opts   []harnessOption
+		change func(f *mock.Form)
+		reused bool
+	}{
+		{"nothing reported", nil, func(*mock.Form) {}, true},
+		{"a frame moved", nil, func(f *mock.Form) { f.Logo.SetFrame(engine.Rect{X: 400, Y: 700, W: 48, H: 24}) }, true},
+		{"an element past the read's depth", []harnessOption{withZoomBudget(engine.Budget{MaxElements: 5000, MaxDepth: 3})},
+			func(f *mock.Form) { f.LanguageMenu.Find("menu_item", "Deutsch").SetName("German") }, true},
+		{"a label's name", nil, func(f *mock.Form) { f.Status.SetName("Saved by someone else") }, false},
+		{"a value", nil, func(f *mock.Form) { f.Email.SetValue("ada@engine.org") }, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tr := &traces{}
+			h := newHarness(t, nil, append([]harnessOption{withTraces(tr)}, c.opts...)...)
+			h.start(nil)
+			read := h.readForm(allRows)
+			c.change(h.demo.Form)
+			res := h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "check_box", "Remember me"),
+				"observe": map[string]any{"tree": true}})
+			if got := tr.last(t).PreReadReused; got != c.reused {
+				t.Errorf("the read before the act was reused: %v, want %v", got, c.reused)
+			}
+			observed := testkit.RowLines(res["observe"].(map[string]any)["elements"])
+			sameRows(t, "the act's observed rows", observed, wholeRows(t, h, nil))
+		})
+	}
+}
+
+// TestAReadKeptAcrossAFrameMoveAimsWhereTheElementIs: after a frame move
+// the model's read still stands in for the read before a takeover click,
+// with its frames stale: the element's frame is read again, so the
+// pointer goes where the element is now, not where the read saw it.
+func TestAReadKeptAcrossAFrameMoveAimsWhereTheElementIs(t *testing.T) {
+	tr := &traces{}
+	h := takeoverHarness(t, withTraces(tr))
+	// The last element in tree order is the one a click reaches where
+	// it lies (mock: the last element holding the point).
+	h.demo.Form.Window.Root().Add("push_button", "Last")
+	read := h.readForm(allRows)
+	moved := engine.Rect{X: 500, Y: 700, W: 80, H: 20}
+	h.demo.Form.Window.Find("push_button", "Last").SetFrame(moved)
+	h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "push_button", "Last"), "delivery_mode": "foreground"})
+	if !tr.last(t).PreReadReused {
+		t.Error("a frame move alone made the act read the window again")
+	}
+	var pressedAt *engine.Point
+	var at engine.Point
+	for _, ev := range h.desk.Sent() {
+		switch ev.Kind {
+		case engine.InputMotion:
+			at = ev.At
+		case engine.InputButtonPress:
+			if pressedAt == nil {
+				p := at
+				pressedAt = &p
+			}
+		}
+	}
+	if pressedAt == nil || !moved.Contains(*pressedAt) {
+		t.Fatalf("the click went to %v, not into the element's frame now, %v", pressedAt, moved)
+	}
 }
