@@ -328,8 +328,8 @@ func (p *patcher) index() map[ElementID]int {
 // cutToBudget, in that order).
 type draft struct {
 	p    *patcher
-	base *Tree
-	t    *Tree
+	base *Tree // base's tree, not to be written
+	t    *Tree // the new read, base's copied
 	// cut: base was cut by the element budget, so it is the first so
 	// many elements of the window in tree order. What is added is put in
 	// and as many cut off its end as a whole read would leave out; what
@@ -339,10 +339,16 @@ type draft struct {
 	dropped []ElementID
 }
 
-// edit starts a draft from base.
+// edit starts a draft from base. The copy is made under base's fill lock:
+// a read may be filling in base's details meanwhile (its fields other
+// than details are never written once read, so the draft reads those in
+// base itself).
 func (p *patcher) edit() *draft {
 	t := p.base.tree
-	return &draft{p: p, base: t, t: &Tree{Window: t.Window, Truncated: t.Truncated, Nodes: slices.Clone(t.Nodes)},
+	p.base.fillMu.Lock()
+	nodes := slices.Clone(t.Nodes)
+	p.base.fillMu.Unlock()
+	return &draft{p: p, base: t, t: &Tree{Window: t.Window, Truncated: t.Truncated, Nodes: nodes},
 		cut: t.Truncated && len(t.Nodes) >= p.s.d.opts.ZoomBudget.MaxElements}
 }
 
@@ -360,14 +366,15 @@ func (e *draft) readElements(ctx context.Context, cl ChangeLister, pl plan) bool
 	}
 	d := e.p.s.d
 	nodes := make([]*Node, len(positions))
+	was := make([]Node, len(positions)) // as base held them
 	var detailed []int
 	var copies []*Node
 	for i, p := range positions {
-		nodes[i] = &e.t.Nodes[p]
-		if e.base.Nodes[p].Detailed && e.base.Nodes[p].HasValue {
-			c := e.base.Nodes[p]
+		nodes[i], was[i] = &e.t.Nodes[p], e.t.Nodes[p]
+		if was[i].Detailed && was[i].HasValue {
+			c := was[i]
 			c.Detailed = false
-			detailed = append(detailed, p)
+			detailed = append(detailed, i)
 			copies = append(copies, &c)
 		}
 	}
@@ -384,17 +391,18 @@ func (e *draft) readElements(ctx context.Context, cl ChangeLister, pl plan) bool
 	if rerr != nil || derr != nil {
 		return false
 	}
-	for _, p := range positions {
-		n, was := &e.t.Nodes[p], &e.base.Nodes[p]
-		if n.Role != was.Role || (n.ChildCount != was.ChildCount && !slices.Contains(pl.parents, p)) {
+	for i, p := range positions {
+		n := &e.t.Nodes[p]
+		if n.Role != was[i].Role || (n.ChildCount != was[i].ChildCount && !slices.Contains(pl.parents, p)) {
 			return false
 		}
 		e.changed = append(e.changed, n.ID)
 	}
 	var again []int
-	for i, p := range detailed {
-		n, c := &e.t.Nodes[p], copies[i]
-		if n.HasState("showing") != e.base.Nodes[p].HasState("showing") {
+	for k, i := range detailed {
+		p := positions[i]
+		n, c := &e.t.Nodes[p], copies[k]
+		if n.HasState("showing") != was[i].HasState("showing") {
 			// Its frame is read only while it shows: read it as it is now.
 			again = append(again, p)
 			continue
