@@ -14,7 +14,8 @@ import (
 //     fresh read when its reports since ask nothing to be read
 //     (reuse.go, reusable);
 //   - an act's settled read: the read before, patched with the reports
-//     since the act began (reuse.go, patched);
+//     since the act began (reuse.go, patched, which reads an act its app
+//     reported nothing about whole, and says why);
 //   - wait_for: after each batch of reports, the wait's last read patched,
 //     and the condition checked on what the patch read (waitreports.go).
 //
@@ -57,6 +58,14 @@ import (
 // structure fields, as acts did, reads nothing a move changes. A read
 // taken as it is (reusable) is never passed over a move: it is kept with
 // its frames marked stale too.
+//
+// Parents. Acts also read the parent of each element reported changed
+// again, so that a child that came or went with no report of its own
+// would show in the parent's child count; waits did not. A child that
+// comes or goes is reported on its parent (children-changed), and that
+// report is followed by the rules above, so the parents are not read:
+// the guard caught only a child change the app did not report that came
+// with a report about a sibling, and it doubled the elements read.
 //
 // Elements not held. A report about an element the read does not hold is
 // about another window of the app (reports are per app), an element not
@@ -103,7 +112,7 @@ const (
 )
 
 // ruleOf is the table's rule for report c about n, an element the read
-// holds.
+// holds. A kind it does not know is taken as structure without detail.
 func ruleOf(c Change, n *Node) rule {
 	switch c.Kind {
 	case ChangeExtents:
