@@ -81,8 +81,8 @@ e2e: build $(TSCLIENT_DEPS)
 bench: deps
 	$(GO) run ./ci/bench
 	@echo
-	@echo "acts (headless click with settle on the 200-row window; type_text of 1,000 characters), median of 20:"
-	$(GO) test ./native -run '^$$' -bench 'HeadlessClick|TypeText1000' -benchtime 20x
+	@echo "acts (headless click with settle on the 200-row window, one renaming a label, one adding a row; type_text of 1,000 characters), median of 20:"
+	$(GO) test ./native -run '^$$' -bench 'HeadlessClick|HeadlessAddRow|TypeText1000' -benchtime 20x
 	@echo
 	@echo "browsers (click on the fixture page's Save with settle, Chromium and Firefox), median of 20:"
 	$(GO) test ./native -run '^$$' -bench 'BrowserClick' -benchtime 20x

@@ -263,11 +263,12 @@ func (x *act) finish(ctx context.Context) Result {
 	}
 	res.Settle = &settle
 	x.trace.Quiet, x.trace.PostRead, x.trace.PostReadKind = tm.quiet, tm.read, tm.readKind
-	if serr == nil && tm.readKind != PostReadPatched {
-		// A whole read after the act holds structure only: read the
-		// values the read before held, so the diff shows what changed in
-		// them (a page's status line, a label's text) and not just the
-		// acted-on element. A patched read has read them already.
+	if serr == nil {
+		// A whole read after the act holds structure only, and so do the
+		// subtrees a patched read read again: read the values the read
+		// before held, so the diff shows what changed in them (a page's
+		// status line, a label's text) and not just the acted-on element.
+		// The elements a patch read one by one have theirs already.
 		x.s.fillValuesLike(ctx, post, x.pre)
 	}
 	if serr == nil && x.token != nil {

@@ -165,11 +165,12 @@ type WindowsByID interface {
 
 // ChangeLister is a ChangeWaiter that also says which elements changed, so
 // that the engine can leave reads out: before an act it reuses a fresh
-// snapshot of a window whose app reported nothing since, and after the act
-// it builds the settled read from the read before and the elements the app
-// reported changed, read again. Any doubt (a structural change, a change
-// about an element the read does not hold, changes the backend did not
-// keep) means a whole read, as without the interface.
+// snapshot of a window whose app reported nothing since that asks for a
+// read, and after the act, and after each batch of reports a wait hears,
+// it patches the read it has with what the app reported (patch.go gives
+// the rule for each kind of report). Where the reports cannot say what
+// changed (changes the backend did not keep, among others), the window is
+// read whole, as without the interface.
 type ChangeLister interface {
 	ChangeWaiter
 	// CurrentMark returns the mark of the changes of window w's app so far,
@@ -187,9 +188,10 @@ type ChangeLister interface {
 }
 
 // SubtreeReader is an optional part of a ChangeLister that reads one
-// element's subtree again, structure only, so that a wait that hears an
-// element's children come or go reads that element's part of the window
-// instead of all of it (waitreports.go).
+// element's subtree again, structure only, so that a patched read (an
+// act's settled read, a wait's) that hears an element's children come or
+// go reads that element's part of the window instead of all of it
+// (patch.go).
 type SubtreeReader interface {
 	// ReadSubtree reads the subtree of root, an element of an earlier read
 	// of window w, as ReadStructure reads a window: in pre-order within the
@@ -235,9 +237,9 @@ const (
 	// states or extents changed.
 	ChangeContent ChangeKind = "content"
 	// ChangeExtents: the element's frame moved or changed size, and the
-	// report says no more (AT-SPI's bounds-changed). A read's frames are
-	// read again before a row is shown or acted on, so a wait passes
-	// these over; anything else takes them as content changes.
+	// report says no more (AT-SPI's bounds-changed). No element is read
+	// for it: the read's frames are marked stale and read again before a
+	// row is shown or acted on (patch.go).
 	ChangeExtents ChangeKind = "extents"
 	// ChangeSubtree: something among the element's descendants changed
 	// without reports of their own (a selection, an active descendant,

@@ -104,14 +104,6 @@ func (s *Session) record(t *Tree, m changeStamp) *snapshot {
 	return s.keep(&snapshot{window: t.Window, structure: structureOf(t), tree: t, rows: rows, pos: pos}, m)
 }
 
-// recordLike records a read with the same structure as an earlier
-// snapshot (a patched read: same elements, parents, order and roles), which
-// shares its row numbers and fingerprint. Its frames may be stale: only
-// the elements reported changed were read again.
-func (s *Session) recordLike(t *Tree, like *snapshot, m changeStamp) *snapshot {
-	return s.keep(&snapshot{window: t.Window, structure: like.structure, tree: t, rows: like.rows, pos: like.pos, framesStale: true}, m)
-}
-
 // keep stamps a snapshot with the session's epoch and the read's change
 // mark, and stores it.
 func (s *Session) keep(sn *snapshot, m changeStamp) *snapshot {

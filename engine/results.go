@@ -87,7 +87,8 @@ type WindowStateResult struct {
 	OK         bool   `json:"ok"`
 	SnapshotID string `json:"snapshot_id"`
 	// SnapshotKept says the read is the earlier snapshot of the same id,
-	// kept because the app reported no change since (readWindow).
+	// kept because the app reported no change to what it holds since
+	// (readWindow; frames that moved are read again).
 	SnapshotKept    bool       `json:"snapshot_kept,omitempty"`
 	Window          WindowInfo `json:"window"`
 	Skeleton        bool       `json:"skeleton,omitempty"`

@@ -16,26 +16,23 @@ import (
 //
 //   - before: the token's snapshot (or the session's newest snapshot of the
 //     window) stands in for a fresh read when it is young and the app has
-//     reported no change at all since just before it was read;
-//   - after: the settled read is the read before with the elements the app
-//     reported changed read again, when every report is about an element's
-//     own content and names an element of the read, and no child count or
-//     role moved.
+//     reported nothing since just before it was read that asks for a read
+//     (patch.go's rules);
+//   - after: the settled read is the read before patched with what the
+//     app reported since the act began (patch.go: the elements reported
+//     changed read again, a child added or removed read as a subtree and
+//     spliced in, and so on by the kind of report).
 //
-// Anything else (a structural report, a report about an element the read
-// does not hold, reports the backend did not keep, a refresh that fails)
-// falls back to a whole read. Reports are what the app says about itself:
-// a toolkit that changes something without saying so is read as unchanged
-// by both paths, which is why a reused snapshot must also be young.
+// When the patch gives up (patch.go says when), or the app reported
+// nothing at all after the act (patched says why), the window is read
+// whole. Reports are what the app says about itself: a toolkit that
+// changes something without saying so is read as unchanged by both
+// paths, which is why a reused snapshot must also be young.
 
 // reuseMaxAge is how old a snapshot may be and still stand in for a read:
 // long enough for a model's read-then-act, short enough that a change the
 // app never reported does not live long.
 const reuseMaxAge = 2 * time.Second
-
-// maxPatchChanges bounds the reports a patched read follows; past it a
-// whole read is cheaper than reading each element again.
-const maxPatchChanges = 64
 
 // changeStamp is a read's place in its app's change reports.
 type changeStamp struct {
@@ -53,19 +50,13 @@ func (d *Driver) markNow(w WindowID) changeStamp {
 	return st
 }
 
-// unchangedSince reports whether w's app reported nothing after a stamp.
-func (d *Driver) unchangedSince(w WindowID, mark ChangeMark) bool {
-	cl, ok := d.backend.(ChangeLister)
-	if !ok {
-		return false
-	}
-	changes, complete := cl.ChangesSince(w, mark)
-	return complete && len(changes) == 0
-}
-
 // reusable returns a private copy of a snapshot that can stand in for a
 // fresh read of window w, or nil: the token's snapshot when the act has a
-// token, else the session's newest snapshot of the window.
+// token, else the session's newest snapshot of the window. It must be
+// young, and what its app reported since must ask for nothing to be read
+// (patch.go's rules: no report, or only frame moves and reports about
+// elements it does not hold); after a frame move its frames are stale,
+// read again before a row is shown or acted on.
 //
 // The newest snapshot also serves a token of an older one when both saw
 // the same structure (the token's element is where the token says): after
@@ -89,10 +80,19 @@ func (s *Session) reusable(w WindowID, tok *Token) *snapshot {
 	s.mu.Lock()
 	epoch := s.epoch
 	s.mu.Unlock()
-	if sn.epoch != epoch || !s.d.unchangedSince(w, sn.mark) {
+	if sn.epoch != epoch {
 		return nil
 	}
-	return sn.clone()
+	p := patcher{s: s, base: sn}
+	framesMoved, ok := p.readsNothing()
+	if !ok {
+		return nil
+	}
+	c := sn.clone()
+	if framesMoved {
+		c.framesStale, c.refetched = true, nil
+	}
+	return c
 }
 
 // clone copies a snapshot with a tree of its own, so that filling in its
@@ -126,133 +126,27 @@ func (sn *snapshot) fill(ctx context.Context, d *Driver, positions []int) *Error
 	return d.fillDetails(ctx, sn.tree, positions)
 }
 
-// patched builds the settled read of an act from the read before it (pre)
-// and the reports since mark (taken before the act), or returns nil when
-// only a whole read will do. stamp is the new read's place in the reports:
-// taken before the reports are listed, so that a report coming in while
-// the elements are read again shows in the next act's reuse check.
-func (s *Session) patched(ctx context.Context, pre *snapshot, mark ChangeMark) (*Tree, changeStamp) {
-	cl, ok := s.d.backend.(ChangeLister)
-	if !ok {
-		return nil, changeStamp{}
+// patched is the settled read of an act: the read before it (pre)
+// patched with the reports since mark, taken before the act (patch.go),
+// kept as the act's snapshot; nil when only a whole read will do. An act
+// its app reported nothing at all about is read whole: the act's effect
+// rests on the settled read (no_change tells the model its act did
+// nothing, and it may act again), and an app that changed something
+// without a report must not make a done act look undone.
+func (s *Session) patched(ctx context.Context, pre *snapshot, mark ChangeMark) *snapshot {
+	p := patcher{s: s, base: pre}
+	pt, ok := p.follow(ctx, mark)
+	if !ok || pt.reports == 0 {
+		return nil
 	}
-	stamp := s.d.markNow(pre.window)
-	if !stamp.ok {
-		return nil, stamp
-	}
-	changes, complete := cl.ChangesSince(pre.window, mark)
-	if !complete || len(changes) == 0 || len(changes) > maxPatchChanges {
-		return nil, stamp
-	}
-	// Each element reported is looked for once; a report about an element
-	// the read does not hold means a whole read.
-	sources := map[ElementID]ChangeKind{}
-	for _, c := range changes {
-		kind := c.Kind
-		if kind == ChangeExtents {
-			kind = ChangeContent // read again like any content change
-		}
-		if prev, ok := sources[c.Source]; !ok || prev == ChangeContent {
-			sources[c.Source] = kind
-		}
-	}
-	var positions []int
-	seen := map[int]bool{}
-	add := func(p int) {
-		if p >= 0 && !seen[p] {
-			seen[p] = true
-			positions = append(positions, p)
-		}
-	}
-	found := 0
-	for i := range pre.tree.Nodes {
-		n := &pre.tree.Nodes[i]
-		kind, ok := sources[n.ID]
-		if !ok {
-			continue
-		}
-		found++
-		// A subtree report about an element without children is about
-		// the element itself (GTK 3 labels report their new text so).
-		leaf := kind == ChangeSubtree && n.ChildCount == 0
-		if kind != ChangeContent && !leaf {
-			return nil, stamp
-		}
-		add(i)
-		// The parent too: a child added or removed without a report of
-		// its own still moves the parent's child count.
-		add(n.Parent)
-	}
-	if found != len(sources) {
-		return nil, stamp
-	}
-	t := *pre.tree
-	t.Nodes = slices.Clone(pre.tree.Nodes)
-	if !s.refreshNodes(ctx, cl, pre.tree, &t, positions) {
-		return nil, stamp
-	}
-	return &t, stamp
-}
-
-// refreshNodes reads the nodes of t at positions again (t is a copy of
-// pre's tree): their structure fields through the backend's Refresh and,
-// for the ones whose value pre held, their details, both at once (the app
-// answers the two batches in one round). It fails, and the caller reads
-// the whole window, on any error or when a role or child count moved.
-func (s *Session) refreshNodes(ctx context.Context, cl ChangeLister, pre, t *Tree, positions []int) bool {
-	nodes := make([]*Node, len(positions))
-	var detailed []int
-	var copies []*Node
-	for i, p := range positions {
-		nodes[i] = &t.Nodes[p]
-		// Values are read again now, as the diff compares them; other
-		// details (frames, actions) are read when a row is shown or acted
-		// on, like any structure-only node's.
-		if pre.Nodes[p].Detailed && pre.Nodes[p].HasValue {
-			c := pre.Nodes[p]
-			c.Detailed = false
-			detailed = append(detailed, p)
-			copies = append(copies, &c)
-		}
-	}
-	cctx, cancel := s.d.callBound(ctx)
-	defer cancel()
-	detailsDone := make(chan error, 1)
-	if dr, ok := s.d.backend.(DetailReader); ok && len(copies) > 0 {
-		go func() { detailsDone <- dr.ReadDetails(cctx, t.Window, copies) }()
-	} else {
-		detailsDone <- nil
-	}
-	rerr := cl.Refresh(cctx, nodes)
-	derr := <-detailsDone
-	if rerr != nil || derr != nil {
-		return false
-	}
-	var again []int
-	for _, p := range positions {
-		if t.Nodes[p].Role != pre.Nodes[p].Role || t.Nodes[p].ChildCount != pre.Nodes[p].ChildCount {
-			return false
-		}
-	}
-	for i, p := range detailed {
-		n, c := &t.Nodes[p], copies[i]
-		if n.HasState("showing") != pre.Nodes[p].HasState("showing") {
-			// Its frame is read only while it shows: read it as it is now.
-			again = append(again, p)
-			continue
-		}
-		n.Value, n.HasValue, n.Numeric, n.Actions, n.Frame, n.Detailed = c.Value, c.HasValue, c.Numeric, c.Actions, c.Frame, c.Detailed
-		if n.Secure {
-			n.Value, n.HasValue = "", false
-		}
-	}
-	return s.d.fillDetails(ctx, t, again) == nil
+	return s.keep(pt.sn, changeStamp{mark: pt.sn.mark, ok: pt.sn.marked, at: pt.sn.at})
 }
 
 // readWindow is the snapshot a read of window w shows: the session's
 // newest snapshot of the window, kept whole (its id and tokens too), when
 // it could stand in for an act's read before (reusable: young, and the app
-// reported no change since it was read), else a fresh read. A first read
+// reported nothing since it was read that asks for a read), else a fresh
+// read. A first read
 // starts the app's change reports, so that the next read can keep its
 // snapshot. kept says which.
 func (s *Session) readWindow(ctx context.Context, w WindowID) (*snapshot, bool, *Error) {

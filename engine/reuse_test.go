@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/engine/mock"
 	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
@@ -70,7 +71,7 @@ func TestActsLeaveOutReads(t *testing.T) {
 		{name: "typing into an entry", role: "entry", lbl: "City", tool: "type_text", args: map[string]any{"text": " West"}, wantPost: engine.PostReadPatched, wantDiff: "City"},
 		{name: "a slider's value", role: "slider", lbl: "Brightness", tool: "set_value", args: map[string]any{"value": "0.8"}, wantPost: engine.PostReadPatched, wantDiff: "Brightness"},
 		{name: "a late change after Save", role: "push_button", lbl: "Save", tool: "click", wantPost: engine.PostReadPatched, wantDiff: "Saved (1)"},
-		{name: "a row added", role: "push_button", lbl: "Add row", tool: "click", wantPost: engine.PostReadFull, wantDiff: "Item 4"},
+		{name: "a row added (spliced in)", role: "push_button", lbl: "Add row", tool: "click", wantPost: engine.PostReadPatched, wantDiff: "Item 4"},
 	}
 	for _, a := range acts {
 		t.Run(a.name, func(t *testing.T) {
@@ -91,9 +92,15 @@ func TestActsLeaveOutReads(t *testing.T) {
 			if !strings.Contains(string(diff), a.wantDiff) {
 				t.Errorf("diff does not name %q: %s", a.wantDiff, diff)
 			}
-			// The settled read shown by observe equals a whole read made now.
+			// The settled read shown by observe equals a whole read made now
+			// (past the reuse bound: a read now would keep the act's
+			// snapshot, and compare it with itself).
 			obs := res["observe"].(map[string]any)
+			h.clock.Advance(3 * time.Second)
 			fresh := h.readForm(nil)
+			if fresh["snapshot_kept"] == true {
+				t.Fatal("the read after the act kept a snapshot instead of reading the window whole")
+			}
 			if want, got := testkit.RowLines(fresh["elements"]), testkit.RowLines(obs["elements"]); strings.Join(want, "\n") != strings.Join(got, "\n") {
 				t.Errorf("the settled read differs from a whole read:\nsettled:\n%s\nwhole:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
@@ -132,4 +139,77 @@ func TestActsLeaveOutReads(t *testing.T) {
 			t.Fatal("a read older than the reuse bound was reused")
 		}
 	})
+}
+
+// TestWhatAReadBeforeAnActStandsIn: the model's read stands in for the
+// read before an act when what the app reported since asks for no
+// element to be read (engine/patch.go's rules): nothing, a frame moved,
+// or an element the read does not hold changed. Any report the patcher
+// would read an element for means a fresh read. Either way the act's
+// settled read is a whole read's.
+func TestWhatAReadBeforeAnActStandsIn(t *testing.T) {
+	cases := []struct {
+		name   string
+		opts   []harnessOption
+		change func(f *mock.Form)
+		reused bool
+	}{
+		{"nothing reported", nil, func(*mock.Form) {}, true},
+		{"a frame moved", nil, func(f *mock.Form) { f.Logo.SetFrame(engine.Rect{X: 400, Y: 700, W: 48, H: 24}) }, true},
+		{"an element past the read's depth", []harnessOption{withZoomBudget(engine.Budget{MaxElements: 5000, MaxDepth: 3})},
+			func(f *mock.Form) { f.LanguageMenu.Find("menu_item", "Deutsch").SetName("German") }, true},
+		{"a label's name", nil, func(f *mock.Form) { f.Status.SetName("Saved by someone else") }, false},
+		{"a value", nil, func(f *mock.Form) { f.Email.SetValue("ada@engine.org") }, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tr := &traces{}
+			h := newHarness(t, nil, append([]harnessOption{withTraces(tr)}, c.opts...)...)
+			h.start(nil)
+			read := h.readForm(allRows)
+			c.change(h.demo.Form)
+			res := h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "check_box", "Remember me"),
+				"observe": map[string]any{"tree": true}})
+			if got := tr.last(t).PreReadReused; got != c.reused {
+				t.Errorf("the read before the act was reused: %v, want %v", got, c.reused)
+			}
+			observed := testkit.RowLines(res["observe"].(map[string]any)["elements"])
+			sameRows(t, "the act's observed rows", observed, wholeRows(t, h, nil))
+		})
+	}
+}
+
+// TestAReadKeptAcrossAFrameMoveAimsWhereTheElementIs: after a frame move
+// the model's read still stands in for the read before a takeover click,
+// with its frames stale: the element's frame is read again, so the
+// pointer goes where the element is now, not where the read saw it.
+func TestAReadKeptAcrossAFrameMoveAimsWhereTheElementIs(t *testing.T) {
+	tr := &traces{}
+	h := takeoverHarness(t, withTraces(tr))
+	// The last element in tree order is the one a click reaches where
+	// it lies (mock: the last element holding the point).
+	h.demo.Form.Window.Root().Add("push_button", "Last")
+	read := h.readForm(allRows)
+	moved := engine.Rect{X: 500, Y: 700, W: 80, H: 20}
+	h.demo.Form.Window.Find("push_button", "Last").SetFrame(moved)
+	h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "push_button", "Last"), "delivery_mode": "foreground"})
+	if !tr.last(t).PreReadReused {
+		t.Error("a frame move alone made the act read the window again")
+	}
+	var pressedAt *engine.Point
+	var at engine.Point
+	for _, ev := range h.desk.Sent() {
+		switch ev.Kind {
+		case engine.InputMotion:
+			at = ev.At
+		case engine.InputButtonPress:
+			if pressedAt == nil {
+				p := at
+				pressedAt = &p
+			}
+		}
+	}
+	if pressedAt == nil || !moved.Contains(*pressedAt) {
+		t.Fatalf("the click went to %v, not into the element's frame now, %v", pressedAt, moved)
+	}
 }

@@ -37,8 +37,8 @@ type settleTiming struct {
 // settle waits after an act until the window is quiet: no change for the
 // quiet period (50 ms), at most the bound (1,000 ms). With the app's own
 // change reports (marked before the act) it waits on them and then reads
-// the window once, or builds the read from the read before and the
-// elements reported changed (reuse.go); without, it re-reads the window
+// the window once, or patches the read before with what the app reported
+// (reuse.go, patch.go); without, it re-reads the window
 // until two reads agree for the quiet period. The settled read becomes the
 // result's snapshot. Settling waits on the app in real time, whatever the
 // engine's clock.
@@ -69,9 +69,9 @@ func (s *Session) settleOnReports(ctx context.Context, pre *snapshot, mark Chang
 		st.Ms = last.Sub(acted).Milliseconds()
 	}
 	readStart := time.Now()
-	if t, stamp := s.patched(ctx, pre, mark); t != nil {
+	if sn := s.patched(ctx, pre, mark); sn != nil {
 		tm.read, tm.readKind = time.Since(readStart), PostReadPatched
-		return s.recordLike(t, pre, stamp), st, tm, nil, true
+		return sn, st, tm, nil, true
 	}
 	stamp := s.d.markNow(pre.window)
 	t, rerr := s.d.readTree(ctx, pre.window)

@@ -144,9 +144,10 @@ type snapshot struct {
 	marked bool
 	at     time.Time
 
-	// framesStale: the tree was built from an earlier read and the
-	// elements reported changed (reuse.go); an element that moved without
-	// a report of its own (GTK 3's table cells when a column widens) keeps
+	// framesStale: the tree was built from an earlier read and what the
+	// app reported since (patch.go), or is an earlier read whose app
+	// reported frames moved (reuse.go); an element that moved without a
+	// report of its own (GTK 3's table cells when a column widens) keeps
 	// its old frame, so details are read again before a row is shown or
 	// acted on.
 	framesStale bool

@@ -203,8 +203,7 @@ func (s *Session) waitOn(ctx context.Context, w WindowID, cond waitCondition, de
 	if err != nil {
 		return nil, -1, false, err
 	}
-	f := reportFollower{s: s}
-	f.start(cur)
+	f := followFrom(s, cur)
 	chk := waitCheck{cond: cond}
 	met, pos, cerr := chk.all(ctx, s.d, cur)
 	for {

@@ -15,21 +15,32 @@ import (
 
 // BenchmarkHeadlessClick clicks a button whose handler changes a label, end
 // to end with settle, on the 200-row synthetic window, and reports the
-// median and the settle share. BenchmarkTypeText1000 types 1,000
+// median and the settle share (BenchmarkHeadlessAddRow the same for a
+// button that adds an element). BenchmarkTypeText1000 types 1,000
 // characters into an entry of a small form headless.
 //
 // Besides the end-to-end median they report, from the engine's act traces
 // (engine.ActTrace), the driver's own work (everything but waiting for the
 // app to go quiet), the act's own call into the app, and how often the
 // read before the act was reused and the settled read patched.
-func BenchmarkHeadlessClick(b *testing.B) {
+func BenchmarkHeadlessClick(b *testing.B) { benchHeadlessClick(b, "Click me") }
+
+// BenchmarkHeadlessAddRow is BenchmarkHeadlessClick on "Add row", whose
+// handler adds a label to a grid: GTK 3 reports a child added, which the
+// settled read follows by reading the new label and splicing it in
+// (engine/patch.go) instead of reading the window whole.
+func BenchmarkHeadlessAddRow(b *testing.B) { benchHeadlessClick(b, "Add row") }
+
+// benchHeadlessClick clicks the button labelled button on the 200-row
+// synthetic window, b.N times.
+func benchHeadlessClick(b *testing.B, button string) {
 	a := startSynthetic(b, 200)
 	tr := &actTraces{}
 	h := benchHarness(b, a, tr)
 	var total, settle []time.Duration
 	for i := 0; i < b.N; i++ {
 		read := h.callB(b, "get_window_state", map[string]any{"pid": a.cmd.Process.Pid})
-		tok := testkit.Token(b, read, "push_button", "Click me")
+		tok := testkit.Token(b, read, "push_button", button)
 		start := time.Now()
 		res := h.callB(b, "click", map[string]any{"element_token": tok})
 		total = append(total, time.Since(start))

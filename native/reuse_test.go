@@ -16,14 +16,20 @@ import (
 // read before with the elements the app reported changed read again. After
 // every act, the act's settled read (shown by observe) must equal a whole
 // read of the window made right after it; a change GTK makes without
-// reporting it would show here as a difference.
+// reporting it would show here as a difference. A row added is reported
+// as a child added, which the settled read follows by reading the new
+// child's subtree and splicing it in (engine/patch.go).
 func TestSettledReadsMatchWholeReads(t *testing.T) {
 	onDesktop(t)
 	a := startSynthetic(t, 6)
 	pid := a.cmd.Process.Pid
 	var mu sync.Mutex
 	var traces []engine.ActTrace
-	h := newHarnessWith(t, engine.Options{ConsentTimeout: 20 * time.Second, ActTrace: func(tr engine.ActTrace) {
+	// The engine's clock: a read right after an act would keep the act's
+	// snapshot (the app reported nothing since), so the whole read is
+	// made past the reuse bound.
+	clock := testkit.NewClock(time.Now())
+	h := newHarnessWith(t, engine.Options{ConsentTimeout: 20 * time.Second, Clock: clock, ActTrace: func(tr engine.ActTrace) {
 		mu.Lock()
 		traces = append(traces, tr)
 		mu.Unlock()
@@ -64,7 +70,12 @@ func TestSettledReadsMatchWholeReads(t *testing.T) {
 		}
 		res := h.ok(act.tool, args)
 		settled := testkit.RowLines(res["observe"].(map[string]any)["elements"])
-		whole := testkit.RowLines(h.ok("get_window_state", map[string]any{"pid": pid})["elements"])
+		clock.Advance(3 * time.Second)
+		wr := h.ok("get_window_state", map[string]any{"pid": pid})
+		if wr["snapshot_kept"] == true {
+			t.Fatalf("%s: the read after the act kept a snapshot instead of reading the window whole", act.name)
+		}
+		whole := testkit.RowLines(wr["elements"])
 		if strings.Join(settled, "\n") != strings.Join(whole, "\n") {
 			t.Errorf("%s: the settled read differs from a whole read made after it:\nsettled:\n%s\nwhole:\n%s",
 				act.name, strings.Join(settled, "\n"), strings.Join(whole, "\n"))
@@ -74,7 +85,10 @@ func TestSettledReadsMatchWholeReads(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	reused, patched := 0, 0
-	for _, tr := range traces {
+	for i, tr := range traces {
+		if i < len(acts) {
+			t.Logf("%s: read before reused %v, settled read %s", acts[i].name, tr.PreReadReused, tr.PostReadKind)
+		}
 		if tr.PreReadReused {
 			reused++
 		}
