@@ -60,7 +60,7 @@ DEBIAN_PACKAGES=(
   chromium
   firefox-esr
   fonts-dejavu-core
-  # Everyday apps, part 2 (issue 14): KeePassXC and FeatherPad are the Qt 5
+  # Everyday apps, part 2: KeePassXC and FeatherPad are the Qt 5
   # apps (keepassxc-cli makes their .kdbx fixture); LibreOffice Calc and
   # Writer with the GTK 3 interface, without which LibreOffice exposes no
   # tree (sandbox.OfficeCommand; fixtures are converted by soffice

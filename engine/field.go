@@ -93,3 +93,11 @@ func (x *act) checkFocusedField(ctx context.Context, n *Node, text string) *Erro
 	}
 	return nil
 }
+
+// looksSensitive reports text that looks like a credential
+// (docs/contract.md#credential-looking-text): such text is never typed, set
+// or moved through the clipboard.
+func looksSensitive(s string) bool {
+	_, found := credential.Detect(s)
+	return found
+}

@@ -68,7 +68,8 @@ type Permission struct {
 	Action     string
 }
 
-// Probe is one line of the old doctor's probe list.
+// Probe is one line of the doctor report's probes: what was checked and
+// how it went (the contract keeps the field for readers of its 0.6 shape).
 type Probe struct {
 	Label   string
 	Status  string // ok, fail, skip

@@ -7,7 +7,7 @@ import (
 
 // Tables read in part. A spreadsheet's sheet, or a list or tree too big to
 // list, is a table that makes its cells on demand; a backend reads only
-// the block of cells on screen (docs/everyday-apps-2.md), and the read
+// the block of cells on screen (docs/qt-and-libreoffice.md), and the read
 // says truncated. truncated alone does not say how much is missing: a
 // model that sees forty rows of a sheet cannot tell a 40-row sheet from a
 // million-row one. So the table's row carries the table's own counts and

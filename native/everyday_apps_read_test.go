@@ -10,10 +10,10 @@ import (
 	"time"
 )
 
-// Issue 14's apps against a reference client (pyatspi): Writer's read is as
+// The Qt and LibreOffice apps against a reference client (pyatspi): Writer's read is as
 // complete as a walk (the Qt apps' in qt_test.go), and what Calc's sheet
 // offers a screen reader (containers.py). The findings are in
-// docs/everyday-apps-2.md with the figures these tests log.
+// docs/qt-and-libreoffice.md with the figures these tests log.
 
 // writerCompleteAsWalk: a read of the 400-paragraph document is complete
 // (within 2 % of a pyatspi walk) and holds the document and its visible

@@ -19,7 +19,7 @@ import (
 	"github.com/nish-driver/nish-driver/native"
 )
 
-// Everyday apps, part 2 (issue 14): Qt apps (KeePassXC, FeatherPad) and
+// Everyday apps, part 2: Qt apps (KeePassXC, FeatherPad) and
 // LibreOffice (Calc, Writer), started on the test desktop by the sandbox's
 // helpers with fixtures the tests make. This file holds what their tests
 // share: starting each app, knowing it is still alive, and reading its

@@ -11,7 +11,7 @@ import (
 )
 
 // BenchmarkWaitForReply measures how soon wait_for answers after the app
-// changes (issue 15's target: within 20 ms at p99). A wait is started, and
+// changes (the target: within 20 ms at p99). A wait is started, and
 // once it is waiting on the app's change reports a second client (the
 // backend itself, not through the engine) runs a button's action; GTK 3
 // runs the handler, which makes the change and sends its reports, before

@@ -8,9 +8,9 @@ import (
 	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
-// The sheet's size in every read shape, and a cell read by drill-down
-// (issue 14): called from TestCalcReadsTheVisibleBlock on each sheet, so
-// Calc is started once for all of it.
+// The sheet's size in every read shape, and a cell read by drill-down:
+// called from TestCalcReadsTheVisibleBlock on each sheet, so Calc is
+// started once for all of it.
 
 // checkSheetSize checks that the sheet's row carries the row and column
 // counts Calc reports (ref, the reference client's account) and the block

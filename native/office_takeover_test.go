@@ -22,7 +22,7 @@ import (
 //     and the cursor goes there;
 //   - a cell whose token was read before the sheet scrolled: Calc offers
 //     no accessibility means to scroll a cell back into view
-//     (docs/everyday-apps-2.md), so the click is refused before anything
+//     (docs/qt-and-libreoffice.md), so the click is refused before anything
 //     is sent, and the cursor stays where it was;
 //   - a cell that was below the first block, scrolled into view by the
 //     takeover's scroll and clicked by a fresh read's token; then text
@@ -39,7 +39,7 @@ func calcTakeoverClicks(t *testing.T, a *desktopApp) {
 
 	read = calcRead(t, w.harness, a, map[string]any{"pid": a.pid, "max_elements": 5000})
 	// Calc's cell extents can lag its layout for a while after its window
-	// shows (measured: one or two rows off, docs/everyday-apps-2.md), so
+	// shows (measured: one or two rows off, docs/qt-and-libreoffice.md), so
 	// a first click may land on a neighbour; the result must then say so.
 	b5, _ := rowWith(t, read, "B5", "table_cell")
 	res := w.ok("click", map[string]any{"element_token": b5, "delivery_mode": "foreground"})

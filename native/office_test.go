@@ -11,7 +11,7 @@ import (
 	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
-// LibreOffice (issue 14): Writer's paragraphs carry their text and take
+// LibreOffice: Writer's paragraphs carry their text and take
 // typing at the caret; Calc's sheet reads as its visible block of cells.
 
 // TestWriterLongDocument opens the 400-paragraph document in one Writer

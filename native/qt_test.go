@@ -12,7 +12,7 @@ import (
 	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
-// Qt apps (issue 14): KeePassXC and FeatherPad read as completely as a
+// Qt apps: KeePassXC and FeatherPad read as completely as a
 // pyatspi walk; KeePassXC's master password field is a secure row that is
 // never read, blacked out and refused for typing, and what a person types
 // there never comes back; the driver acts on KeePassXC's buttons, fields

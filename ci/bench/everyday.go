@@ -12,7 +12,7 @@ import (
 	"github.com/nish-driver/nish-driver/internal/testkit/desktop"
 )
 
-// Everyday apps (issue 14): Qt apps and LibreOffice with the same fixtures
+// Everyday apps: Qt apps and LibreOffice with the same fixtures
 // the native tests use (internal/testkit/desktop).
 
 // everydayApp names one of them; 0 is none.
@@ -108,7 +108,7 @@ func (b *bench) officePid(launcher *exec.Cmd) (int, error) {
 	return app.Pid, nil
 }
 
-// everydayChecks are issue 14's targets, judged on the whole read (the
+// everydayChecks are the targets set for these apps, judged on the whole read (the
 // first after settling): KeePassXC and FeatherPad read as completely as the
 // pyatspi walk (within 2 %) and ≥ 10× faster; Writer's 400-paragraph
 // document ≥ 5× the walk; Calc's window with the sheet's visible block ≤

@@ -34,7 +34,7 @@ func printLoop(w io.Writer, rows []row, runs int) bool {
 	return true
 }
 
-// loopChecks are issue 15's targets for the client-seen path, on the
+// loopChecks are the targets for the client-seen path, on the
 // 1,000-row window (5,000 rows returned): the cold full read seen by a
 // client within 1.3× the engine's time for it, and a kept re-read seen by
 // a client within 0.35× the cold read's client-seen time.

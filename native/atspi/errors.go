@@ -6,7 +6,7 @@ import (
 )
 
 // Kind is what a failure means to the caller; package native turns each
-// kind into one of the engine's error codes (native/atspierr.go).
+// kind into one of the engine's error codes (native/atspi_types.go).
 type Kind int
 
 const (

@@ -9,7 +9,7 @@ import (
 // A spreadsheet's sheet is one table of every cell it could hold
 // (LibreOffice Calc: 1,048,576 rows by 16,384 columns, ChildCount
 // 2^31 - 1), made on demand: asking for its children makes the app build
-// them all (docs/everyday-apps-2.md). Such a table is never asked for its
+// them all (docs/qt-and-libreoffice.md). Such a table is never asked for its
 // children. The reader reads what a person sees of it instead, in a few
 // pipelined rounds:
 //

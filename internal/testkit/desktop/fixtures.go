@@ -10,7 +10,7 @@ import (
 	"github.com/nish-driver/nish-driver/internal/sandbox"
 )
 
-// The everyday apps' fixtures (issue 14), made the same way for the native
+// The everyday apps' fixtures, made the same way for the native
 // tests and the read benchmark (ci/bench): a locked KeePassXC database, a
 // FeatherPad notes file, and LibreOffice sheets and a long document
 // converted from text by soffice --headless.

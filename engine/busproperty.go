@@ -2,11 +2,13 @@ package engine
 
 import "strings"
 
-// Qt 5 apps find the accessibility bus only through the AT_SPI_BUS property
+// The bus property check: does the X root window's AT_SPI_BUS name the
+// accessibility bus the launcher announces? Qt 5 apps find the
+// accessibility bus only through the AT_SPI_BUS property
 // of the X root window, which the bus launcher sets; they never ask
 // org.a11y.Bus. When the property is missing, or names a bus other than the
 // one the launcher announces, Qt apps never join the bus, whatever their
-// environment says (docs/everyday-apps-2.md). The doctor compares the two,
+// environment says (docs/qt-and-libreoffice.md). The doctor compares the two,
 // and the hint for a Qt app off the bus names the same cause.
 
 // States of the AT_SPI_BUS check.
