@@ -89,12 +89,12 @@ var patchCases = []patchCase{
 			return reportedOn(cs, f.Status.ID(), f.Status.ID()), true
 		}},
 	{name: "extents: a frame moved", change: func(f *mock.Form) { f.Logo.SetFrame(engine.Rect{X: 400, Y: 700, W: 48, H: 24}) }},
-	{name: "an element of another window", change: func(f *mock.Form) { f.Status.SetName("Saved (11)") },
+	{name: "an element of another window", change: func(f *mock.Form) { f.Status.SetName("Saved (11)") }, whole: true,
 		rewrite: func(_ *mock.Form, cs []engine.Change) ([]engine.Change, bool) {
 			return append(cs, engine.Change{Kind: engine.ChangeStructure, Source: "elsewhere:/7", Index: -1}), true
 		}},
 	{name: "an element past the read's depth", opts: []harnessOption{withZoomBudget(engine.Budget{MaxElements: 5000, MaxDepth: 3})},
-		change: func(f *mock.Form) { f.LanguageMenu.Find("menu_item", "Deutsch").SetName("German") }},
+		change: func(f *mock.Form) { f.LanguageMenu.Find("menu_item", "Deutsch").SetName("German") }, whole: true},
 	{name: "reports not all kept", change: func(f *mock.Form) { f.Status.SetName("Saved (12)") }, whole: true,
 		rewrite: func(_ *mock.Form, cs []engine.Change) ([]engine.Change, bool) { return cs, false }},
 	{name: "structure of the frame itself", change: func(f *mock.Form) { f.Status.SetName("Saved (13)") }, whole: true,
