@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"image"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -69,6 +70,15 @@ func Open(opts Options) (*Backend, error) {
 		watchers: map[string]*appWatcher{},
 		tk:       &takeoverParts{indicators: map[*indicator]bool{}},
 	}, nil
+}
+
+// getenv is the backend's view of the environment (Options.Getenv, else
+// the process's).
+func (b *Backend) getenv(key string) string {
+	if b.opts.Getenv != nil {
+		return b.opts.Getenv(key)
+	}
+	return os.Getenv(key)
 }
 
 // Close releases the display and the bus connections, and takes down any

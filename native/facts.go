@@ -47,7 +47,7 @@ func gatherFacts(display string, getenv func(string) string) desktopFacts {
 		display = getenv("DISPLAY")
 	}
 	f := desktopFacts{Display: display}
-	f.Wayland = getenv("XDG_SESSION_TYPE") == "wayland" || getenv("WAYLAND_DISPLAY") != ""
+	f.Wayland = waylandSession(getenv)
 	if display != "" {
 		sockets, local := displaySockets(display)
 		f.DisplayLocal = local

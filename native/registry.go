@@ -55,6 +55,9 @@ func (b *Backend) Registry(ctx context.Context) engine.Registry {
 	reg.Backends = []engine.BackendEntry{x11, atspiEntry, xi}
 	reg.Features = features
 	reg.Permissions = []engine.Permission{perm, {Name: "screen_capture", Status: "not_applicable"}}
+	if waylandSession(b.getenv) {
+		reg = inWaylandSession(reg, b.x.Name())
+	}
 	return reg
 }
 

@@ -69,3 +69,36 @@ func TestOpenOrUnavailableKeepsWhyTheDisplayDidNotOpen(t *testing.T) {
 		})
 	}
 }
+
+// An X display inside a Wayland session (Xwayland) holds only the apps
+// that speak X11: the live backend opens it but does not say ready, and
+// says why (native/wayland_session.go).
+func TestAnXDisplayInAWaylandSessionIsNotReady(t *testing.T) {
+	onDesktop(t)
+	for _, env := range []map[string]string{
+		{"WAYLAND_DISPLAY": "wayland-0"},
+		{"XDG_SESSION_TYPE": "wayland"},
+	} {
+		opts := backendOptions(t)
+		inner := opts.Getenv
+		opts.Getenv = func(k string) string {
+			if v, ok := env[k]; ok {
+				return v
+			}
+			return inner(k)
+		}
+		b, release := native.OpenOrUnavailable(opts)
+		reg := b.Registry(context.Background())
+		release()
+		if _, live := b.(*native.Backend); !live {
+			t.Fatalf("%v: OpenOrUnavailable gave %T on a desktop that answers", env, b)
+		}
+		if reg.Ready() || reg.SessionType != "wayland" {
+			t.Errorf("%v: ready %v, session %q", env, reg.Ready(), reg.SessionType)
+		}
+		r := doctor.Build(reg)
+		if len(r.NextSteps) == 0 || r.NextSteps[0].ReasonCode != doctor.ReasonWaylandSessionUnsupported {
+			t.Errorf("%v: next steps %+v", env, r.NextSteps)
+		}
+	}
+}
