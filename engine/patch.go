@@ -390,8 +390,8 @@ func (e *draft) readElements(ctx context.Context, cl ChangeLister, pl plan) bool
 	cctx, cancel := d.callBound(ctx)
 	defer cancel()
 	detailsDone := make(chan error, 1)
-	if dr, ok := d.backend.(DetailReader); ok && len(copies) > 0 {
-		go func() { detailsDone <- dr.ReadDetails(cctx, e.t.Window, copies) }()
+	if len(copies) > 0 {
+		go func() { detailsDone <- d.backend.ReadDetails(cctx, e.t.Window, copies) }()
 	} else {
 		detailsDone <- nil
 	}

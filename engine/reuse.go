@@ -187,18 +187,10 @@ func (sn *snapshot) details(ctx context.Context, d *Driver, kept bool, positions
 
 // readFramesAgain reads the frames of a kept snapshot's rows at positions
 // again (FrameReader): the app's reports vouch for what its elements hold,
-// not for where they lie. A backend without FrameReader reads their
-// details whole.
+// not for where they lie.
 func (d *Driver) readFramesAgain(ctx context.Context, sn *snapshot, positions []int) *Error {
 	if len(positions) == 0 {
 		return nil
-	}
-	fr, ok := d.backend.(FrameReader)
-	if !ok {
-		for _, p := range positions {
-			sn.tree.Nodes[p].Detailed = false
-		}
-		return d.fillDetails(ctx, sn.tree, positions)
 	}
 	nodes := make([]*Node, len(positions))
 	for i, p := range positions {
@@ -206,7 +198,7 @@ func (d *Driver) readFramesAgain(ctx context.Context, sn *snapshot, positions []
 	}
 	cctx, cancel := d.callBound(ctx)
 	defer cancel()
-	if err := fr.ReadFrames(cctx, sn.tree.Window, nodes); err != nil {
+	if err := d.backend.ReadFrames(cctx, sn.tree.Window, nodes); err != nil {
 		return AsError(inBound(cctx, err))
 	}
 	return nil

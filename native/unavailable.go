@@ -81,6 +81,9 @@ func (b *Unavailable) Registry(context.Context) engine.Registry {
 }
 
 func (b *Unavailable) Windows(context.Context) ([]engine.Window, error) { return nil, b.err() }
+func (b *Unavailable) WindowsWithoutNames(context.Context) ([]engine.Window, error) {
+	return nil, b.err()
+}
 func (b *Unavailable) Process(context.Context, int) (engine.ProcessIdentity, error) {
 	return engine.ProcessIdentity{}, b.err()
 }
@@ -93,12 +96,34 @@ func (b *Unavailable) ReadText(context.Context, engine.ElementRef, int) (string,
 func (b *Unavailable) ReadValue(context.Context, engine.ElementRef) (engine.Readback, error) {
 	return engine.Readback{}, b.err()
 }
+func (b *Unavailable) ReadStructure(context.Context, engine.WindowID, engine.Budget) (*engine.Tree, error) {
+	return nil, b.err()
+}
+func (b *Unavailable) ReadDetails(context.Context, engine.WindowID, []*engine.Node) error {
+	return b.err()
+}
+func (b *Unavailable) ReadFrames(context.Context, engine.WindowID, []*engine.Node) error {
+	return b.err()
+}
+func (b *Unavailable) ReadField(context.Context, engine.ElementRef, int) (engine.Field, error) {
+	return engine.Field{}, b.err()
+}
+func (b *Unavailable) ReadDocumentText(context.Context, engine.ElementRef, engine.ElementID, int) (string, bool, error) {
+	return "", false, b.err()
+}
+func (b *Unavailable) EnableAccessibility(context.Context) (bool, error) { return false, b.err() }
+func (b *Unavailable) WindowAccessibility(context.Context, engine.WindowID) (engine.WindowAccessibility, error) {
+	return engine.WindowAccessibility{}, b.err()
+}
 func (b *Unavailable) DoAction(context.Context, engine.ElementRef, string) error { return b.err() }
 func (b *Unavailable) InsertText(context.Context, engine.ElementRef, string) error {
 	return b.err()
 }
 func (b *Unavailable) SetText(context.Context, engine.ElementRef, string) error { return b.err() }
 func (b *Unavailable) SetNumber(context.Context, engine.ElementRef, float64) error {
+	return b.err()
+}
+func (b *Unavailable) ScrollIntoView(context.Context, engine.ElementRef, engine.ScrollHint) error {
 	return b.err()
 }
 func (b *Unavailable) Send(context.Context, engine.InputEvent) error { return b.err() }
