@@ -30,6 +30,9 @@ type Backend interface {
 	FrameReader
 	FieldReader
 	DocumentTextReader
+	ChangeLister
+	ChangeNotifier
+	SubtreeReader
 	AccessibilityEnabler
 	AccessibilityProber
 	SemanticActor
@@ -128,7 +131,10 @@ type FrameReader interface {
 // element by token, the engine checks that the element is what the point
 // holds now: a read can be out of date (the layout moved, a popup covers
 // the element), and frames can be in the wrong space (an app that scales
-// its pixels), and then a click would land on another element.
+// its pixels), and then a click would land on another element. The live
+// and the mock backend have it; it stays optional for the tests of a click
+// through a backend that cannot hit-test (its landing is then judged from
+// the settled read alone, landedElsewhere).
 type HitTester interface {
 	// ElementsAt lists the elements of window w under p (root
 	// coordinates, device pixels), outermost first, each one the child
@@ -138,9 +144,10 @@ type HitTester interface {
 	ElementsAt(ctx context.Context, w WindowID, p Point) ([]ElementID, error)
 }
 
-// ChangeWaiter is an optional part of a backend that hears an app report
-// its own changes (AT-SPI events): settling after an act then waits on
-// those reports instead of re-reading the window every few milliseconds.
+// ChangeWaiter hears an app report its own changes (AT-SPI events):
+// settling after an act waits on those reports instead of re-reading the
+// window every few milliseconds. Where the backend cannot hear an app
+// (MarkChanges fails), the engine re-reads the window instead.
 type ChangeWaiter interface {
 	// MarkChanges starts listening to window w's app if it is not yet, and
 	// returns a mark of the changes reported so far. Call it before acting.
@@ -160,7 +167,8 @@ type ChangeMark uint64
 // X11 a typed "A" comes back as Shift_L and "a"). synth tells it each press
 // and pointer target right before sending it, after the engine logged it,
 // so the backend can turn their raw echoes back into the events the engine
-// logged and drop the extra presses it adds itself.
+// logged and drop the extra presses it adds itself. The mock lacks it: its
+// watcher reports the driver's events as they were sent.
 type OwnInputNoter interface {
 	NoteOwnInput(ev InputEvent)
 }
@@ -180,7 +188,7 @@ type WindowsByID interface {
 // it patches the read it has with what the app reported (patch.go gives
 // the rule for each kind of report). Where the reports cannot say what
 // changed (changes the backend did not keep, among others), the window is
-// read whole, as without the interface.
+// read whole.
 type ChangeLister interface {
 	ChangeWaiter
 	// CurrentMark returns the mark of the changes of window w's app so far,
@@ -197,11 +205,10 @@ type ChangeLister interface {
 	Refresh(ctx context.Context, nodes []*Node) error
 }
 
-// SubtreeReader is an optional part of a ChangeLister that reads one
-// element's subtree again, structure only, so that a patched read (an
-// act's settled read, a wait's) that hears an element's children come or
-// go reads that element's part of the window instead of all of it
-// (patch.go).
+// SubtreeReader reads one element's subtree again, structure only, so
+// that a patched read (an act's settled read, a wait's) that hears an
+// element's children come or go reads that element's part of the window
+// instead of all of it (patch.go).
 type SubtreeReader interface {
 	// ReadSubtree reads the subtree of root, an element of an earlier read
 	// of window w, as ReadStructure reads a window: in pre-order within the

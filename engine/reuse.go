@@ -44,9 +44,7 @@ type changeStamp struct {
 // markNow stamps a read about to begin.
 func (d *Driver) markNow(w WindowID) changeStamp {
 	st := changeStamp{at: d.clock.Now()}
-	if cl, ok := d.backend.(ChangeLister); ok {
-		st.mark, st.ok = cl.CurrentMark(w)
-	}
+	st.mark, st.ok = d.backend.CurrentMark(w)
 	return st
 }
 
@@ -153,14 +151,10 @@ func (s *Session) readWindow(ctx context.Context, w WindowID) (*snapshot, bool, 
 	if sn := s.reusable(w, nil); sn != nil {
 		return sn, true, nil
 	}
-	if cw, ok := s.d.backend.(ChangeWaiter); ok {
-		if cl, ok := cw.(ChangeLister); ok {
-			if _, watching := cl.CurrentMark(w); !watching {
-				cctx, cancel := s.d.callBound(ctx)
-				_, _ = cw.MarkChanges(cctx, w) // best effort: without it, reads are whole
-				cancel()
-			}
-		}
+	if _, watching := s.d.backend.CurrentMark(w); !watching {
+		cctx, cancel := s.d.callBound(ctx)
+		_, _ = s.d.backend.MarkChanges(cctx, w) // best effort: without it, reads are whole
+		cancel()
 	}
 	sn, err := s.snap(ctx, w)
 	return sn, false, err

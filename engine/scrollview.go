@@ -244,7 +244,7 @@ func (x *act) waitScrolled(ctx context.Context, mark ChangeMark, marked bool) {
 	if marked {
 		cctx, cancel := context.WithTimeout(ctx, x.s.d.opts.SettleMax+x.s.d.opts.CallTimeout)
 		defer cancel()
-		if _, _, _, err := x.s.d.backend.(ChangeWaiter).WaitQuiet(cctx, x.win.ID, mark, x.s.d.opts.SettleQuiet, x.s.d.opts.SettleMax); err == nil {
+		if _, _, _, err := x.s.d.backend.WaitQuiet(cctx, x.win.ID, mark, x.s.d.opts.SettleQuiet, x.s.d.opts.SettleMax); err == nil {
 			return
 		}
 	}
