@@ -10,8 +10,8 @@ import (
 // Reads an act can leave out. An act needs the window's structure twice:
 // before acting (to check the token and have a base for the diff) and
 // after settling (the new snapshot), and a whole read costs about 12 ms per
-// thousand elements on a real app. With a backend that says which elements
-// its apps reported changed (ChangeLister), neither read is needed in the
+// thousand elements on a real app. When the backend hears the app say
+// which elements changed (ChangeLister), neither read is needed in the
 // common case:
 //
 //   - before: the token's snapshot (or the session's newest snapshot of the
