@@ -429,8 +429,7 @@ func sleepCtx(ctx context.Context, d time.Duration) *Error {
 // still building them, and a refusal then would be wrong. It reports
 // whether a fresh read was made; x.node becomes that read.
 func (x *act) readActionsAgain(ctx context.Context) bool {
-	dr, ok := x.s.d.backend.(DetailReader)
-	if !ok || x.node == nil {
+	if x.node == nil {
 		return false
 	}
 	n := *x.node
@@ -438,7 +437,7 @@ func (x *act) readActionsAgain(ctx context.Context) bool {
 	n.Actions = nil
 	cctx, cancel := x.s.d.callBound(ctx)
 	defer cancel()
-	if dr.ReadDetails(cctx, x.win.ID, []*Node{&n}) != nil || !n.Detailed {
+	if x.s.d.backend.ReadDetails(cctx, x.win.ID, []*Node{&n}) != nil || !n.Detailed {
 		return false
 	}
 	x.node = &n

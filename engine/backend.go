@@ -15,12 +15,28 @@ import (
 // backend_unavailable, clipboard_unavailable, unsupported, ...), never a panic.
 //
 // The interface is split by concern so that a reader can find a method by
-// what it is for; a backend implements all of them.
+// what it is for; a backend implements all of them. A part that both the
+// live and the mock backend have is required even where a desktop could do
+// without it: the unavailable backend (native/unavailable.go) fails it
+// with backend_unavailable like every other call, and the engine keeps one
+// path instead of a second one that rarely runs. What a backend really may
+// lack is asserted where it is used, and its comment names who lacks it.
 type Backend interface {
 	Describer
 	Desktop
+	WindowsByID
 	TreeReader
+	DetailReader
+	FrameReader
+	FieldReader
+	DocumentTextReader
+	ChangeLister
+	ChangeNotifier
+	SubtreeReader
+	AccessibilityEnabler
+	AccessibilityProber
 	SemanticActor
+	ScrollIntoViewer
 	SyntheticInput
 	Screen
 	Clipboard
@@ -62,13 +78,11 @@ type TreeReader interface {
 	ReadValue(ctx context.Context, ref ElementRef) (Readback, error)
 }
 
-// FieldReader is an optional part of a TreeReader that reads what an
-// editable element holds before a write: its text and where its caret is,
-// live, in one look at the element. The credential check of type_text runs
-// on the text the field will hold (the insertion goes in at the caret, as
-// InsertText puts it), so a secret split over several writes is caught.
-// Without it the engine reads the text with ReadValue and takes the
-// insertion to go at the end.
+// FieldReader reads what an editable element holds before a write: its
+// text and where its caret is, live, in one look at the element. The
+// credential check of type_text runs on the text the field will hold (the
+// insertion goes in at the caret, as InsertText puts it), so a secret
+// split over several writes is caught.
 type FieldReader interface {
 	// ReadField re-checks the element's security first: a secure
 	// element's text and caret are never read (Secure true). Text is at
@@ -86,11 +100,11 @@ type Field struct {
 	Secure    bool
 }
 
-// DetailReader is an optional part of a TreeReader whose reads can leave
-// out the per-element details (values, actions, frames): those cost one
-// call per element on AT-SPI, while the structure of a whole window comes
-// in one reply. The engine reads a window's structure and then the details
-// of only the rows it shows (and of secure fields, for screenshots).
+// DetailReader reads a window leaving out the per-element details (values,
+// actions, frames): those cost one call per element on AT-SPI, while the
+// structure of a whole window comes in one reply. The engine reads a
+// window's structure and then the details of only the rows it shows (and of
+// secure fields, for screenshots).
 type DetailReader interface {
 	// ReadStructure is ReadTree without details: Detailed is false and
 	// Value, HasValue, Numeric, Actions and Frame are left empty.
@@ -102,12 +116,11 @@ type DetailReader interface {
 	ReadDetails(ctx context.Context, w WindowID, nodes []*Node) error
 }
 
-// FrameReader is an optional part of a DetailReader that reads only the
-// frames of nodes of an earlier read of window w again, in place (device
-// pixels, as ReadDetails). A read the engine keeps because the app reported
-// no change since (readWindow) has its values and actions vouched for by
-// the app's reports; where an element lies is not (a window that moves
-// sends none), so its shown rows' frames are read again.
+// FrameReader reads only the frames of nodes of an earlier read of window w
+// again, in place (device pixels, as ReadDetails). A read the engine keeps
+// because the app reported no change since (readWindow) has its values and
+// actions vouched for by the app's reports; where an element lies is not (a
+// window that moves sends none), so its shown rows' frames are read again.
 type FrameReader interface {
 	ReadFrames(ctx context.Context, w WindowID, nodes []*Node) error
 }
@@ -118,7 +131,10 @@ type FrameReader interface {
 // element by token, the engine checks that the element is what the point
 // holds now: a read can be out of date (the layout moved, a popup covers
 // the element), and frames can be in the wrong space (an app that scales
-// its pixels), and then a click would land on another element.
+// its pixels), and then a click would land on another element. The live
+// and the mock backend have it; it stays optional for the tests of a click
+// through a backend that cannot hit-test (its landing is then judged from
+// the settled read alone, landedElsewhere).
 type HitTester interface {
 	// ElementsAt lists the elements of window w under p (root
 	// coordinates, device pixels), outermost first, each one the child
@@ -128,9 +144,10 @@ type HitTester interface {
 	ElementsAt(ctx context.Context, w WindowID, p Point) ([]ElementID, error)
 }
 
-// ChangeWaiter is an optional part of a backend that hears an app report
-// its own changes (AT-SPI events): settling after an act then waits on
-// those reports instead of re-reading the window every few milliseconds.
+// ChangeWaiter hears an app report its own changes (AT-SPI events):
+// settling after an act waits on those reports instead of re-reading the
+// window every few milliseconds. Where the backend cannot hear an app
+// (MarkChanges fails), the engine re-reads the window instead.
 type ChangeWaiter interface {
 	// MarkChanges starts listening to window w's app if it is not yet, and
 	// returns a mark of the changes reported so far. Call it before acting.
@@ -150,14 +167,15 @@ type ChangeMark uint64
 // X11 a typed "A" comes back as Shift_L and "a"). synth tells it each press
 // and pointer target right before sending it, after the engine logged it,
 // so the backend can turn their raw echoes back into the events the engine
-// logged and drop the extra presses it adds itself.
+// logged and drop the extra presses it adds itself. The mock lacks it: its
+// watcher reports the driver's events as they were sent.
 type OwnInputNoter interface {
 	NoteOwnInput(ev InputEvent)
 }
 
-// WindowsByID is a Desktop that can list its windows without their app
-// names, which costs a call into every app on the bus. An act or a read
-// aimed at a window id or a pid needs no names; the engine then uses it.
+// WindowsByID lists the windows without their app names, which cost a
+// call into every app on the bus. An act or a read aimed at a window id or
+// a pid needs no names; the engine then uses it.
 type WindowsByID interface {
 	// WindowsWithoutNames is Windows with App left empty.
 	WindowsWithoutNames(ctx context.Context) ([]Window, error)
@@ -170,7 +188,7 @@ type WindowsByID interface {
 // it patches the read it has with what the app reported (patch.go gives
 // the rule for each kind of report). Where the reports cannot say what
 // changed (changes the backend did not keep, among others), the window is
-// read whole, as without the interface.
+// read whole.
 type ChangeLister interface {
 	ChangeWaiter
 	// CurrentMark returns the mark of the changes of window w's app so far,
@@ -187,11 +205,10 @@ type ChangeLister interface {
 	Refresh(ctx context.Context, nodes []*Node) error
 }
 
-// SubtreeReader is an optional part of a ChangeLister that reads one
-// element's subtree again, structure only, so that a patched read (an
-// act's settled read, a wait's) that hears an element's children come or
-// go reads that element's part of the window instead of all of it
-// (patch.go).
+// SubtreeReader reads one element's subtree again, structure only, so
+// that a patched read (an act's settled read, a wait's) that hears an
+// element's children come or go reads that element's part of the window
+// instead of all of it (patch.go).
 type SubtreeReader interface {
 	// ReadSubtree reads the subtree of root, an element of an earlier read
 	// of window w, as ReadStructure reads a window: in pre-order within the
@@ -247,9 +264,9 @@ const (
 	ChangeSubtree ChangeKind = "subtree"
 )
 
-// AccessibilityEnabler is an optional part of a backend whose desktop has
-// a switch that asks apps to expose their accessibility trees (on Linux,
-// property IsEnabled of org.a11y.Status on the session bus). Firefox and
+// AccessibilityEnabler turns on the desktop's switch that asks apps to
+// expose their accessibility trees (on Linux, property IsEnabled of
+// org.a11y.Status on the session bus). Firefox and
 // Qt 6 watch it and turn their trees on while running; other toolkits read
 // it when they start. The engine turns it on when a session starts, within
 // a short bound; a failure is reported in the result and never fails the
@@ -260,11 +277,10 @@ type AccessibilityEnabler interface {
 	EnableAccessibility(ctx context.Context) (wasOn bool, err error)
 }
 
-// AccessibilityProber is an optional part of a backend that can say why a
-// window's tree is empty: whether the window belongs to an app on the
-// accessibility bus, and which toolkit the app is built on. The engine asks
-// only for a read that looks empty, and decides itself which hint, if any,
-// the read carries (hint.go).
+// AccessibilityProber says why a window's tree is empty: whether the window
+// belongs to an app on the accessibility bus, and which toolkit the app is
+// built on. The engine asks only for a read that looks empty, and decides
+// itself which hint, if any, the read carries (hint.go).
 type AccessibilityProber interface {
 	WindowAccessibility(ctx context.Context, w WindowID) (WindowAccessibility, error)
 }
@@ -309,12 +325,12 @@ type SemanticActor interface {
 	SetNumber(ctx context.Context, ref ElementRef, v float64) error
 }
 
-// ScrollIntoViewer is an optional part of a SemanticActor that can scroll
-// an element into view by accessibility means alone (no pointer, no keys,
-// no focus change): most of a long page or list is scrolled out of view,
-// and a headless act on such an element would otherwise be refused. The
-// engine decides from its read that only a scrolled ancestor clips the
-// element (scrollview.go) and asks; it then waits for the element to show.
+// ScrollIntoViewer scrolls an element into view by accessibility means
+// alone (no pointer, no keys, no focus change): most of a long page or list
+// is scrolled out of view, and a headless act on such an element would
+// otherwise be refused. The engine decides from its read that only a
+// scrolled ancestor clips the element (scrollview.go) and asks; it then
+// waits for the element to show.
 type ScrollIntoViewer interface {
 	// ScrollIntoView asks the element's app to scroll it into view. The
 	// element's own request comes first (AT-SPI Component.ScrollTo); an
@@ -349,8 +365,9 @@ type ScrollHint struct {
 }
 
 // SyntheticInput sends XTEST-style input and answers the questions the
-// takeover's safety checks (scope, occlusion, focus) ask. The engine calls Send once per event, after its own checks and
-// after logging the event; the backend only sends.
+// takeover's safety checks (scope, occlusion, focus) ask. The engine calls
+// Send once per event, after its own checks and after logging the event;
+// the backend only sends.
 type SyntheticInput interface {
 	Send(ctx context.Context, ev InputEvent) error
 	// Pointer returns the pointer's position in root coordinates.
@@ -408,13 +425,14 @@ type Indicator interface {
 	Events() <-chan IndicatorEvent
 	// Remove takes the indicator off screen; it is safe to call twice.
 	Remove()
+	IndicatorPlacer
 }
 
-// IndicatorPlacer is an Indicator that can say where its label and
-// Continue button sit. On a desktop of several monitors the frame goes
-// round every monitor, and the controls go on the monitor of the window
-// the driver works in, where the person is looking; a monitor that
-// cannot be told stays with the primary.
+// IndicatorPlacer says where the indicator's label and Continue button
+// sit. On a desktop of several monitors the frame goes round every
+// monitor, and the controls go on the monitor of the window the driver
+// works in, where the person is looking; a monitor that cannot be told
+// stays with the primary.
 type IndicatorPlacer interface {
 	// Place puts the label and Continue on the monitor holding most of
 	// target (root coordinates).

@@ -6,8 +6,8 @@ import (
 	"time"
 )
 
-// DocumentTextReader is an optional part of a TreeReader for documents
-// whose app exposes only the part on screen: LibreOffice Writer's document
+// DocumentTextReader reads the text of documents whose app exposes only
+// the part on screen: LibreOffice Writer's document
 // element has no Text interface and lists only the paragraphs in view, and
 // the paragraphs below the fold have no text until they show. The backend
 // pages the view through the document's scroll bar (by the bar's own
@@ -29,8 +29,8 @@ const documentTextBound = 20 * time.Second
 // documentText reads the whole text of a document without a Text
 // interface of its own, for a drill-down rooted at it: through the
 // backend's DocumentTextReader and the document's scroll bar in the read.
-// ok is false when the backend cannot, the read holds no scroll bar, or
-// the backend fails.
+// ok is false when the element is no document, the read holds no scroll
+// bar, or the backend fails.
 //
 // Paging scrolls the person's view, which a read must not do unasked: it
 // happens only in a takeover that is running, where the person sees the
@@ -41,8 +41,7 @@ const documentTextBound = 20 * time.Second
 // when the document scrolls.
 func (s *Session) documentText(ctx context.Context, sn *snapshot, pos int) (text string, truncated, ok bool) {
 	n := &sn.tree.Nodes[pos]
-	dr, can := s.d.backend.(DocumentTextReader)
-	if !can || !strings.HasPrefix(n.Role, "document") {
+	if !strings.HasPrefix(n.Role, "document") {
 		return "", false, false
 	}
 	bar := scrollBarOf(sn.tree, pos)
@@ -54,7 +53,7 @@ func (s *Session) documentText(ctx context.Context, sn *snapshot, pos int) (text
 	}
 	cctx, cancel := context.WithTimeout(ctx, documentTextBound)
 	defer cancel()
-	text, truncated, err := dr.ReadDocumentText(cctx, ElementRef{Window: sn.window, ID: n.ID}, bar, rootTextMax)
+	text, truncated, err := s.d.backend.ReadDocumentText(cctx, ElementRef{Window: sn.window, ID: n.ID}, bar, rootTextMax)
 	if err != nil {
 		return "", false, false
 	}

@@ -11,11 +11,10 @@ import (
 // one call writes: set_value "AKIAQWERTY" then type_text "UIOPASDFGH" into
 // the same entry leave a whole AWS key id, and neither call alone looks
 // like one. type_text therefore reads the field's live text and caret
-// right before inserting (FieldReader; without it the text through
-// ReadValue and the caret at the end, as the backend inserts when it knows
-// no caret) and refuses the insertion when the text with it applied holds
-// a credential-looking span that the text before did not
-// (credential.Introduced): sensitive_text, nothing sent. set_value
+// right before inserting (FieldReader; the caret is at the end when the
+// app reports none, as the backend inserts then) and refuses the
+// insertion when the text with it applied holds a credential-looking span
+// that the text before did not (credential.Introduced): sensitive_text, nothing sent. set_value
 // replaces the whole text, so the value itself is what the field will
 // hold and is checked alone. The field's text is never logged or returned;
 // a secure field's is never read.
@@ -29,13 +28,8 @@ func (x *act) readField(ctx context.Context, n *Node) (Field, *Error) {
 	ref := ElementRef{Window: x.win.ID, ID: n.ID}
 	var f Field
 	err := x.s.d.callElement(ctx, func(cctx context.Context) error {
-		if fr, ok := x.s.d.backend.(FieldReader); ok {
-			var e error
-			f, e = fr.ReadField(cctx, ref, maxFieldText)
-			return e
-		}
-		rb, e := x.s.d.backend.ReadValue(cctx, ref)
-		f = Field{Text: rb.Value, Secure: rb.Secure, Caret: -1}
+		var e error
+		f, e = x.s.d.backend.ReadField(cctx, ref, maxFieldText)
 		return e
 	})
 	if err != nil {

@@ -397,14 +397,6 @@ type relayedIndicator struct {
 
 func (r *relayedIndicator) Events() <-chan engine.IndicatorEvent { return r.events }
 
-// Place passes on to the indicator when it places its controls.
-func (r *relayedIndicator) Place(target engine.Rect) error {
-	if p, ok := r.Indicator.(engine.IndicatorPlacer); ok {
-		return p.Place(target)
-	}
-	return nil
-}
-
 type sendHook struct {
 	*mock.Desktop
 	before func(engine.InputEvent)

@@ -128,16 +128,15 @@ func hasDocument(t *Tree) bool {
 }
 
 // accessibilityHint asks the backend about a window whose read looks
-// empty and returns the hint it needs, if any. A backend that cannot say,
+// empty and returns the hint it needs, if any. A backend that fails to say,
 // or does not answer within the bound, gives no hint.
 func (d *Driver) accessibilityHint(ctx context.Context, t *Tree) *AccessibilityHint {
-	p, ok := d.backend.(AccessibilityProber)
-	if !ok || !looksEmpty(t) {
+	if !looksEmpty(t) {
 		return nil
 	}
 	cctx, cancel := context.WithTimeout(ctx, hintBound)
 	defer cancel()
-	info, err := p.WindowAccessibility(cctx, t.Window)
+	info, err := d.backend.WindowAccessibility(cctx, t.Window)
 	if err != nil {
 		return nil
 	}
@@ -184,17 +183,12 @@ const (
 // accessibilitySwitchBound bounds turning the switch on.
 const accessibilitySwitchBound = 1500 * time.Millisecond
 
-// enableAccessibility turns the desktop's accessibility switch on when the
-// backend has one, within its own bound, and says what happened ("" when
-// the backend has no switch). It never fails the caller.
+// enableAccessibility turns the desktop's accessibility switch on, within
+// its own bound, and says what happened. It never fails the caller.
 func (d *Driver) enableAccessibility(ctx context.Context) string {
-	en, ok := d.backend.(AccessibilityEnabler)
-	if !ok {
-		return ""
-	}
 	cctx, cancel := context.WithTimeout(ctx, accessibilitySwitchBound)
 	defer cancel()
-	wasOn, err := en.EnableAccessibility(cctx)
+	wasOn, err := d.backend.EnableAccessibility(cctx)
 	switch {
 	case err != nil:
 		return SwitchUnavailable

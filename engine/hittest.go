@@ -77,15 +77,11 @@ func holdsElement(t *Tree, pos int, chain []ElementID) bool {
 // stillAt reads the element's frame again, live, and reports whether it
 // still holds p. Any failure to read it counts as moved.
 func (x *act) stillAt(ctx context.Context, pos int, p Point) bool {
-	dr, ok := x.s.d.backend.(DetailReader)
-	if !ok {
-		return false
-	}
 	n := x.pre.tree.Nodes[pos]
 	n.Detailed, n.Frame, n.Actions = false, Rect{}, nil
 	cctx, cancel := x.s.d.callBound(ctx)
 	defer cancel()
-	if dr.ReadDetails(cctx, x.win.ID, []*Node{&n}) != nil || !n.Detailed {
+	if x.s.d.backend.ReadDetails(cctx, x.win.ID, []*Node{&n}) != nil || !n.Detailed {
 		return false
 	}
 	return n.Frame.Contains(p)

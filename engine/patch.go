@@ -178,10 +178,7 @@ type patch struct {
 // follow patches base with the reports since mark. ok is false when only
 // a whole read will do.
 func (p *patcher) follow(ctx context.Context, mark ChangeMark) (patch, bool) {
-	cl, ok := p.s.d.backend.(ChangeLister)
-	if !ok {
-		return patch{}, false
-	}
+	cl := p.s.d.backend
 	stamp := p.s.d.markNow(p.base.window)
 	if !stamp.ok {
 		return patch{}, false
@@ -206,11 +203,10 @@ func (p *patcher) follow(ctx context.Context, mark ChangeMark) (patch, bool) {
 // it is: reusable). framesMoved: some of them moved frames, so base's
 // frames are stale.
 func (p *patcher) readsNothing() (framesMoved, ok bool) {
-	cl, isLister := p.s.d.backend.(ChangeLister)
-	if !isLister || !p.base.marked {
+	if !p.base.marked {
 		return false, false
 	}
-	changes, complete := cl.ChangesSince(p.base.window, p.base.mark)
+	changes, complete := p.s.d.backend.ChangesSince(p.base.window, p.base.mark)
 	if !complete {
 		return false, false
 	}
@@ -270,11 +266,8 @@ func (p *patcher) plan(changes []Change) (plan, bool) {
 		return inRoot(i)
 	})
 	slices.Sort(pl.parents)
-	_, subtrees := p.s.d.backend.(SubtreeReader)
 	switch {
 	case len(pl.content)+len(pl.parents) > maxPatchElements:
-		return pl, false
-	case pl.reshapes() && !subtrees:
 		return pl, false
 	case len(pl.roots) > 0 && (pl.roots[0] == 0 || pl.subtreeRows > maxSubtreeRows):
 		return pl, false
@@ -403,8 +396,8 @@ func (e *draft) readElements(ctx context.Context, cl ChangeLister, pl plan) bool
 	cctx, cancel := d.callBound(ctx)
 	defer cancel()
 	detailsDone := make(chan error, 1)
-	if dr, ok := d.backend.(DetailReader); ok && len(copies) > 0 {
-		go func() { detailsDone <- dr.ReadDetails(cctx, e.t.Window, copies) }()
+	if len(copies) > 0 {
+		go func() { detailsDone <- d.backend.ReadDetails(cctx, e.t.Window, copies) }()
 	} else {
 		detailsDone <- nil
 	}
@@ -549,7 +542,7 @@ func (e *draft) readSubtree(ctx context.Context, id ElementID, depth, others int
 	}
 	cctx, cancel := d.callBound(ctx)
 	defer cancel()
-	sub, err := d.backend.(SubtreeReader).ReadSubtree(cctx, e.t.Window, id, Budget{MaxElements: room, MaxDepth: deep})
+	sub, err := d.backend.ReadSubtree(cctx, e.t.Window, id, Budget{MaxElements: room, MaxDepth: deep})
 	if err != nil || sub == nil || sub.Truncated || len(sub.Nodes) == 0 {
 		return nil, false
 	}

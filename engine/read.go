@@ -22,23 +22,12 @@ const (
 )
 
 // readTree reads a window's whole tree within the zoom budget and the call
-// bound: its structure only when the backend can leave details out (they
-// are filled later for what is shown), else everything.
+// bound: its structure only (the details are filled later for what is
+// shown).
 func (d *Driver) readTree(ctx context.Context, w WindowID) (*Tree, *Error) {
 	cctx, cancel := d.callBound(ctx)
 	defer cancel()
-	var t *Tree
-	var err error
-	if dr, ok := d.backend.(DetailReader); ok {
-		t, err = dr.ReadStructure(cctx, w, d.opts.ZoomBudget)
-	} else {
-		t, err = d.backend.ReadTree(cctx, w, d.opts.ZoomBudget)
-		if t != nil {
-			for i := range t.Nodes {
-				t.Nodes[i].Detailed = true
-			}
-		}
-	}
+	t, err := d.backend.ReadStructure(cctx, w, d.opts.ZoomBudget)
 	if err != nil {
 		return nil, AsError(inBound(cctx, err))
 	}
@@ -52,10 +41,6 @@ func (d *Driver) readTree(ctx context.Context, w WindowID) (*Tree, *Error) {
 // fillDetails reads the details of the nodes at positions of a read, the
 // ones not read yet.
 func (d *Driver) fillDetails(ctx context.Context, t *Tree, positions []int) *Error {
-	dr, ok := d.backend.(DetailReader)
-	if !ok {
-		return nil
-	}
 	var nodes []*Node
 	for _, p := range positions {
 		if p >= 0 && p < len(t.Nodes) && !t.Nodes[p].Detailed {
@@ -67,7 +52,7 @@ func (d *Driver) fillDetails(ctx context.Context, t *Tree, positions []int) *Err
 	}
 	cctx, cancel := d.callBound(ctx)
 	defer cancel()
-	if err := dr.ReadDetails(cctx, t.Window, nodes); err != nil {
+	if err := d.backend.ReadDetails(cctx, t.Window, nodes); err != nil {
 		return AsError(inBound(cctx, err))
 	}
 	return nil

@@ -10,8 +10,8 @@ import (
 // Reads an act can leave out. An act needs the window's structure twice:
 // before acting (to check the token and have a base for the diff) and
 // after settling (the new snapshot), and a whole read costs about 12 ms per
-// thousand elements on a real app. With a backend that says which elements
-// its apps reported changed (ChangeLister), neither read is needed in the
+// thousand elements on a real app. When the backend hears the app say
+// which elements changed (ChangeLister), neither read is needed in the
 // common case:
 //
 //   - before: the token's snapshot (or the session's newest snapshot of the
@@ -44,9 +44,7 @@ type changeStamp struct {
 // markNow stamps a read about to begin.
 func (d *Driver) markNow(w WindowID) changeStamp {
 	st := changeStamp{at: d.clock.Now()}
-	if cl, ok := d.backend.(ChangeLister); ok {
-		st.mark, st.ok = cl.CurrentMark(w)
-	}
+	st.mark, st.ok = d.backend.CurrentMark(w)
 	return st
 }
 
@@ -153,14 +151,10 @@ func (s *Session) readWindow(ctx context.Context, w WindowID) (*snapshot, bool, 
 	if sn := s.reusable(w, nil); sn != nil {
 		return sn, true, nil
 	}
-	if cw, ok := s.d.backend.(ChangeWaiter); ok {
-		if cl, ok := cw.(ChangeLister); ok {
-			if _, watching := cl.CurrentMark(w); !watching {
-				cctx, cancel := s.d.callBound(ctx)
-				_, _ = cw.MarkChanges(cctx, w) // best effort: without it, reads are whole
-				cancel()
-			}
-		}
+	if _, watching := s.d.backend.CurrentMark(w); !watching {
+		cctx, cancel := s.d.callBound(ctx)
+		_, _ = s.d.backend.MarkChanges(cctx, w) // best effort: without it, reads are whole
+		cancel()
 	}
 	sn, err := s.snap(ctx, w)
 	return sn, false, err
@@ -187,18 +181,10 @@ func (sn *snapshot) details(ctx context.Context, d *Driver, kept bool, positions
 
 // readFramesAgain reads the frames of a kept snapshot's rows at positions
 // again (FrameReader): the app's reports vouch for what its elements hold,
-// not for where they lie. A backend without FrameReader reads their
-// details whole.
+// not for where they lie.
 func (d *Driver) readFramesAgain(ctx context.Context, sn *snapshot, positions []int) *Error {
 	if len(positions) == 0 {
 		return nil
-	}
-	fr, ok := d.backend.(FrameReader)
-	if !ok {
-		for _, p := range positions {
-			sn.tree.Nodes[p].Detailed = false
-		}
-		return d.fillDetails(ctx, sn.tree, positions)
 	}
 	nodes := make([]*Node, len(positions))
 	for i, p := range positions {
@@ -206,7 +192,7 @@ func (d *Driver) readFramesAgain(ctx context.Context, sn *snapshot, positions []
 	}
 	cctx, cancel := d.callBound(ctx)
 	defer cancel()
-	if err := fr.ReadFrames(cctx, sn.tree.Window, nodes); err != nil {
+	if err := d.backend.ReadFrames(cctx, sn.tree.Window, nodes); err != nil {
 		return AsError(inBound(cctx, err))
 	}
 	return nil

@@ -169,10 +169,6 @@ func (x *act) scrollIntoView(ctx context.Context) *Error {
 	if !ok {
 		return notShowing
 	}
-	sv, ok := x.s.d.backend.(ScrollIntoViewer)
-	if !ok {
-		return notShowing
-	}
 	id := x.node.ID
 	hint := ScrollHint{
 		Pane:      x.pre.tree.Nodes[pane].ID,
@@ -184,7 +180,7 @@ func (x *act) scrollIntoView(ctx context.Context) *Error {
 	for attempt := 0; attempt < scrollAttempts; attempt++ {
 		mark, marked := x.s.settleMark(ctx, x.win.ID)
 		err := x.s.d.callElement(ctx, func(cctx context.Context) error {
-			return sv.ScrollIntoView(cctx, ElementRef{Window: x.win.ID, ID: id}, hint)
+			return x.s.d.backend.ScrollIntoView(cctx, ElementRef{Window: x.win.ID, ID: id}, hint)
 		})
 		if err != nil {
 			if err.Code == CodeNotActionable || err.Code == CodeUnsupported {
@@ -248,7 +244,7 @@ func (x *act) waitScrolled(ctx context.Context, mark ChangeMark, marked bool) {
 	if marked {
 		cctx, cancel := context.WithTimeout(ctx, x.s.d.opts.SettleMax+x.s.d.opts.CallTimeout)
 		defer cancel()
-		if _, _, _, err := x.s.d.backend.(ChangeWaiter).WaitQuiet(cctx, x.win.ID, mark, x.s.d.opts.SettleQuiet, x.s.d.opts.SettleMax); err == nil {
+		if _, _, _, err := x.s.d.backend.WaitQuiet(cctx, x.win.ID, mark, x.s.d.opts.SettleQuiet, x.s.d.opts.SettleMax); err == nil {
 			return
 		}
 	}

@@ -9,21 +9,16 @@ import (
 // settlePoll is how often the settle loop re-reads the window.
 const settlePoll = 10 * time.Millisecond
 
-// settleMark prepares settling before an act: with a backend that hears
-// its apps' change reports, it marks the changes so far.
+// settleMark prepares settling before an act: it marks the changes the
+// app reported so far. ok is false when the backend cannot hear the app
+// (then settling re-reads the window).
 func (s *Session) settleMark(ctx context.Context, w WindowID) (ChangeMark, bool) {
-	cw, ok := s.d.backend.(ChangeWaiter)
-	if !ok {
-		return 0, false
-	}
-	if cl, ok := cw.(ChangeLister); ok {
-		if m, ok := cl.CurrentMark(w); ok {
-			return m, true
-		}
+	if m, ok := s.d.backend.CurrentMark(w); ok {
+		return m, true
 	}
 	cctx, cancel := s.d.callBound(ctx)
 	defer cancel()
-	m, err := cw.MarkChanges(cctx, w)
+	m, err := s.d.backend.MarkChanges(cctx, w)
 	return m, err == nil
 }
 
@@ -57,9 +52,8 @@ func (s *Session) settle(ctx context.Context, pre *snapshot, mark ChangeMark, ma
 // is false when the reports cannot be had (then the caller polls).
 // Settle.Ms counts from the act (acted) to the app's last change.
 func (s *Session) settleOnReports(ctx context.Context, pre *snapshot, mark ChangeMark, acted time.Time) (*snapshot, Settle, settleTiming, *Error, bool) {
-	cw := s.d.backend.(ChangeWaiter)
 	start := time.Now()
-	settled, changed, last, err := cw.WaitQuiet(ctx, pre.window, mark, s.d.opts.SettleQuiet, s.d.opts.SettleMax)
+	settled, changed, last, err := s.d.backend.WaitQuiet(ctx, pre.window, mark, s.d.opts.SettleQuiet, s.d.opts.SettleMax)
 	if err != nil {
 		return nil, Settle{}, settleTiming{}, nil, false
 	}

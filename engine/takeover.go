@@ -132,10 +132,6 @@ func (s *Session) startTakeover(ctx context.Context) *Error {
 // topmost window of the session's apps. It is best effort: without that
 // window the label stays on the primary monitor.
 func (s *Session) placeIndicatorOnApps(ctx context.Context, ind Indicator) {
-	p, ok := ind.(IndicatorPlacer)
-	if !ok {
-		return
-	}
 	s.mu.Lock()
 	pids := map[int]bool{}
 	for _, a := range s.apps {
@@ -148,7 +144,7 @@ func (s *Session) placeIndicatorOnApps(ctx context.Context, ind Indicator) {
 	}
 	for _, w := range wins { // topmost first
 		if pids[w.Pid] && w.OnScreen && w.Frame.W > 0 && w.Frame.H > 0 {
-			_ = p.Place(w.Frame)
+			_ = ind.Place(w.Frame)
 			return
 		}
 	}
@@ -163,13 +159,12 @@ func (s *Session) placeIndicatorAt(ctx context.Context, at Point) {
 	s.mu.Lock()
 	ind := s.tk.indicator
 	s.mu.Unlock()
-	p, ok := ind.(IndicatorPlacer)
-	if !ok {
+	if ind == nil {
 		return
 	}
 	done := make(chan struct{})
 	go func() {
-		_ = p.Place(Rect{X: at.X, Y: at.Y, W: 1, H: 1})
+		_ = ind.Place(Rect{X: at.X, Y: at.Y, W: 1, H: 1})
 		close(done)
 	}()
 	select {

@@ -34,16 +34,14 @@ func (d *Driver) windows(ctx context.Context) ([]Window, *Error) {
 func byStacking(a, b Window) int { return cmp.Compare(a.Stacking, b.Stacking) }
 
 // windowsFor lists the windows a target is looked for in: without app
-// names when the target needs none (a window id or a pid) and the backend
-// can leave them out.
+// names when the target needs none (a window id or a pid).
 func (d *Driver) windowsFor(ctx context.Context, t targetArgs) ([]Window, *Error) {
-	bi, ok := d.backend.(WindowsByID)
-	if !ok || t.hasApp || !(t.hasWindowID || t.hasPid) {
+	if t.hasApp || !(t.hasWindowID || t.hasPid) {
 		return d.windows(ctx)
 	}
 	cctx, cancel := d.callBound(ctx)
 	defer cancel()
-	wins, err := bi.WindowsWithoutNames(cctx)
+	wins, err := d.backend.WindowsWithoutNames(cctx)
 	if err != nil {
 		return nil, AsError(inBound(cctx, err))
 	}

@@ -21,12 +21,9 @@ import (
 const (
 	defaultWaitTimeout = 5 * time.Second
 	maxWaitTimeout     = 30 * time.Second
-	// waitPoll is how often a wait reads the window when the backend hears
-	// no change reports.
+	// waitPoll is how often a wait reads the window when it hears no
+	// change reports (its read is not marked).
 	waitPoll = 100 * time.Millisecond
-	// waitListPoll is how often a wait looks at the change list of a
-	// backend that keeps one but cannot wake the wait (no I/O).
-	waitListPoll = 5 * time.Millisecond
 )
 
 // MaxWaitsPerSession bounds the waits one session has in flight; the next
@@ -61,9 +58,8 @@ func (w *waitSlots) take() (release func(), err *Error) {
 	}, nil
 }
 
-// ChangeNotifier is an optional part of a ChangeLister that can block
-// until its app reports a change, so that a wait wakes on the report
-// itself rather than on a timer.
+// ChangeNotifier blocks until an app reports a change, so that a wait
+// wakes on the report itself rather than on a timer.
 type ChangeNotifier interface {
 	// WaitChange waits until window w's app has reported a change after
 	// mark, at most max. changed is false when max ran out first; an error
@@ -237,43 +233,22 @@ func (s *Session) waitOn(ctx context.Context, w WindowID, cond waitCondition, de
 	}
 }
 
-// waitChange waits for the next change after cur's read, at most max:
-// on the backend's wake-up when it has one, else by looking at its change
-// list, else (no reports at all) for the poll interval, after which the
-// window is read again.
+// waitChange waits for the next change after cur's read, at most max: on
+// the backend's wake-up when the read is marked, else (no reports for it)
+// for the poll interval, after which the window is read again.
 func (s *Session) waitChange(ctx context.Context, cur *snapshot, max time.Duration) (bool, *Error) {
 	cancelled := func() *Error { return Errf(CodeAppNotResponding, "the call was cancelled while waiting") }
 	if cur.marked {
-		if n, ok := s.d.backend.(ChangeNotifier); ok {
-			changed, err := n.WaitChange(ctx, cur.window, cur.mark, max)
-			if ctx.Err() != nil {
-				return false, cancelled()
-			}
-			if err == nil {
-				return changed, nil
-			}
-			// The backend cannot tell any more: read again, and the
-			// next wait polls (the new read is not marked).
-			return true, nil
+		changed, err := s.d.backend.WaitChange(ctx, cur.window, cur.mark, max)
+		if ctx.Err() != nil {
+			return false, cancelled()
 		}
-		if cl, ok := s.d.backend.(ChangeLister); ok {
-			end := time.Now().Add(max)
-			for {
-				changes, complete := cl.ChangesSince(cur.window, cur.mark)
-				if !complete || len(changes) > 0 {
-					return true, nil
-				}
-				left := time.Until(end)
-				if left <= 0 {
-					return false, nil
-				}
-				select {
-				case <-ctx.Done():
-					return false, cancelled()
-				case <-time.After(min(waitListPoll, left)):
-				}
-			}
+		if err == nil {
+			return changed, nil
 		}
+		// The backend cannot tell any more: read again, and the next wait
+		// polls (the new read is not marked).
+		return true, nil
 	}
 	select {
 	case <-ctx.Done():

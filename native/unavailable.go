@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"image"
+	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/native/xlib"
@@ -81,6 +82,9 @@ func (b *Unavailable) Registry(context.Context) engine.Registry {
 }
 
 func (b *Unavailable) Windows(context.Context) ([]engine.Window, error) { return nil, b.err() }
+func (b *Unavailable) WindowsWithoutNames(context.Context) ([]engine.Window, error) {
+	return nil, b.err()
+}
 func (b *Unavailable) Process(context.Context, int) (engine.ProcessIdentity, error) {
 	return engine.ProcessIdentity{}, b.err()
 }
@@ -93,12 +97,54 @@ func (b *Unavailable) ReadText(context.Context, engine.ElementRef, int) (string,
 func (b *Unavailable) ReadValue(context.Context, engine.ElementRef) (engine.Readback, error) {
 	return engine.Readback{}, b.err()
 }
+func (b *Unavailable) ReadStructure(context.Context, engine.WindowID, engine.Budget) (*engine.Tree, error) {
+	return nil, b.err()
+}
+func (b *Unavailable) ReadDetails(context.Context, engine.WindowID, []*engine.Node) error {
+	return b.err()
+}
+func (b *Unavailable) ReadFrames(context.Context, engine.WindowID, []*engine.Node) error {
+	return b.err()
+}
+func (b *Unavailable) ReadField(context.Context, engine.ElementRef, int) (engine.Field, error) {
+	return engine.Field{}, b.err()
+}
+func (b *Unavailable) ReadDocumentText(context.Context, engine.ElementRef, engine.ElementID, int) (string, bool, error) {
+	return "", false, b.err()
+}
+func (b *Unavailable) MarkChanges(context.Context, engine.WindowID) (engine.ChangeMark, error) {
+	return 0, b.err()
+}
+func (b *Unavailable) WaitQuiet(context.Context, engine.WindowID, engine.ChangeMark, time.Duration, time.Duration) (bool, bool, time.Time, error) {
+	return false, false, time.Time{}, b.err()
+}
+
+// CurrentMark and ChangesSince say the backend hears no app, as they do
+// for an app the live backend is not listening to.
+func (b *Unavailable) CurrentMark(engine.WindowID) (engine.ChangeMark, bool) { return 0, false }
+func (b *Unavailable) ChangesSince(engine.WindowID, engine.ChangeMark) ([]engine.Change, bool) {
+	return nil, false
+}
+func (b *Unavailable) Refresh(context.Context, []*engine.Node) error { return b.err() }
+func (b *Unavailable) WaitChange(context.Context, engine.WindowID, engine.ChangeMark, time.Duration) (bool, error) {
+	return false, b.err()
+}
+func (b *Unavailable) ReadSubtree(context.Context, engine.WindowID, engine.ElementID, engine.Budget) (*engine.Tree, error) {
+	return nil, b.err()
+}
+func (b *Unavailable) EnableAccessibility(context.Context) (bool, error) { return false, b.err() }
+func (b *Unavailable) WindowAccessibility(context.Context, engine.WindowID) (engine.WindowAccessibility, error) {
+	return engine.WindowAccessibility{}, b.err()
+}
 func (b *Unavailable) DoAction(context.Context, engine.ElementRef, string) error { return b.err() }
 func (b *Unavailable) InsertText(context.Context, engine.ElementRef, string) error {
 	return b.err()
 }
 func (b *Unavailable) SetText(context.Context, engine.ElementRef, string) error { return b.err() }
 func (b *Unavailable) SetNumber(context.Context, engine.ElementRef, float64) error {
+	return b.err()
+}
+func (b *Unavailable) ScrollIntoView(context.Context, engine.ElementRef, engine.ScrollHint) error {
 	return b.err()
 }
 func (b *Unavailable) Send(context.Context, engine.InputEvent) error { return b.err() }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/doctor"
@@ -100,26 +101,46 @@ func TestUnavailableAnswersEveryCallWithItsCause(t *testing.T) {
 	noEnv := Options{Getenv: func(string) string { return "" }}
 	ctx := context.Background()
 	calls := map[string]func(b *Unavailable) error{
-		"Windows":        func(b *Unavailable) error { _, err := b.Windows(ctx); return err },
-		"Process":        func(b *Unavailable) error { _, err := b.Process(ctx, 1); return err },
-		"ReadTree":       func(b *Unavailable) error { _, err := b.ReadTree(ctx, 1, engine.Budget{}); return err },
-		"ReadText":       func(b *Unavailable) error { _, _, err := b.ReadText(ctx, engine.ElementRef{}, 1); return err },
-		"ReadValue":      func(b *Unavailable) error { _, err := b.ReadValue(ctx, engine.ElementRef{}); return err },
-		"DoAction":       func(b *Unavailable) error { return b.DoAction(ctx, engine.ElementRef{}, "click") },
-		"InsertText":     func(b *Unavailable) error { return b.InsertText(ctx, engine.ElementRef{}, "x") },
-		"SetText":        func(b *Unavailable) error { return b.SetText(ctx, engine.ElementRef{}, "x") },
-		"SetNumber":      func(b *Unavailable) error { return b.SetNumber(ctx, engine.ElementRef{}, 1) },
-		"Send":           func(b *Unavailable) error { return b.Send(ctx, engine.InputEvent{}) },
-		"Pointer":        func(b *Unavailable) error { _, err := b.Pointer(ctx); return err },
-		"FocusedWindow":  func(b *Unavailable) error { _, err := b.FocusedWindow(ctx); return err },
-		"TopmostAt":      func(b *Unavailable) error { _, err := b.TopmostAt(ctx, engine.Point{}); return err },
-		"Raise":          func(b *Unavailable) error { return b.Raise(ctx, 1) },
-		"Capture":        func(b *Unavailable) error { _, err := b.Capture(ctx, 1); return err },
-		"ClipboardRead":  func(b *Unavailable) error { _, err := b.ClipboardRead(ctx); return err },
-		"ClipboardWrite": func(b *Unavailable) error { _, err := b.ClipboardWrite(ctx, "x"); return err },
-		"AskConsent":     func(b *Unavailable) error { _, err := b.AskConsent(ctx, engine.ConsentRequest{}); return err },
-		"ShowIndicator":  func(b *Unavailable) error { _, err := b.ShowIndicator(ctx, false); return err },
-		"WatchInput":     func(b *Unavailable) error { return b.WatchInput(ctx, func(engine.RawInput) {}) },
+		"Windows":             func(b *Unavailable) error { _, err := b.Windows(ctx); return err },
+		"Process":             func(b *Unavailable) error { _, err := b.Process(ctx, 1); return err },
+		"ReadTree":            func(b *Unavailable) error { _, err := b.ReadTree(ctx, 1, engine.Budget{}); return err },
+		"ReadText":            func(b *Unavailable) error { _, _, err := b.ReadText(ctx, engine.ElementRef{}, 1); return err },
+		"ReadValue":           func(b *Unavailable) error { _, err := b.ReadValue(ctx, engine.ElementRef{}); return err },
+		"DoAction":            func(b *Unavailable) error { return b.DoAction(ctx, engine.ElementRef{}, "click") },
+		"InsertText":          func(b *Unavailable) error { return b.InsertText(ctx, engine.ElementRef{}, "x") },
+		"SetText":             func(b *Unavailable) error { return b.SetText(ctx, engine.ElementRef{}, "x") },
+		"SetNumber":           func(b *Unavailable) error { return b.SetNumber(ctx, engine.ElementRef{}, 1) },
+		"Send":                func(b *Unavailable) error { return b.Send(ctx, engine.InputEvent{}) },
+		"Pointer":             func(b *Unavailable) error { _, err := b.Pointer(ctx); return err },
+		"FocusedWindow":       func(b *Unavailable) error { _, err := b.FocusedWindow(ctx); return err },
+		"TopmostAt":           func(b *Unavailable) error { _, err := b.TopmostAt(ctx, engine.Point{}); return err },
+		"Raise":               func(b *Unavailable) error { return b.Raise(ctx, 1) },
+		"Capture":             func(b *Unavailable) error { _, err := b.Capture(ctx, 1); return err },
+		"ClipboardRead":       func(b *Unavailable) error { _, err := b.ClipboardRead(ctx); return err },
+		"ClipboardWrite":      func(b *Unavailable) error { _, err := b.ClipboardWrite(ctx, "x"); return err },
+		"AskConsent":          func(b *Unavailable) error { _, err := b.AskConsent(ctx, engine.ConsentRequest{}); return err },
+		"ShowIndicator":       func(b *Unavailable) error { _, err := b.ShowIndicator(ctx, false); return err },
+		"WatchInput":          func(b *Unavailable) error { return b.WatchInput(ctx, func(engine.RawInput) {}) },
+		"WindowsWithoutNames": func(b *Unavailable) error { _, err := b.WindowsWithoutNames(ctx); return err },
+		"ReadStructure":       func(b *Unavailable) error { _, err := b.ReadStructure(ctx, 1, engine.Budget{}); return err },
+		"ReadDetails":         func(b *Unavailable) error { return b.ReadDetails(ctx, 1, nil) },
+		"ReadFrames":          func(b *Unavailable) error { return b.ReadFrames(ctx, 1, nil) },
+		"ReadField":           func(b *Unavailable) error { _, err := b.ReadField(ctx, engine.ElementRef{}, 1); return err },
+		"ReadDocumentText": func(b *Unavailable) error {
+			_, _, err := b.ReadDocumentText(ctx, engine.ElementRef{}, "", 1)
+			return err
+		},
+		"MarkChanges": func(b *Unavailable) error { _, err := b.MarkChanges(ctx, 1); return err },
+		"WaitQuiet": func(b *Unavailable) error {
+			_, _, _, err := b.WaitQuiet(ctx, 1, 0, time.Millisecond, time.Millisecond)
+			return err
+		},
+		"Refresh":             func(b *Unavailable) error { return b.Refresh(ctx, nil) },
+		"WaitChange":          func(b *Unavailable) error { _, err := b.WaitChange(ctx, 1, 0, time.Millisecond); return err },
+		"ReadSubtree":         func(b *Unavailable) error { _, err := b.ReadSubtree(ctx, 1, "", engine.Budget{}); return err },
+		"EnableAccessibility": func(b *Unavailable) error { _, err := b.EnableAccessibility(ctx); return err },
+		"WindowAccessibility": func(b *Unavailable) error { _, err := b.WindowAccessibility(ctx, 1); return err },
+		"ScrollIntoView":      func(b *Unavailable) error { return b.ScrollIntoView(ctx, engine.ElementRef{}, engine.ScrollHint{}) },
 	}
 	tests := []struct {
 		name  string
@@ -143,6 +164,12 @@ func TestUnavailableAnswersEveryCallWithItsCause(t *testing.T) {
 			}
 			if b.HasKey("a") {
 				t.Error("HasKey is true without a keyboard")
+			}
+			if _, ok := b.CurrentMark(1); ok {
+				t.Error("CurrentMark says it hears an app")
+			}
+			if _, complete := b.ChangesSince(1, 0); complete {
+				t.Error("ChangesSince says its list is complete")
 			}
 			found := false
 			for _, p := range b.Registry(ctx).Probes {
