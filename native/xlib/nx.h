@@ -67,9 +67,15 @@ typedef struct {
 	long data0;                 // ClientMessage l[0]
 } nx_event;
 
-// nx_next_event reads one queued or pending event into out and returns 1,
-// or returns 0 when none is waiting. MappingNotify is handled here (the
-// keyboard map is refreshed) and also reported.
+// nx_take_event takes one queued or pending event into ev and returns 1,
+// or returns 0 when none is waiting or the connection is lost.
+// MappingNotify is handled here (the keyboard map is refreshed) and also
+// returned. Each connection's reader (nx_next_event, nx_clip_next_event)
+// reads through it.
+int nx_take_event(nx_conn *c, XEvent *ev);
+
+// nx_next_event reads one event (nx_take_event) into out and returns 1, or
+// returns 0 when none is waiting.
 int nx_next_event(nx_conn *c, nx_event *out);
 
 // ---- nx_window.c: windows and properties ----

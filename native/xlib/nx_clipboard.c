@@ -8,11 +8,10 @@
 #include <string.h>
 
 int nx_clip_next_event(nx_conn *c, nx_clip_event *out) {
-	if (c->lost || XPending(c->dpy) <= 0 || c->lost) {
+	XEvent ev;
+	if (!nx_take_event(c, &ev)) {
 		return 0;
 	}
-	XEvent ev;
-	XNextEvent(c->dpy, &ev);
 	memset(out, 0, sizeof *out);
 	out->type = ev.type;
 	out->window = ev.xany.window;
@@ -42,9 +41,6 @@ int nx_clip_next_event(nx_conn *c, nx_clip_event *out) {
 		out->time = ev.xproperty.time;
 		out->atom = ev.xproperty.atom;
 		out->state = ev.xproperty.state;
-		break;
-	case MappingNotify:
-		XRefreshKeyboardMapping(&ev.xmapping);
 		break;
 	}
 	return 1;
