@@ -211,31 +211,12 @@ func (d *Desktop) hasTopLevels(ctx context.Context, app AccessibleApp) bool {
 // WaitForAppPid waits until an app running as process pid is on the
 // AT-SPI bus, and returns it.
 func (d *Desktop) WaitForAppPid(ctx context.Context, pid int, timeout time.Duration) (AccessibleApp, error) {
-	deadline := time.Now().Add(timeout)
-	for {
-		apps, err := d.AccessibleApps(ctx)
-		if err == nil {
-			for _, a := range apps {
-				if a.Pid == pid {
-					return a, nil
-				}
-			}
+	return d.waitForApp(ctx, fmt.Sprintf("process %d", pid), timeout, func(a AccessibleApp) bool { return a.Pid == pid }, func() error {
+		if !processAlive(pid) {
+			return fmt.Errorf("sandbox: process %d exited before it joined the AT-SPI bus", pid)
 		}
-		if err == nil && !processAlive(pid) {
-			return AccessibleApp{}, fmt.Errorf("sandbox: process %d exited before it joined the AT-SPI bus", pid)
-		}
-		if time.Now().After(deadline) {
-			if err == nil {
-				err = fmt.Errorf("not registered")
-			}
-			return AccessibleApp{}, fmt.Errorf("sandbox: process %d did not appear on the AT-SPI bus within %v: %w", pid, timeout, err)
-		}
-		select {
-		case <-ctx.Done():
-			return AccessibleApp{}, ctx.Err()
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
+		return nil
+	})
 }
 
 // descendantsNamed lists the live processes below pid (at any depth) whose
