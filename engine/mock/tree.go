@@ -224,38 +224,33 @@ func (d *Desktop) ReadStructure(ctx context.Context, window engine.WindowID, bud
 // value is never filled (unless the LeakSecureValues fault is on). An
 // element that is gone is stale_element_token.
 func (d *Desktop) ReadDetails(ctx context.Context, win engine.WindowID, nodes []*engine.Node) error {
-	if len(nodes) == 0 {
-		return nil
-	}
-	return d.appCall(ctx, Call{Method: "ReadDetails", Window: win, Nodes: len(nodes)}, func(w *Window) error {
-		lay := w.layout()
-		for _, n := range nodes {
-			e := w.byID[n.ID]
-			if e == nil {
-				return engine.Errf(engine.CodeStaleElementToken, "an element is no longer in window %d", uint64(w.id))
-			}
-			full := w.node(e, n.Parent, n.IndexInParent, n.Depth, lay[e])
-			n.Value, n.HasValue, n.Numeric, n.Actions, n.Frame = full.Value, full.HasValue, full.Numeric, full.Actions, full.Frame
-			n.Detailed = true
-		}
-		return nil
+	return d.rereadNodes(ctx, "ReadDetails", win, nodes, func(n *engine.Node, full engine.Node) {
+		n.Value, n.HasValue, n.Numeric, n.Actions, n.Frame = full.Value, full.HasValue, full.Numeric, full.Actions, full.Frame
+		n.Detailed = true
 	})
 }
 
 // ReadFrames reads the frames of nodes of an earlier read again
 // (engine.FrameReader).
 func (d *Desktop) ReadFrames(ctx context.Context, win engine.WindowID, nodes []*engine.Node) error {
+	return d.rereadNodes(ctx, "ReadFrames", win, nodes, func(n *engine.Node, full engine.Node) { n.Frame = full.Frame })
+}
+
+// rereadNodes reads each of nodes, of an earlier read of window win, again
+// and hands fill the node and what it reads now. An element that is gone
+// is stale_element_token.
+func (d *Desktop) rereadNodes(ctx context.Context, method string, win engine.WindowID, nodes []*engine.Node, fill func(n *engine.Node, full engine.Node)) error {
 	if len(nodes) == 0 {
 		return nil
 	}
-	return d.appCall(ctx, Call{Method: "ReadFrames", Window: win, Nodes: len(nodes)}, func(w *Window) error {
+	return d.appCall(ctx, Call{Method: method, Window: win, Nodes: len(nodes)}, func(w *Window) error {
 		lay := w.layout()
 		for _, n := range nodes {
 			e := w.byID[n.ID]
 			if e == nil {
 				return engine.Errf(engine.CodeStaleElementToken, "an element is no longer in window %d", uint64(w.id))
 			}
-			n.Frame = w.node(e, n.Parent, n.IndexInParent, n.Depth, lay[e]).Frame
+			fill(n, w.node(e, n.Parent, n.IndexInParent, n.Depth, lay[e]))
 		}
 		return nil
 	})
