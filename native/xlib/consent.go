@@ -53,6 +53,38 @@ const (
 // keep each other busy.
 const minRaiseGap = 200 * time.Millisecond
 
+// raiser spaces out one window's raises (minRaiseGap); a raise that has to
+// wait is queued, and checks again whether it is still needed.
+type raiser struct {
+	last   time.Time
+	queued bool
+}
+
+// raise runs now (which raises) at once, or queues a raise on d's thread
+// for when the gap is over, made then only if still says so.
+func (r *raiser) raise(d *Display, now func(), still func() bool) {
+	wait := minRaiseGap - time.Since(r.last)
+	if wait <= 0 {
+		r.last = time.Now()
+		now()
+		C.XFlush(d.dpy)
+		return
+	}
+	if r.queued {
+		return
+	}
+	r.queued = true
+	time.AfterFunc(wait, func() {
+		d.post(func() error {
+			r.queued = false
+			if still() {
+				r.raise(d, now, still)
+			}
+			return nil
+		})
+	})
+}
+
 // Event and visibility constants (X.h).
 const (
 	evButtonPress      = 4
@@ -118,8 +150,7 @@ type consentWindow struct {
 	font, bold    C.nx_font
 	unicode       bool
 	visibility    int
-	lastRaise     time.Time
-	raiseQueued   bool
+	raises        raiser
 	finished      bool
 	gone          bool
 	wmProtocols   C.Atom
@@ -309,28 +340,10 @@ func (cw *consentWindow) handle(d *Display, ev *C.nx_event) {
 	}
 }
 
-// raise puts the dialog back on top, at most once per minRaiseGap; a raise
-// that has to wait is queued, and checks again whether it is still needed.
+// raise puts the dialog back on top (raiser).
 func (cw *consentWindow) raise(d *Display) {
-	wait := minRaiseGap - time.Since(cw.lastRaise)
-	if wait <= 0 {
-		cw.lastRaise = time.Now()
-		C.XRaiseWindow(d.dpy, cw.win)
-		C.XFlush(d.dpy)
-		return
-	}
-	if cw.raiseQueued {
-		return
-	}
-	cw.raiseQueued = true
-	time.AfterFunc(wait, func() {
-		d.post(func() error {
-			cw.raiseQueued = false
-			if cw.hasWindow && !cw.finished && cw.visibility != visUnobscured {
-				cw.raise(d)
-			}
-			return nil
-		})
+	cw.raises.raise(d, func() { C.XRaiseWindow(d.dpy, cw.win) }, func() bool {
+		return cw.hasWindow && !cw.finished && cw.visibility != visUnobscured
 	})
 }
 

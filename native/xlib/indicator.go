@@ -156,26 +156,25 @@ type indicatorWindows struct {
 	ind  *Indicator
 	gate clickGate
 
-	frame       []C.Window
-	label       C.Window
-	button      C.Window          // 0 while active
-	wins        map[C.Window]bool // windows whose loss is reported
-	going       map[C.Window]bool // windows this side is destroying
-	gc          C.GC
-	font        C.nx_font
-	unicode     bool
-	paused      bool
-	lost        bool
-	created     bool
-	lastRaise   time.Time
-	raiseQueued bool
-	colors      palette
-	layout      indicatorLayout
-	mons        []Monitor
-	target      Rect
-	stateAtom   C.Atom
-	utf8Atom    C.Atom
-	labelText   string
+	frame     []C.Window
+	label     C.Window
+	button    C.Window          // 0 while active
+	wins      map[C.Window]bool // windows whose loss is reported
+	going     map[C.Window]bool // windows this side is destroying
+	gc        C.GC
+	font      C.nx_font
+	unicode   bool
+	paused    bool
+	lost      bool
+	created   bool
+	raises    raiser
+	colors    palette
+	layout    indicatorLayout
+	mons      []Monitor
+	target    Rect
+	stateAtom C.Atom
+	utf8Atom  C.Atom
+	labelText string
 }
 
 // newWindow makes one override-redirect indicator window with WM_CLASS,
@@ -470,33 +469,15 @@ func (iw *indicatorWindows) hit(ev *C.nx_event) string {
 	return ""
 }
 
-// raise puts the indicator back on top, at most once per minRaiseGap.
+// raise puts the indicator back on top (raiser).
 func (iw *indicatorWindows) raise(d *Display) {
-	wait := minRaiseGap - time.Since(iw.lastRaise)
-	if wait <= 0 {
-		iw.raiseNow(d)
-		C.XFlush(d.dpy)
-		return
-	}
-	if iw.raiseQueued {
-		return
-	}
-	iw.raiseQueued = true
-	time.AfterFunc(wait, func() {
-		d.post(func() error {
-			iw.raiseQueued = false
-			if iw.created {
-				iw.raise(d)
-			}
-			return nil
-		})
-	})
+	iw.raises.raise(d, func() { iw.raiseNow(d) }, func() bool { return iw.created })
 }
 
 // raiseNow puts every window of the indicator on top, the label and the
 // button above the frame.
 func (iw *indicatorWindows) raiseNow(d *Display) {
-	iw.lastRaise = time.Now()
+	iw.raises.last = time.Now()
 	for _, w := range iw.frame {
 		C.XRaiseWindow(d.dpy, w)
 	}
