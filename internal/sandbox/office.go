@@ -233,11 +233,11 @@ func descendantsNamed(pid int, name string) []int {
 		if err != nil {
 			continue
 		}
-		c, pp, state, ok := procStat(p)
-		if !ok || state == "Z" || state == "X" {
+		pr, ok := ReadProc(p)
+		if !ok || pr.State == "Z" || pr.State == "X" {
 			continue
 		}
-		parent[p], comm[p] = pp, c
+		parent[p], comm[p] = pr.PPID, pr.Name
 	}
 	var out []int
 	for p, c := range comm {
@@ -256,28 +256,40 @@ func descendantsNamed(pid int, name string) []int {
 
 // processAlive reports whether pid runs (a zombie does not).
 func processAlive(pid int) bool {
-	_, _, state, ok := procStat(pid)
-	return ok && state != "Z" && state != "X"
+	pr, ok := ReadProc(pid)
+	return ok && pr.State != "Z" && pr.State != "X"
 }
 
-// procStat reads a process's name, parent and state from /proc.
-func procStat(pid int) (name string, ppid int, state string, ok bool) {
+// Proc is a process as /proc/PID/stat shows it.
+type Proc struct {
+	Name  string // the command name
+	PPID  int
+	State string // "R", "S", "Z" for a zombie...
+	// Start is the start time in clock ticks after boot: with the pid, it
+	// tells the process apart from a later one that reuses its pid.
+	Start string
+}
+
+// ReadProc reads /proc/PID/stat (the name is in parentheses and may hold
+// spaces, so fields are counted from the last ')'); ok is false when the
+// process is gone.
+func ReadProc(pid int) (p Proc, ok bool) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return "", 0, "", false
+		return Proc{}, false
 	}
 	s := string(b)
 	open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
 	if open < 0 || end < open {
-		return "", 0, "", false
+		return Proc{}, false
 	}
 	fields := strings.Fields(s[end+1:])
-	if len(fields) < 2 {
-		return "", 0, "", false
+	if len(fields) < 20 {
+		return Proc{}, false
 	}
-	ppid, err = strconv.Atoi(fields[1])
+	ppid, err := strconv.Atoi(fields[1])
 	if err != nil {
-		return "", 0, "", false
+		return Proc{}, false
 	}
-	return s[open+1 : end], ppid, fields[0], true
+	return Proc{Name: s[open+1 : end], PPID: ppid, State: fields[0], Start: fields[19]}, true
 }
