@@ -191,11 +191,7 @@ func (d *Desktop) SetText(ctx context.Context, ref engine.ElementRef, text strin
 // SetNumber sets a Value-interface element's number, clamped to its range;
 // its value text becomes the number's shortest decimal form.
 func (d *Desktop) SetNumber(ctx context.Context, ref engine.ElementRef, v float64) error {
-	return d.appCall(ctx, Call{Method: "SetNumber", Window: ref.Window, Element: ref.ID}, func(w *Window) error {
-		e, err := w.element(ref)
-		if err != nil {
-			return err
-		}
+	return d.elementCall(ctx, "SetNumber", ref, func(w *Window, e *Element) error {
 		if e.numeric == nil {
 			return engine.Errf(engine.CodeNotActionable, "the element has no numeric value")
 		}

@@ -125,11 +125,7 @@ func (e *Element) content() string {
 func (d *Desktop) ReadText(ctx context.Context, ref engine.ElementRef, maxBytes int) (string, bool, error) {
 	var text string
 	var cut bool
-	err := d.appCall(ctx, Call{Method: "ReadText", Window: ref.Window, Element: ref.ID}, func(w *Window) error {
-		e, err := w.element(ref)
-		if err != nil {
-			return err
-		}
+	err := d.elementCall(ctx, "ReadText", ref, func(w *Window, e *Element) error {
 		if !e.text {
 			return engine.Errf(engine.CodeNotActionable, "the element has no text interface")
 		}
@@ -140,6 +136,18 @@ func (d *Desktop) ReadText(ctx context.Context, ref engine.ElementRef, maxBytes 
 		return nil
 	})
 	return text, cut, err
+}
+
+// elementCall is appCall on the element ref names: fn gets its window and
+// the element, and an element that is gone never reaches it.
+func (d *Desktop) elementCall(ctx context.Context, method string, ref engine.ElementRef, fn func(w *Window, e *Element) error) error {
+	return d.appCall(ctx, Call{Method: method, Window: ref.Window, Element: ref.ID}, func(w *Window) error {
+		e, err := w.element(ref)
+		if err != nil {
+			return err
+		}
+		return fn(w, e)
+	})
 }
 
 // cutUTF8 cuts s to at most n bytes without splitting a character.
@@ -157,11 +165,7 @@ func cutUTF8(s string, n int) (string, bool) {
 // secure at this moment; a secure element's value is never read.
 func (d *Desktop) ReadValue(ctx context.Context, ref engine.ElementRef) (engine.Readback, error) {
 	var rb engine.Readback
-	err := d.appCall(ctx, Call{Method: "ReadValue", Window: ref.Window, Element: ref.ID}, func(w *Window) error {
-		e, err := w.element(ref)
-		if err != nil {
-			return err
-		}
+	err := d.elementCall(ctx, "ReadValue", ref, func(w *Window, e *Element) error {
 		if e.secure {
 			rb = engine.Readback{Secure: true}
 			return nil
@@ -181,11 +185,7 @@ var _ engine.FieldReader = (*Desktop)(nil)
 // recorded in Calls like every read.
 func (d *Desktop) ReadField(ctx context.Context, ref engine.ElementRef, maxBytes int) (engine.Field, error) {
 	f := engine.Field{Caret: -1}
-	err := d.appCall(ctx, Call{Method: "ReadField", Window: ref.Window, Element: ref.ID}, func(w *Window) error {
-		e, err := w.element(ref)
-		if err != nil {
-			return err
-		}
+	err := d.elementCall(ctx, "ReadField", ref, func(w *Window, e *Element) error {
 		if e.secure {
 			f.Secure = true
 			return nil
