@@ -128,18 +128,6 @@ func (d *Desktop) recordText(method string, id engine.ElementID, text string) {
 	d.texts = append(d.texts, TextCall{Method: method, Element: id, Text: text})
 }
 
-// editable resolves an EditableText element. mu held.
-func editable(w *Window, ref engine.ElementRef) (*Element, error) {
-	e, err := w.element(ref)
-	if err != nil {
-		return nil, err
-	}
-	if !e.editable {
-		return nil, engine.Errf(engine.CodeNotActionable, "the element has no editable text")
-	}
-	return e, nil
-}
-
 // InsertText inserts text at the element's caret, which then moves past it.
 // A secure element takes the text too, as a real one would: refusing is
 // the engine's job, and Calls lets a test check that it never got here.
@@ -151,10 +139,9 @@ func (d *Desktop) InsertText(ctx context.Context, ref engine.ElementRef, text st
 // with edit on the app's side.
 func (d *Desktop) editText(ctx context.Context, method string, ref engine.ElementRef, text string, edit func(e *Element)) error {
 	d.recordText(method, ref.ID, text)
-	return d.appCall(ctx, Call{Method: method, Window: ref.Window, Element: ref.ID}, func(w *Window) error {
-		e, err := editable(w, ref)
-		if err != nil {
-			return err
+	return d.elementCall(ctx, method, ref, func(_ *Window, e *Element) error {
+		if !e.editable {
+			return engine.Errf(engine.CodeNotActionable, "the element has no editable text")
 		}
 		edit(e)
 		d.touch()
