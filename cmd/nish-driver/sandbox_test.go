@@ -190,8 +190,8 @@ type process struct {
 
 // alive reports whether the same process still runs (a zombie has ended).
 func (p process) alive() bool {
-	state, start, _, _, ok := readStat(p.pid)
-	return ok && start == p.start && state != "Z" && state != "X"
+	pr, ok := sandbox.ReadProc(p.pid)
+	return ok && pr.Start == p.start && pr.State != "Z" && pr.State != "X"
 }
 
 // survivors returns the processes still alive once the killed ones have
@@ -226,12 +226,12 @@ func (sb *runningSandbox) processes(t *testing.T) []process {
 		if err != nil {
 			continue
 		}
-		state, start, ppid, comm, ok := readStat(pid)
-		if !ok || state == "Z" {
+		pr, ok := sandbox.ReadProc(pid)
+		if !ok || pr.State == "Z" {
 			continue
 		}
-		parent[pid] = ppid
-		all[pid] = process{pid: pid, comm: comm, start: start}
+		parent[pid] = pr.PPID
+		all[pid] = process{pid: pid, comm: pr.Name, start: pr.Start}
 	}
 	marker := []byte("XDG_RUNTIME_DIR=" + filepath.Join(sb.root, "runtime") + "\x00")
 	var out []process
@@ -252,27 +252,6 @@ func (sb *runningSandbox) processes(t *testing.T) []process {
 		}
 	}
 	return out
-}
-
-// readStat reads a process's state, start time, parent and command name
-// from /proc/PID/stat (the name is in parentheses and may hold spaces, so
-// fields are counted from the last ')').
-func readStat(pid int) (state, start string, ppid int, comm string, ok bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return "", "", 0, "", false
-	}
-	s := string(b)
-	open, closing := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-	if open < 0 || closing < open {
-		return "", "", 0, "", false
-	}
-	fields := strings.Fields(s[closing+1:])
-	if len(fields) < 20 {
-		return "", "", 0, "", false
-	}
-	ppid, _ = strconv.Atoi(fields[1])
-	return fields[0], fields[19], ppid, s[open+1 : closing], true
 }
 
 func hasComm(procs []process, comm string) bool {

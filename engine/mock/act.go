@@ -128,29 +128,22 @@ func (d *Desktop) recordText(method string, id engine.ElementID, text string) {
 	d.texts = append(d.texts, TextCall{Method: method, Element: id, Text: text})
 }
 
-// editable resolves an EditableText element. mu held.
-func editable(w *Window, ref engine.ElementRef) (*Element, error) {
-	e, err := w.element(ref)
-	if err != nil {
-		return nil, err
-	}
-	if !e.editable {
-		return nil, engine.Errf(engine.CodeNotActionable, "the element has no editable text")
-	}
-	return e, nil
-}
-
 // InsertText inserts text at the element's caret, which then moves past it.
 // A secure element takes the text too, as a real one would: refusing is
 // the engine's job, and Calls lets a test check that it never got here.
 func (d *Desktop) InsertText(ctx context.Context, ref engine.ElementRef, text string) error {
-	d.recordText("InsertText", ref.ID, text)
-	return d.appCall(ctx, Call{Method: "InsertText", Window: ref.Window, Element: ref.ID}, func(w *Window) error {
-		e, err := editable(w, ref)
-		if err != nil {
-			return err
+	return d.editText(ctx, "InsertText", ref, text, func(e *Element) { e.insert(text) })
+}
+
+// editText records a text act, then changes the editable element's text
+// with edit on the app's side.
+func (d *Desktop) editText(ctx context.Context, method string, ref engine.ElementRef, text string, edit func(e *Element)) error {
+	d.recordText(method, ref.ID, text)
+	return d.elementCall(ctx, method, ref, func(_ *Window, e *Element) error {
+		if !e.editable {
+			return engine.Errf(engine.CodeNotActionable, "the element has no editable text")
 		}
-		e.insert(text)
+		edit(e)
 		d.touch()
 		return nil
 	})
@@ -172,31 +165,20 @@ func (e *Element) insert(text string) {
 // (a spin button) text that parses as a number also sets the number,
 // clamped to the range; the text stays as given.
 func (d *Desktop) SetText(ctx context.Context, ref engine.ElementRef, text string) error {
-	d.recordText("SetText", ref.ID, text)
-	return d.appCall(ctx, Call{Method: "SetText", Window: ref.Window, Element: ref.ID}, func(w *Window) error {
-		e, err := editable(w, ref)
-		if err != nil {
-			return err
-		}
+	return d.editText(ctx, "SetText", ref, text, func(e *Element) {
 		if e.numeric != nil {
 			if v, perr := strconv.ParseFloat(strings.TrimSpace(text), 64); perr == nil && !math.IsNaN(v) {
 				e.setNumber(v)
 			}
 		}
 		e.setValue(text)
-		d.touch()
-		return nil
 	})
 }
 
 // SetNumber sets a Value-interface element's number, clamped to its range;
 // its value text becomes the number's shortest decimal form.
 func (d *Desktop) SetNumber(ctx context.Context, ref engine.ElementRef, v float64) error {
-	return d.appCall(ctx, Call{Method: "SetNumber", Window: ref.Window, Element: ref.ID}, func(w *Window) error {
-		e, err := w.element(ref)
-		if err != nil {
-			return err
-		}
+	return d.elementCall(ctx, "SetNumber", ref, func(w *Window, e *Element) error {
 		if e.numeric == nil {
 			return engine.Errf(engine.CodeNotActionable, "the element has no numeric value")
 		}

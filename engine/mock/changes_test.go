@@ -14,11 +14,7 @@ import (
 // a content change about it, an added element a structural change about
 // its parent.
 func TestChangeReports(t *testing.T) {
-	d := NewDemo()
-	defer d.Close()
-	f := d.Demo().Form
-	w := f.Window.ID()
-	ctx := testCtx(t)
+	d, f, w, ctx := formDemo(t)
 
 	mark, err := d.MarkChanges(ctx, w)
 	wantCode(t, "MarkChanges", err, "")

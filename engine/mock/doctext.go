@@ -27,11 +27,7 @@ func (e *Element) SetBelowFold(paragraphs ...string) *Element {
 func (d *Desktop) ReadDocumentText(ctx context.Context, doc engine.ElementRef, scrollBar engine.ElementID, maxBytes int) (string, bool, error) {
 	var text string
 	var cut bool
-	err := d.appCall(ctx, Call{Method: "ReadDocumentText", Window: doc.Window, Element: doc.ID}, func(w *Window) error {
-		e, err := w.element(doc)
-		if err != nil {
-			return err
-		}
+	err := d.elementCall(ctx, "ReadDocumentText", doc, func(w *Window, e *Element) error {
 		if e.secure {
 			return engine.Errf(engine.CodeSecureField, "the element is a secure field")
 		}

@@ -16,6 +16,16 @@ func testCtx(t *testing.T) context.Context {
 	return ctx
 }
 
+// formDemo is the demo desktop (closed when the test ends), its form, the
+// form's window and the test's context.
+func formDemo(t *testing.T) (*Desktop, *Form, engine.WindowID, context.Context) {
+	t.Helper()
+	d := NewDemo()
+	t.Cleanup(d.Close)
+	f := d.Demo().Form
+	return d, f, f.Window.ID(), testCtx(t)
+}
+
 // wantCode fails the test unless err carries the code ("" for no error).
 func wantCode(t *testing.T, what string, err error, want engine.Code) {
 	t.Helper()

@@ -138,11 +138,7 @@ func (e *Element) applyScroll() {
 // bar, is not_actionable. Hidden elements are scrolled like any other (the
 // engine decides what to ask for).
 func (d *Desktop) ScrollIntoView(ctx context.Context, ref engine.ElementRef, hint engine.ScrollHint) error {
-	return d.appCall(ctx, Call{Method: "ScrollIntoView", Window: ref.Window, Element: ref.ID}, func(w *Window) error {
-		e, err := w.element(ref)
-		if err != nil {
-			return err
-		}
+	return d.elementCall(ctx, "ScrollIntoView", ref, func(w *Window, e *Element) error {
 		row, view := e.viewRow()
 		if view == nil {
 			return engine.Errf(engine.CodeNotActionable, "the element is in no scrolled view")

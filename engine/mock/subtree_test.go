@@ -11,11 +11,7 @@ import (
 // the call says how many elements it returned, and an element that is
 // gone is stale.
 func TestReadSubtree(t *testing.T) {
-	d := NewDemo()
-	defer d.Close()
-	f := d.Demo().Form
-	w := f.Window.ID()
-	ctx := testCtx(t)
+	d, f, w, ctx := formDemo(t)
 
 	d.ResetCalls()
 	sub, err := d.ReadSubtree(ctx, w, f.Items.ID(), engine.DefaultZoomBudget())

@@ -125,11 +125,7 @@ func (e *Element) content() string {
 func (d *Desktop) ReadText(ctx context.Context, ref engine.ElementRef, maxBytes int) (string, bool, error) {
 	var text string
 	var cut bool
-	err := d.appCall(ctx, Call{Method: "ReadText", Window: ref.Window, Element: ref.ID}, func(w *Window) error {
-		e, err := w.element(ref)
-		if err != nil {
-			return err
-		}
+	err := d.elementCall(ctx, "ReadText", ref, func(w *Window, e *Element) error {
 		if !e.text {
 			return engine.Errf(engine.CodeNotActionable, "the element has no text interface")
 		}
@@ -140,6 +136,18 @@ func (d *Desktop) ReadText(ctx context.Context, ref engine.ElementRef, maxBytes 
 		return nil
 	})
 	return text, cut, err
+}
+
+// elementCall is appCall on the element ref names: fn gets its window and
+// the element, and an element that is gone never reaches it.
+func (d *Desktop) elementCall(ctx context.Context, method string, ref engine.ElementRef, fn func(w *Window, e *Element) error) error {
+	return d.appCall(ctx, Call{Method: method, Window: ref.Window, Element: ref.ID}, func(w *Window) error {
+		e, err := w.element(ref)
+		if err != nil {
+			return err
+		}
+		return fn(w, e)
+	})
 }
 
 // cutUTF8 cuts s to at most n bytes without splitting a character.
@@ -157,11 +165,7 @@ func cutUTF8(s string, n int) (string, bool) {
 // secure at this moment; a secure element's value is never read.
 func (d *Desktop) ReadValue(ctx context.Context, ref engine.ElementRef) (engine.Readback, error) {
 	var rb engine.Readback
-	err := d.appCall(ctx, Call{Method: "ReadValue", Window: ref.Window, Element: ref.ID}, func(w *Window) error {
-		e, err := w.element(ref)
-		if err != nil {
-			return err
-		}
+	err := d.elementCall(ctx, "ReadValue", ref, func(w *Window, e *Element) error {
 		if e.secure {
 			rb = engine.Readback{Secure: true}
 			return nil
@@ -181,11 +185,7 @@ var _ engine.FieldReader = (*Desktop)(nil)
 // recorded in Calls like every read.
 func (d *Desktop) ReadField(ctx context.Context, ref engine.ElementRef, maxBytes int) (engine.Field, error) {
 	f := engine.Field{Caret: -1}
-	err := d.appCall(ctx, Call{Method: "ReadField", Window: ref.Window, Element: ref.ID}, func(w *Window) error {
-		e, err := w.element(ref)
-		if err != nil {
-			return err
-		}
+	err := d.elementCall(ctx, "ReadField", ref, func(w *Window, e *Element) error {
 		if e.secure {
 			f.Secure = true
 			return nil
@@ -224,38 +224,33 @@ func (d *Desktop) ReadStructure(ctx context.Context, window engine.WindowID, bud
 // value is never filled (unless the LeakSecureValues fault is on). An
 // element that is gone is stale_element_token.
 func (d *Desktop) ReadDetails(ctx context.Context, win engine.WindowID, nodes []*engine.Node) error {
-	if len(nodes) == 0 {
-		return nil
-	}
-	return d.appCall(ctx, Call{Method: "ReadDetails", Window: win, Nodes: len(nodes)}, func(w *Window) error {
-		lay := w.layout()
-		for _, n := range nodes {
-			e := w.byID[n.ID]
-			if e == nil {
-				return engine.Errf(engine.CodeStaleElementToken, "an element is no longer in window %d", uint64(w.id))
-			}
-			full := w.node(e, n.Parent, n.IndexInParent, n.Depth, lay[e])
-			n.Value, n.HasValue, n.Numeric, n.Actions, n.Frame = full.Value, full.HasValue, full.Numeric, full.Actions, full.Frame
-			n.Detailed = true
-		}
-		return nil
+	return d.rereadNodes(ctx, "ReadDetails", win, nodes, func(n *engine.Node, full engine.Node) {
+		n.Value, n.HasValue, n.Numeric, n.Actions, n.Frame = full.Value, full.HasValue, full.Numeric, full.Actions, full.Frame
+		n.Detailed = true
 	})
 }
 
 // ReadFrames reads the frames of nodes of an earlier read again
 // (engine.FrameReader).
 func (d *Desktop) ReadFrames(ctx context.Context, win engine.WindowID, nodes []*engine.Node) error {
+	return d.rereadNodes(ctx, "ReadFrames", win, nodes, func(n *engine.Node, full engine.Node) { n.Frame = full.Frame })
+}
+
+// rereadNodes reads each of nodes, of an earlier read of window win, again
+// and hands fill the node and what it reads now. An element that is gone
+// is stale_element_token.
+func (d *Desktop) rereadNodes(ctx context.Context, method string, win engine.WindowID, nodes []*engine.Node, fill func(n *engine.Node, full engine.Node)) error {
 	if len(nodes) == 0 {
 		return nil
 	}
-	return d.appCall(ctx, Call{Method: "ReadFrames", Window: win, Nodes: len(nodes)}, func(w *Window) error {
+	return d.appCall(ctx, Call{Method: method, Window: win, Nodes: len(nodes)}, func(w *Window) error {
 		lay := w.layout()
 		for _, n := range nodes {
 			e := w.byID[n.ID]
 			if e == nil {
 				return engine.Errf(engine.CodeStaleElementToken, "an element is no longer in window %d", uint64(w.id))
 			}
-			n.Frame = w.node(e, n.Parent, n.IndexInParent, n.Depth, lay[e]).Frame
+			fill(n, w.node(e, n.Parent, n.IndexInParent, n.Depth, lay[e]))
 		}
 		return nil
 	})

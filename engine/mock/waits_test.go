@@ -130,11 +130,7 @@ func TestWaitChangeWakesOnAScroll(t *testing.T) {
 // shows). A change elsewhere on the desktop costs each window waited on
 // one stamp, shared by its waits, and the same mark.
 func TestAnIdleWaitStampsNothing(t *testing.T) {
-	d := NewDemo()
-	defer d.Close()
-	f := d.Demo().Form
-	w := f.Window.ID()
-	ctx := testCtx(t)
+	d, _, w, ctx := formDemo(t)
 	mark, err := d.MarkChanges(ctx, w)
 	wantCode(t, "MarkChanges", err, "")
 	if again, _ := d.CurrentMark(w); again != mark {

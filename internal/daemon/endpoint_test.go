@@ -134,32 +134,33 @@ func TestListenRefusesBadPaths(t *testing.T) {
 	}
 }
 
-func TestListenRefusesBesideALiveSocket(t *testing.T) {
-	path := filepath.Join(shortDir(t), "sock")
-	// Another program's socket that answers, not holding the lock.
-	ln, err := net.Listen("unix", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	_, err = Listen(path)
-	if !errors.Is(err, ErrAlreadyRunning) {
-		t.Fatalf("error %v, want ErrAlreadyRunning", err)
-	}
-	if !accepts(path) {
-		t.Error("the live socket was disturbed")
-	}
-}
-
-func TestListenRefusesWhileAnotherDaemonHoldsTheLock(t *testing.T) {
-	path := filepath.Join(shortDir(t), "sock")
-	mustListen(t, path)
-	_, err := Listen(path)
-	if !errors.Is(err, ErrAlreadyRunning) {
-		t.Fatalf("error %v, want ErrAlreadyRunning", err)
-	}
-	if !accepts(path) {
-		t.Error("the running daemon's socket was disturbed")
+// TestListenRefusesATakenPath: beside a live socket, whether another
+// program's that answers without holding the lock or a running daemon's,
+// Listen is ErrAlreadyRunning and leaves that socket alone.
+func TestListenRefusesATakenPath(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		take func(t *testing.T, path string)
+	}{
+		{"a live socket", func(t *testing.T, path string) {
+			ln, err := net.Listen("unix", path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { ln.Close() })
+		}},
+		{"another daemon holding the lock", func(t *testing.T, path string) { mustListen(t, path) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(shortDir(t), "sock")
+			tc.take(t, path)
+			if _, err := Listen(path); !errors.Is(err, ErrAlreadyRunning) {
+				t.Fatalf("error %v, want ErrAlreadyRunning", err)
+			}
+			if !accepts(path) {
+				t.Error("the socket already there was disturbed")
+			}
+		})
 	}
 }
 

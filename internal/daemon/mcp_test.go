@@ -47,16 +47,7 @@ func callTool(t *testing.T, cs *mcp.ClientSession, name string, args any) map[st
 // waitSessionEnd fails the test unless the daemon ends the client's session.
 func waitSessionEnd(t *testing.T, cs *mcp.ClientSession) {
 	t.Helper()
-	ended := make(chan struct{})
-	go func() {
-		cs.Wait()
-		close(ended)
-	}()
-	select {
-	case <-ended:
-	case <-time.After(20 * time.Second):
-		t.Fatal("the daemon did not end the MCP session")
-	}
+	testkit.Returns(t, 20*time.Second, "waiting for the daemon to end the MCP session", func() { cs.Wait() })
 }
 
 func TestMCPOverTheSocket(t *testing.T) {

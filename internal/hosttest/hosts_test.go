@@ -174,7 +174,9 @@ func daemonHost(t *testing.T, o hostOpts) *host {
 		t.Cleanup(func() { c.Close() })
 		return conn{w: c, r: c, closeInput: func() { c.CloseWrite() }, abort: func() { c.Close() }}
 	}
-	h.kill = func(t *testing.T) {
+	// control says hello on a connection of its own, then makes one call
+	// of the daemon's control protocol.
+	control := func(t *testing.T, method string) reply {
 		t.Helper()
 		c := h.dial(t)
 		defer c.abort()
@@ -182,19 +184,17 @@ func daemonHost(t *testing.T, o hostOpts) *host {
 		if r := rpc.call(t, `{"jsonrpc":"2.0","id":0,"method":"hello","params":{"protocol":1}}`); r.Error != nil {
 			t.Fatalf("hello: %+v", *r.Error)
 		}
-		if r := rpc.call(t, `{"jsonrpc":"2.0","id":1,"method":"kill"}`); r.Error != nil {
+		return rpc.call(t, `{"jsonrpc":"2.0","id":1,"method":"`+method+`"}`)
+	}
+	h.kill = func(t *testing.T) {
+		t.Helper()
+		if r := control(t, "kill"); r.Error != nil {
 			t.Fatalf("kill: %+v", *r.Error)
 		}
 	}
 	h.sessions = func(t *testing.T) []string {
 		t.Helper()
-		c := h.dial(t)
-		defer c.abort()
-		rpc := newLines(c)
-		if r := rpc.call(t, `{"jsonrpc":"2.0","id":0,"method":"hello","params":{"protocol":1}}`); r.Error != nil {
-			t.Fatalf("hello: %+v", *r.Error)
-		}
-		r := rpc.call(t, `{"jsonrpc":"2.0","id":1,"method":"sessions.list"}`)
+		r := control(t, "sessions.list")
 		var res daemon.SessionsResult
 		if r.Error != nil || json.Unmarshal(r.Result, &res) != nil {
 			t.Fatalf("sessions.list: %+v %s", r.Error, r.Result)

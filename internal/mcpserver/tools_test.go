@@ -176,31 +176,24 @@ func checkContractMeta(t *testing.T, where string, meta map[string]any) {
 }
 
 func TestMetaOnInitializeAndToolsList(t *testing.T) {
-	h := newHarness(t, harnessOpts{protocol: legacyProtocol})
-	var init struct {
-		Meta map[string]any `json:"_meta"`
+	for _, tc := range []struct{ protocol, opening string }{
+		{legacyProtocol, "initialize"},
+		{"", "server/discover"}, // the sessionless protocol
+	} {
+		t.Run(tc.opening, func(t *testing.T) {
+			h := newHarness(t, harnessOpts{protocol: tc.protocol})
+			var opened struct {
+				Meta map[string]any `json:"_meta"`
+			}
+			if err := json.Unmarshal(h.wire.last(tc.opening), &opened); err != nil {
+				t.Fatalf("%s result: %v", tc.opening, err)
+			}
+			checkContractMeta(t, tc.opening, opened.Meta)
+			_, raw := listTools(t, h)
+			meta, _ := rawTools(t, raw)
+			checkContractMeta(t, "tools/list", meta)
+		})
 	}
-	if err := json.Unmarshal(h.wire.last("initialize"), &init); err != nil {
-		t.Fatalf("initialize result: %v", err)
-	}
-	checkContractMeta(t, "initialize", init.Meta)
-	_, raw := listTools(t, h)
-	meta, _ := rawTools(t, raw)
-	checkContractMeta(t, "tools/list", meta)
-
-	t.Run("sessionless protocol", func(t *testing.T) {
-		h := newHarness(t, harnessOpts{})
-		var disc struct {
-			Meta map[string]any `json:"_meta"`
-		}
-		if err := json.Unmarshal(h.wire.last("server/discover"), &disc); err != nil {
-			t.Fatalf("server/discover result: %v", err)
-		}
-		checkContractMeta(t, "server/discover", disc.Meta)
-		_, raw := listTools(t, h)
-		meta, _ := rawTools(t, raw)
-		checkContractMeta(t, "tools/list", meta)
-	})
 }
 
 // toolsnap renders one advertised tool as its golden file holds it:

@@ -211,31 +211,12 @@ func (d *Desktop) hasTopLevels(ctx context.Context, app AccessibleApp) bool {
 // WaitForAppPid waits until an app running as process pid is on the
 // AT-SPI bus, and returns it.
 func (d *Desktop) WaitForAppPid(ctx context.Context, pid int, timeout time.Duration) (AccessibleApp, error) {
-	deadline := time.Now().Add(timeout)
-	for {
-		apps, err := d.AccessibleApps(ctx)
-		if err == nil {
-			for _, a := range apps {
-				if a.Pid == pid {
-					return a, nil
-				}
-			}
+	return d.waitForApp(ctx, fmt.Sprintf("process %d", pid), timeout, func(a AccessibleApp) bool { return a.Pid == pid }, func() error {
+		if !processAlive(pid) {
+			return fmt.Errorf("sandbox: process %d exited before it joined the AT-SPI bus", pid)
 		}
-		if err == nil && !processAlive(pid) {
-			return AccessibleApp{}, fmt.Errorf("sandbox: process %d exited before it joined the AT-SPI bus", pid)
-		}
-		if time.Now().After(deadline) {
-			if err == nil {
-				err = fmt.Errorf("not registered")
-			}
-			return AccessibleApp{}, fmt.Errorf("sandbox: process %d did not appear on the AT-SPI bus within %v: %w", pid, timeout, err)
-		}
-		select {
-		case <-ctx.Done():
-			return AccessibleApp{}, ctx.Err()
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
+		return nil
+	})
 }
 
 // descendantsNamed lists the live processes below pid (at any depth) whose
@@ -252,11 +233,11 @@ func descendantsNamed(pid int, name string) []int {
 		if err != nil {
 			continue
 		}
-		c, pp, state, ok := procStat(p)
-		if !ok || state == "Z" || state == "X" {
+		pr, ok := ReadProc(p)
+		if !ok || pr.State == "Z" || pr.State == "X" {
 			continue
 		}
-		parent[p], comm[p] = pp, c
+		parent[p], comm[p] = pr.PPID, pr.Name
 	}
 	var out []int
 	for p, c := range comm {
@@ -275,28 +256,40 @@ func descendantsNamed(pid int, name string) []int {
 
 // processAlive reports whether pid runs (a zombie does not).
 func processAlive(pid int) bool {
-	_, _, state, ok := procStat(pid)
-	return ok && state != "Z" && state != "X"
+	pr, ok := ReadProc(pid)
+	return ok && pr.State != "Z" && pr.State != "X"
 }
 
-// procStat reads a process's name, parent and state from /proc.
-func procStat(pid int) (name string, ppid int, state string, ok bool) {
+// Proc is a process as /proc/PID/stat shows it.
+type Proc struct {
+	Name  string // the command name
+	PPID  int
+	State string // "R", "S", "Z" for a zombie...
+	// Start is the start time in clock ticks after boot: with the pid, it
+	// tells the process apart from a later one that reuses its pid.
+	Start string
+}
+
+// ReadProc reads /proc/PID/stat (the name is in parentheses and may hold
+// spaces, so fields are counted from the last ')'); ok is false when the
+// process is gone.
+func ReadProc(pid int) (p Proc, ok bool) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return "", 0, "", false
+		return Proc{}, false
 	}
 	s := string(b)
 	open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
 	if open < 0 || end < open {
-		return "", 0, "", false
+		return Proc{}, false
 	}
 	fields := strings.Fields(s[end+1:])
-	if len(fields) < 2 {
-		return "", 0, "", false
+	if len(fields) < 20 {
+		return Proc{}, false
 	}
-	ppid, err = strconv.Atoi(fields[1])
+	ppid, err := strconv.Atoi(fields[1])
 	if err != nil {
-		return "", 0, "", false
+		return Proc{}, false
 	}
-	return s[open+1 : end], ppid, fields[0], true
+	return Proc{Name: s[open+1 : end], PPID: ppid, State: fields[0], Start: fields[19]}, true
 }

@@ -52,13 +52,27 @@ func (d *Desktop) AccessibleApps(ctx context.Context) ([]AccessibleApp, error) {
 // WaitForApp waits until an app whose accessible name contains name (case
 // insensitive) is on the AT-SPI bus, and returns it.
 func (d *Desktop) WaitForApp(ctx context.Context, name string, timeout time.Duration) (AccessibleApp, error) {
+	return d.waitForApp(ctx, fmt.Sprintf("%q", name), timeout, func(a AccessibleApp) bool {
+		return strings.Contains(strings.ToLower(a.Name), strings.ToLower(name))
+	}, nil)
+}
+
+// waitForApp polls the AT-SPI bus until an app that is wanted is on it,
+// and returns it. what names the app in the error; gone, when not nil,
+// ends the wait early with its error once the app can no longer come.
+func (d *Desktop) waitForApp(ctx context.Context, what string, timeout time.Duration, wanted func(AccessibleApp) bool, gone func() error) (AccessibleApp, error) {
 	deadline := time.Now().Add(timeout)
 	for {
 		apps, err := d.AccessibleApps(ctx)
 		if err == nil {
 			for _, a := range apps {
-				if strings.Contains(strings.ToLower(a.Name), strings.ToLower(name)) {
+				if wanted(a) {
 					return a, nil
+				}
+			}
+			if gone != nil {
+				if err := gone(); err != nil {
+					return AccessibleApp{}, err
 				}
 			}
 		}
@@ -66,7 +80,7 @@ func (d *Desktop) WaitForApp(ctx context.Context, name string, timeout time.Dura
 			if err == nil {
 				err = errors.New("not registered")
 			}
-			return AccessibleApp{}, fmt.Errorf("sandbox: %q did not appear on the AT-SPI bus within %v: %w", name, timeout, err)
+			return AccessibleApp{}, fmt.Errorf("sandbox: %s did not appear on the AT-SPI bus within %v: %w", what, timeout, err)
 		}
 		select {
 		case <-ctx.Done():

@@ -166,23 +166,35 @@ func (d *Desktop) startX(ctx context.Context) error {
 	}
 	w.Close()
 	d.track(cmd)
+	n, err := d.firstLine(ctx, r, "sandbox: Xvfb did not open a display in time")
+	if err != nil {
+		return err
+	}
+	if _, err := strconv.Atoi(n); err != nil {
+		return errors.New("sandbox: Xvfb did not report its display")
+	}
+	d.Display = ":" + n
+	d.vars["DISPLAY"] = d.Display
+	return nil
+}
+
+// firstLine reads the first line a child prints on r, trimmed, and then
+// reads and drops the rest, so the child never blocks on a full pipe. A
+// child that prints nothing within the start timeout is the error late.
+func (d *Desktop) firstLine(ctx context.Context, r io.Reader, late string) (string, error) {
 	got := make(chan string, 1)
 	go func() {
 		line, _ := bufio.NewReader(r).ReadString('\n')
 		got <- strings.TrimSpace(line)
+		_, _ = io.Copy(io.Discard, r)
 	}()
 	select {
-	case n := <-got:
-		if _, err := strconv.Atoi(n); err != nil {
-			return errors.New("sandbox: Xvfb did not report its display")
-		}
-		d.Display = ":" + n
-		d.vars["DISPLAY"] = d.Display
-		return nil
+	case line := <-got:
+		return line, nil
 	case <-time.After(d.opts.StartTimeout):
-		return errors.New("sandbox: Xvfb did not open a display in time")
+		return "", errors.New(late)
 	case <-ctx.Done():
-		return ctx.Err()
+		return "", ctx.Err()
 	}
 }
 
@@ -200,24 +212,15 @@ func (d *Desktop) startSessionBus(ctx context.Context) error {
 		return fmt.Errorf("sandbox: dbus-daemon: %w", err)
 	}
 	d.track(cmd)
-	addr := make(chan string, 1)
-	go func() {
-		line, _ := bufio.NewReader(out).ReadString('\n')
-		addr <- strings.TrimSpace(line)
-		_, _ = io.Copy(io.Discard, out)
-	}()
-	select {
-	case a := <-addr:
-		if a == "" {
-			return errors.New("sandbox: dbus-daemon printed no address")
-		}
-		d.vars["DBUS_SESSION_BUS_ADDRESS"] = a
-		return nil
-	case <-time.After(d.opts.StartTimeout):
-		return errors.New("sandbox: dbus-daemon did not start in time")
-	case <-ctx.Done():
-		return ctx.Err()
+	a, err := d.firstLine(ctx, out, "sandbox: dbus-daemon did not start in time")
+	if err != nil {
+		return err
 	}
+	if a == "" {
+		return errors.New("sandbox: dbus-daemon printed no address")
+	}
+	d.vars["DBUS_SESSION_BUS_ADDRESS"] = a
+	return nil
 }
 
 // startAccessibilityBus starts the AT-SPI bus launcher and waits until

@@ -20,13 +20,9 @@ type liveInfo struct {
 // round of calls, and decides whether it is secure (see secure.go). A gone
 // element is KindStale; a gone app is KindGone.
 func (c *Client) inspect(ctx context.Context, id ID) (*liveInfo, error) {
-	bus, path, _, err := c.parseID(ctx, id, targetElement)
+	conn, bus, path, _, err := c.reach(ctx, id, targetElement)
 	if err != nil {
 		return nil, err
-	}
-	conn, err := c.connFor(ctx, bus)
-	if err != nil {
-		return nil, mapErr(err, nil, ctx, targetElement)
 	}
 	info := &liveInfo{bus: bus, path: path, conn: conn}
 	p := newPipe(ctx)
@@ -75,6 +71,19 @@ func (l *liveInfo) call(ctx context.Context, t target, iface, member string, arg
 	return r, nil
 }
 
+// act makes one call of an act whose reply is a b, false meaning the app
+// declined: KindRefused, saying what it declined.
+func (l *liveInfo) act(ctx context.Context, declined, iface, member string, args ...any) error {
+	r, err := l.call(ctx, targetAct, iface, member, args...)
+	if err != nil {
+		return err
+	}
+	if !boolResult(r) {
+		return failure(KindRefused, "the app declined "+declined)
+	}
+	return nil
+}
+
 // boolResult reads a b reply; false means the app declined.
 func boolResult(r *reply) bool {
 	d := r.decoder()
@@ -117,14 +126,7 @@ func (c *Client) DoAction(ctx context.Context, id ID, name string) error {
 		c.forgetActions(id)
 		return failure(KindRefused, "the element has no action of that name")
 	}
-	r, err := l.call(ctx, targetAct, "org.a11y.atspi.Action", "DoAction", int32(idx))
-	if err != nil {
-		return err
-	}
-	if !boolResult(r) {
-		return failure(KindRefused, "the app declined the action")
-	}
-	return nil
+	return l.act(ctx, "the action", "org.a11y.atspi.Action", "DoAction", int32(idx))
 }
 
 // actionNames reads an element's action names live.
@@ -226,14 +228,7 @@ func (c *Client) InsertText(ctx context.Context, id ID, text string) error {
 		pos = 0
 	}
 	// The length is in bytes (ATK and GTK take the text's byte length).
-	r, err := l.call(ctx, targetAct, "org.a11y.atspi.EditableText", "InsertText", pos, text, int32(len(text)))
-	if err != nil {
-		return err
-	}
-	if !boolResult(r) {
-		return failure(KindRefused, "the app declined the text insertion")
-	}
-	return nil
+	return l.act(ctx, "the text insertion", "org.a11y.atspi.EditableText", "InsertText", pos, text, int32(len(text)))
 }
 
 // SetText replaces the element's whole text (EditableText.SetTextContents).
@@ -242,14 +237,7 @@ func (c *Client) SetText(ctx context.Context, id ID, text string) error {
 	if err != nil {
 		return err
 	}
-	r, err := l.call(ctx, targetAct, "org.a11y.atspi.EditableText", "SetTextContents", text)
-	if err != nil {
-		return err
-	}
-	if !boolResult(r) {
-		return failure(KindRefused, "the app declined the new text")
-	}
-	return nil
+	return l.act(ctx, "the new text", "org.a11y.atspi.EditableText", "SetTextContents", text)
 }
 
 // SetNumber sets the element's value through the Value interface's

@@ -89,9 +89,10 @@ func TestRefusedCallsAreNeverWritten(t *testing.T) {
 
 // sendPoints are the package's functions that put calls on a connection,
 // with the positions of the interface and member among their arguments.
-// A wrapper that takes iface and member from its caller (liveInfo.call)
-// is listed too, so its callers are checked.
+// A wrapper that takes iface and member from its caller (liveInfo.call,
+// liveInfo.act) is listed too, so its callers are checked.
 var sendPoints = map[string]int{
+	"act":  2, // liveInfo.act(ctx, declined, iface, member, args...)
 	"add":  4, // pipe.add(conn, call, dest, path, iface, member, args...)
 	"call": 3, // wireConn.call(ctx, dest, path, iface, member, args...)
 	"send": 3, // wireConn.send(ctx, dest, path, iface, member, args...)
@@ -145,7 +146,7 @@ func TestEverySentCallIsListed(t *testing.T) {
 			// liveInfo.call(ctx, t, iface, member, args...)
 			if sel.Sel.Name == "call" && len(ce.Args) >= 4 {
 				if _, isStr := str(ce.Args[1]); !isStr {
-					if s, _ := str(ce.Args[2]); strings.HasPrefix(s, "org.") {
+					if s, _ := str(ce.Args[2]); strings.HasPrefix(s, "org.") || isParam(ce.Args[2]) {
 						pos = 2
 					}
 				}

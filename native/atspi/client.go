@@ -227,6 +227,18 @@ func (c *Client) parseID(ctx context.Context, id ID, t target) (bus, path, tag s
 	return bus, path, tag, nil
 }
 
+// reach parses an ElementID (parseID) and connects to its app (connFor),
+// a failure to connect mapped as for t.
+func (c *Client) reach(ctx context.Context, id ID, t target) (conn *wireConn, bus, path, tag string, err error) {
+	if bus, path, tag, err = c.parseID(ctx, id, t); err != nil {
+		return nil, "", "", "", err
+	}
+	if conn, err = c.connFor(ctx, bus); err != nil {
+		return nil, "", "", "", mapErr(err, nil, ctx, t)
+	}
+	return conn, bus, path, tag, nil
+}
+
 // connFor returns the connection that reaches an app: its private socket
 // if it has one, else the bus.
 func (c *Client) connFor(ctx context.Context, bus string) (*wireConn, error) {

@@ -84,13 +84,9 @@ func (c *Client) cellPlaceAt(ctx context.Context, conn *wireConn, bus, table, ce
 // Extents reads one element's extents (screen coordinates in the app's
 // pixels): one Component.GetExtents.
 func (c *Client) Extents(ctx context.Context, id ID) (Rect, error) {
-	bus, path, _, err := c.parseID(ctx, id, targetFrame)
+	conn, bus, path, _, err := c.reach(ctx, id, targetFrame)
 	if err != nil {
 		return Rect{}, err
-	}
-	conn, err := c.connFor(ctx, bus)
-	if err != nil {
-		return Rect{}, mapErr(err, nil, ctx, targetFrame)
 	}
 	rep, err := conn.call(ctx, bus, path, "org.a11y.atspi.Component", "GetExtents", coordScreen)
 	if err != nil {

@@ -111,31 +111,14 @@ func (e *encoder) arg(a any) string {
 // appendCall encodes one method call message onto buf and returns the new
 // buffer. dest may be empty on a peer-to-peer connection.
 func appendCall(buf []byte, serial uint32, flags byte, dest, path, iface, member string, args []any) []byte {
-	start := len(buf)
-	e := encoder{buf: buf, base: start}
-	e.buf = append(e.buf, 'l', msgCall, flags, 1, 0, 0, 0, 0)
-	e.buf = binary.LittleEndian.AppendUint32(e.buf, serial)
-	// Header fields: a(yv). The array length is patched in below.
-	lenAt := len(e.buf)
-	e.buf = append(e.buf, 0, 0, 0, 0)
-	fieldsStart := len(e.buf) // already 8-aligned (offset 16)
-	field := func(code byte, sigCode string, val string) {
-		e.align(8)
-		e.byte1(code)
-		e.sig(sigCode)
-		if sigCode == "g" {
-			e.sig(val)
-		} else {
-			e.str(val)
-		}
-	}
-	field(fieldPath, "o", path)
+	e := beginMessage(buf, msgCall, flags, serial)
+	e.field(fieldPath, "o", path)
 	if iface != "" {
-		field(fieldInterface, "s", iface)
+		e.field(fieldInterface, "s", iface)
 	}
-	field(fieldMember, "s", member)
+	e.field(fieldMember, "s", member)
 	if dest != "" {
-		field(fieldDestination, "s", dest)
+		e.field(fieldDestination, "s", dest)
 	}
 	var bodySig []byte
 	var body encoder
@@ -146,13 +129,55 @@ func appendCall(buf []byte, serial uint32, flags byte, dest, path, iface, member
 		for _, a := range args {
 			bodySig = append(bodySig, body.arg(a)...)
 		}
-		field(fieldSignature, "g", string(bodySig))
+		e.field(fieldSignature, "g", string(bodySig))
 	}
-	binary.LittleEndian.PutUint32(e.buf[lenAt:], uint32(len(e.buf)-fieldsStart))
-	e.align(8)
-	binary.LittleEndian.PutUint32(e.buf[start+4:], uint32(len(body.buf)))
+	e.endFields()
+	bodyStart := len(e.buf)
 	e.buf = append(e.buf, body.buf...)
+	e.endBody(bodyStart)
 	return e.buf
+}
+
+// beginMessage appends a message's fixed header to buf, with the body's
+// length and the header fields' length left zero for endFields and endBody
+// to patch; the returned encoder's base is the message's start.
+func beginMessage(buf []byte, typ, flags byte, serial uint32) encoder {
+	e := encoder{buf: buf, base: len(buf)}
+	e.buf = append(e.buf, 'l', typ, flags, 1, 0, 0, 0, 0)
+	e.buf = binary.LittleEndian.AppendUint32(e.buf, serial)
+	e.buf = append(e.buf, 0, 0, 0, 0)
+	return e
+}
+
+// Offsets in a message's fixed header.
+const (
+	bodyLenAt     = 4
+	fieldsLenAt   = 12
+	fieldsStartAt = 16 // 8-aligned
+)
+
+// field appends one header field: its code and val as a variant of
+// signature sig ("g" for a signature, else a string or object path).
+func (e *encoder) field(code byte, sig, val string) {
+	e.align(8)
+	e.byte1(code)
+	e.sig(sig)
+	if sig == "g" {
+		e.sig(val)
+	} else {
+		e.str(val)
+	}
+}
+
+// endFields patches the header fields' length and pads to the body.
+func (e *encoder) endFields() {
+	binary.LittleEndian.PutUint32(e.buf[e.base+fieldsLenAt:], uint32(len(e.buf)-(e.base+fieldsStartAt)))
+	e.align(8)
+}
+
+// endBody patches the body's length, the body having started at bodyStart.
+func (e *encoder) endBody(bodyStart int) {
+	binary.LittleEndian.PutUint32(e.buf[e.base+bodyLenAt:], uint32(len(e.buf)-bodyStart))
 }
 
 // errShortBody means a reply did not hold the values its signature promised.
@@ -193,45 +218,47 @@ func (d *decoder) byte1() byte {
 	return v
 }
 
-func (d *decoder) uint32() uint32 {
-	d.align(4)
-	if d.pos+4 > len(d.b) {
+// fixed takes the next n bytes, n-aligned, or nil past the end.
+func (d *decoder) fixed(n int) []byte {
+	d.align(n)
+	if d.pos+n > len(d.b) {
 		d.fail()
+		return nil
+	}
+	b := d.b[d.pos : d.pos+n]
+	d.pos += n
+	return b
+}
+
+func (d *decoder) uint32() uint32 {
+	b := d.fixed(4)
+	switch {
+	case b == nil:
 		return 0
+	case d.big:
+		return binary.BigEndian.Uint32(b)
 	}
-	var v uint32
-	if d.big {
-		v = binary.BigEndian.Uint32(d.b[d.pos:])
-	} else {
-		v = binary.LittleEndian.Uint32(d.b[d.pos:])
-	}
-	d.pos += 4
-	return v
+	return binary.LittleEndian.Uint32(b)
 }
 
 func (d *decoder) int32() int32 { return int32(d.uint32()) }
 
 func (d *decoder) uint64() uint64 {
-	d.align(8)
-	if d.pos+8 > len(d.b) {
-		d.fail()
+	b := d.fixed(8)
+	switch {
+	case b == nil:
 		return 0
+	case d.big:
+		return binary.BigEndian.Uint64(b)
 	}
-	var v uint64
-	if d.big {
-		v = binary.BigEndian.Uint64(d.b[d.pos:])
-	} else {
-		v = binary.LittleEndian.Uint64(d.b[d.pos:])
-	}
-	d.pos += 8
-	return v
+	return binary.LittleEndian.Uint64(b)
 }
 
 func (d *decoder) float64() float64 { return math.Float64frombits(d.uint64()) }
 
-// strBytes returns a string's bytes without copying them.
-func (d *decoder) strBytes() []byte {
-	n := int(d.uint32())
+// counted takes n bytes and the NUL after them: a string's or a
+// signature's, without copying them.
+func (d *decoder) counted(n int) []byte {
 	if n < 0 || d.pos+n+1 > len(d.b) {
 		d.fail()
 		return nil
@@ -241,18 +268,12 @@ func (d *decoder) strBytes() []byte {
 	return s
 }
 
+// strBytes returns a string's bytes without copying them.
+func (d *decoder) strBytes() []byte { return d.counted(int(d.uint32())) }
+
 func (d *decoder) str() string { return string(d.strBytes()) }
 
-func (d *decoder) sig() string {
-	n := int(d.byte1())
-	if d.pos+n+1 > len(d.b) {
-		d.fail()
-		return ""
-	}
-	s := string(d.b[d.pos : d.pos+n])
-	d.pos += n + 1
-	return s
-}
+func (d *decoder) sig() string { return string(d.counted(int(d.byte1()))) }
 
 // array reads an array header and returns the offset where its elements
 // end. elemAlign is the element type's alignment.

@@ -89,13 +89,9 @@ func (c *Client) ReadTree(ctx context.Context, frame ID, opts ReadOptions) (*Tre
 	if opts.Budget.MaxDepth <= 0 {
 		opts.Budget.MaxDepth = DefaultBudget.MaxDepth
 	}
-	bus, path, tag, err := c.parseID(ctx, frame, targetFrame)
+	conn, bus, path, tag, err := c.reach(ctx, frame, targetFrame)
 	if err != nil {
 		return nil, err
-	}
-	conn, err := c.connFor(ctx, bus)
-	if err != nil {
-		return nil, mapErr(err, nil, ctx, targetFrame)
 	}
 	stats.PeerToPeer = conn.peer
 	r := &reader{c: c, ctx: ctx, app: bus, tag: tag, known: map[string]*elem{}, budget: opts.Budget}

@@ -255,13 +255,9 @@ func decodeStates(d *decoder) stateSet {
 // renderer accessibility lists one null child). One
 // Accessible.GetChildren call, which reads no app text.
 func (c *Client) FrameIsBare(ctx context.Context, frame ID) (bool, error) {
-	bus, path, _, err := c.parseID(ctx, frame, targetFrame)
+	conn, bus, path, _, err := c.reach(ctx, frame, targetFrame)
 	if err != nil {
 		return false, err
-	}
-	conn, err := c.connFor(ctx, bus)
-	if err != nil {
-		return false, mapErr(err, nil, ctx, targetFrame)
 	}
 	rep, err := conn.call(ctx, bus, path, "org.a11y.atspi.Accessible", "GetChildren")
 	if err != nil {

@@ -29,13 +29,9 @@ const scrollAnywhere = 6
 // the element to show. An app that declines ScrollTo, with no scroll bar
 // to use, is KindRefused.
 func (c *Client) ScrollIntoView(ctx context.Context, id ID, hint ScrollHint) error {
-	bus, path, _, err := c.parseID(ctx, id, targetAct)
+	conn, bus, path, _, err := c.reach(ctx, id, targetAct)
 	if err != nil {
 		return err
-	}
-	conn, err := c.connFor(ctx, bus)
-	if err != nil {
-		return mapErr(err, nil, ctx, targetAct)
 	}
 	r, err := conn.call(ctx, bus, path, "org.a11y.atspi.Component", "ScrollTo", uint32(scrollAnywhere))
 	if err == nil && boolResult(r) {

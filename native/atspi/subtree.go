@@ -25,12 +25,9 @@ func (c *Client) ReadSubtree(ctx context.Context, root ID, budget Budget) (*Tree
 	if budget.MaxDepth <= 0 {
 		budget.MaxDepth = DefaultBudget.MaxDepth
 	}
-	bus, path, tag, err := c.parseID(ctx, root, targetElement)
+	_, bus, path, tag, err := c.reach(ctx, root, targetElement)
 	if err != nil {
 		return nil, err
-	}
-	if _, err := c.connFor(ctx, bus); err != nil {
-		return nil, mapErr(err, nil, ctx, targetElement)
 	}
 	r := &reader{c: c, ctx: ctx, app: bus, tag: tag, known: map[string]*elem{}, budget: budget, subtree: true}
 	r.root = newElem(bus, path)

@@ -450,38 +450,22 @@ func (c *wireConn) refuse(h header, serial uint32) {
 
 // appendError encodes an error reply.
 func appendError(buf []byte, serial, replyTo uint32, dest, name, text string) []byte {
-	start := len(buf)
-	e := encoder{buf: buf, base: start}
-	e.buf = append(e.buf, 'l', msgError, flagNoReplyExpected, 1, 0, 0, 0, 0)
-	e.buf = binary.LittleEndian.AppendUint32(e.buf, serial)
-	lenAt := len(e.buf)
-	e.buf = append(e.buf, 0, 0, 0, 0)
-	fieldsStart := len(e.buf)
-	e.align(8)
-	e.byte1(fieldErrorName)
-	e.sig("s")
-	e.str(name)
+	e := beginMessage(buf, msgError, flagNoReplyExpected, serial)
+	e.field(fieldErrorName, "s", name)
 	e.align(8)
 	e.byte1(fieldReplySerial)
 	e.sig("u")
 	e.uint32(replyTo)
 	if dest != "" {
-		e.align(8)
-		e.byte1(fieldDestination)
-		e.sig("s")
-		e.str(dest)
+		e.field(fieldDestination, "s", dest)
 	}
-	e.align(8)
-	e.byte1(fieldSignature)
-	e.sig("g")
-	e.sig("s")
-	binary.LittleEndian.PutUint32(e.buf[lenAt:], uint32(len(e.buf)-fieldsStart))
-	e.align(8)
+	e.field(fieldSignature, "g", "s")
+	e.endFields()
 	bodyStart := len(e.buf)
 	body := encoder{buf: e.buf, base: bodyStart}
 	body.str(text)
 	e.buf = body.buf
-	binary.LittleEndian.PutUint32(e.buf[start+4:], uint32(len(e.buf)-bodyStart))
+	e.endBody(bodyStart)
 	return e.buf
 }
 

@@ -108,9 +108,13 @@ func readClipboard(ctx context.Context, display string, deadline time.Time) (str
 // it. An INCR answer is left alone (deleting it would ask the owner for the
 // first increment) and goes with the window.
 func (k *clipConn) takeText(prop C.Atom) (string, error) {
-	var p C.nx_clip_prop
-	if C.nx_clip_peek(k.dpy, k.win, prop, &p) == 0 {
+	// The type, format and size (bytes_after) first, without the data.
+	var p C.nx_prop
+	if C.nx_get_prop(k.dpy, k.win, prop, C.AnyPropertyType, 0, 0, &p) == 0 {
 		return "", errNotText
+	}
+	if p.data != nil {
+		C.XFree(unsafe.Pointer(p.data))
 	}
 	typ := C.Atom(p._type)
 	if typ == k.atom("INCR") {
@@ -125,8 +129,9 @@ func (k *clipConn) takeText(prop C.Atom) (string, error) {
 		C.XDeleteProperty(k.dpy, k.win, prop)
 		return "", errNotText
 	}
-	var q C.nx_clip_prop
-	if C.nx_clip_take(k.dpy, k.win, prop, C.long(p.bytes_after), &q) == 0 {
+	// Then the whole of it, deleted as it is read.
+	var q C.nx_prop
+	if C.nx_get_prop(k.dpy, k.win, prop, C.AnyPropertyType, C.long(p.bytes_after), 1, &q) == 0 {
 		return "", errNotText
 	}
 	if q.data != nil {

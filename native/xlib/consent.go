@@ -54,6 +54,38 @@ const (
 // keep each other busy.
 const minRaiseGap = 200 * time.Millisecond
 
+// raiser spaces out one window's raises (minRaiseGap); a raise that has to
+// wait is queued, and checks again whether it is still needed.
+type raiser struct {
+	last   time.Time
+	queued bool
+}
+
+// raise runs now (which raises) at once, or queues a raise on d's thread
+// for when the gap is over, made then only if still says so.
+func (r *raiser) raise(d *Display, now func(), still func() bool) {
+	wait := minRaiseGap - time.Since(r.last)
+	if wait <= 0 {
+		r.last = time.Now()
+		now()
+		C.XFlush(d.dpy)
+		return
+	}
+	if r.queued {
+		return
+	}
+	r.queued = true
+	time.AfterFunc(wait, func() {
+		d.post(func() error {
+			r.queued = false
+			if still() {
+				r.raise(d, now, still)
+			}
+			return nil
+		})
+	})
+}
+
 // Event and visibility constants (X.h).
 const (
 	evButtonPress      = 4
@@ -119,13 +151,12 @@ type consentWindow struct {
 	font, bold    C.nx_font
 	unicode       bool
 	visibility    int
-	lastRaise     time.Time
-	raiseQueued   bool
+	raises        raiser
 	finished      bool
 	gone          bool
 	wmProtocols   C.Atom
 	wmDeleteWin   C.Atom
-	colors        map[uint32]C.ulong
+	colors        palette
 	hasWindow     bool
 	visibilityMet bool
 	sharedBold    bool // no bold font: bold is the regular one
@@ -147,7 +178,7 @@ func (cw *consentWindow) create(d *Display) error {
 	}
 	m := fontMetrics{charW: int(cw.font.width), ascent: int(cw.font.ascent), descent: int(cw.font.descent)}
 	cw.form = layoutConsent(cw.dlg, m)
-	cw.colors = map[uint32]C.ulong{}
+	cw.colors = palette{}
 	w, h := cw.form.w, cw.form.h
 	// Centred on the primary monitor: the screen's centre can fall between
 	// two monitors, or on no monitor at all when they differ in size.
@@ -158,7 +189,7 @@ func (cw *consentWindow) create(d *Display) error {
 	x, y := centreOn(mons[pickMonitor(mons, Rect{})].Frame, w, h)
 	mask := C.long(C.ExposureMask | C.ButtonPressMask | C.ButtonReleaseMask |
 		C.VisibilityChangeMask | C.StructureNotifyMask)
-	cw.win = C.nx_create_window(d.dpy, C.int(x), C.int(y), C.int(w), C.int(h), cw.pixel(d, colBackground), 0, mask)
+	cw.win = C.nx_create_window(d.dpy, C.int(x), C.int(y), C.int(w), C.int(h), cw.colors.pixel(d, colBackground), 0, mask)
 	cw.hasWindow = true
 	cw.gc = C.XCreateGC(d.dpy, C.Drawable(cw.win), 0, nil)
 
@@ -192,6 +223,50 @@ func loadFont(d *Display, names []string) (C.nx_font, int) {
 		}
 	}
 	return C.nx_font{}, -1
+}
+
+// ucs2 encodes text for a loaded font: the BMP for ISO 10646 fonts
+// (unicode), Latin-1 for the "fixed" fallback; anything else becomes '?'.
+func ucs2(s string, unicode bool) []C.uint16_t {
+	out := make([]C.uint16_t, 0, len(s))
+	for _, r := range s {
+		if r > 0xffff || (!unicode && r > 0xff) {
+			r = '?'
+		}
+		out = append(out, C.uint16_t(r))
+	}
+	return out
+}
+
+// textWidth is the width of s in the font f.
+func textWidth(f C.nx_font, unicode bool, s string) int {
+	u := ucs2(s, unicode)
+	if len(u) == 0 {
+		return 0
+	}
+	return int(C.nx_text_width(f, &u[0], C.int(len(u))))
+}
+
+// drawText draws s in the font f at (x, baseline) of w, in gc's foreground.
+func drawText(d *Display, w C.Drawable, gc C.GC, f C.nx_font, unicode bool, x, baseline int, s string) {
+	u := ucs2(s, unicode)
+	if len(u) == 0 {
+		return
+	}
+	C.nx_draw_text(d.dpy, w, gc, f, C.int(x), C.int(baseline), &u[0], C.int(len(u)))
+}
+
+// palette remembers the pixel values of the colours a window uses.
+type palette map[uint32]C.ulong
+
+// pixel returns (and remembers) a colour's pixel value.
+func (p palette) pixel(d *Display, rgb uint32) C.ulong {
+	if px, ok := p[rgb]; ok {
+		return px
+	}
+	px := C.nx_pixel(d.dpy, C.uint(rgb))
+	p[rgb] = px
+	return px
 }
 
 // destroy takes the window down and frees what create made.
@@ -269,39 +344,11 @@ func (cw *consentWindow) handle(d *Display, ev *C.nx_event) {
 	}
 }
 
-// raise puts the dialog back on top, at most once per minRaiseGap; a raise
-// that has to wait is queued, and checks again whether it is still needed.
+// raise puts the dialog back on top (raiser).
 func (cw *consentWindow) raise(d *Display) {
-	wait := minRaiseGap - time.Since(cw.lastRaise)
-	if wait <= 0 {
-		cw.lastRaise = time.Now()
-		C.XRaiseWindow(d.dpy, cw.win)
-		C.XFlush(d.dpy)
-		return
-	}
-	if cw.raiseQueued {
-		return
-	}
-	cw.raiseQueued = true
-	time.AfterFunc(wait, func() {
-		d.post(func() error {
-			cw.raiseQueued = false
-			if cw.hasWindow && !cw.finished && cw.visibility != visUnobscured {
-				cw.raise(d)
-			}
-			return nil
-		})
+	cw.raises.raise(d, func() { C.XRaiseWindow(d.dpy, cw.win) }, func() bool {
+		return cw.hasWindow && !cw.finished && cw.visibility != visUnobscured
 	})
-}
-
-// pixel returns (and remembers) a colour's pixel value.
-func (cw *consentWindow) pixel(d *Display, rgb uint32) C.ulong {
-	if p, ok := cw.colors[rgb]; ok {
-		return p
-	}
-	p := C.nx_pixel(d.dpy, C.uint(rgb))
-	cw.colors[rgb] = p
-	return p
 }
 
 // draw paints the whole dialog.
@@ -309,11 +356,11 @@ func (cw *consentWindow) draw(d *Display) {
 	f := cw.form
 	dr := C.Drawable(cw.win)
 	fill := func(rgb uint32, r Rect) {
-		C.XSetForeground(d.dpy, cw.gc, cw.pixel(d, rgb))
+		C.XSetForeground(d.dpy, cw.gc, cw.colors.pixel(d, rgb))
 		C.XFillRectangle(d.dpy, dr, cw.gc, C.int(r.X), C.int(r.Y), C.uint(r.W), C.uint(r.H))
 	}
 	outline := func(rgb uint32, r Rect) {
-		C.XSetForeground(d.dpy, cw.gc, cw.pixel(d, rgb))
+		C.XSetForeground(d.dpy, cw.gc, cw.colors.pixel(d, rgb))
 		C.XDrawRectangle(d.dpy, dr, cw.gc, C.int(r.X), C.int(r.Y), C.uint(r.W-1), C.uint(r.H-1))
 	}
 	fill(colBackground, Rect{W: f.w, H: f.h})
@@ -357,40 +404,18 @@ func (cw *consentWindow) draw(d *Display) {
 	C.XFlush(d.dpy)
 }
 
-// ucs2 encodes text for the loaded font: the BMP for ISO 10646 fonts,
-// Latin-1 for the "fixed" fallback; anything else becomes '?'.
-func (cw *consentWindow) ucs2(s string) []C.uint16_t {
-	out := make([]C.uint16_t, 0, len(s))
-	for _, r := range s {
-		if r > 0xffff || (!cw.unicode && r > 0xff) {
-			r = '?'
-		}
-		out = append(out, C.uint16_t(r))
-	}
-	return out
-}
-
 func (cw *consentWindow) text(d *Display, x, baseline int, s string, bold bool, rgb uint32) {
-	u := cw.ucs2(s)
-	if len(u) == 0 {
-		return
-	}
-	font := cw.font
-	if bold {
-		font = cw.bold
-	}
-	C.XSetForeground(d.dpy, cw.gc, cw.pixel(d, rgb))
-	C.nx_draw_text(d.dpy, C.Drawable(cw.win), cw.gc, font, C.int(x), C.int(baseline), &u[0], C.int(len(u)))
+	C.XSetForeground(d.dpy, cw.gc, cw.colors.pixel(d, rgb))
+	drawText(d, C.Drawable(cw.win), cw.gc, cw.fontFor(bold), cw.unicode, x, baseline, s)
 }
 
 func (cw *consentWindow) textWidth(s string, bold bool) int {
-	u := cw.ucs2(s)
-	if len(u) == 0 {
-		return 0
-	}
-	font := cw.font
+	return textWidth(cw.fontFor(bold), cw.unicode, s)
+}
+
+func (cw *consentWindow) fontFor(bold bool) C.nx_font {
 	if bold {
-		font = cw.bold
+		return cw.bold
 	}
-	return int(C.nx_text_width(font, &u[0], C.int(len(u))))
+	return cw.font
 }

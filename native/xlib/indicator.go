@@ -156,35 +156,25 @@ type indicatorWindows struct {
 	ind  *Indicator
 	gate clickGate
 
-	frame       []C.Window
-	label       C.Window
-	button      C.Window          // 0 while active
-	wins        map[C.Window]bool // windows whose loss is reported
-	going       map[C.Window]bool // windows this side is destroying
-	gc          C.GC
-	font        C.nx_font
-	unicode     bool
-	paused      bool
-	lost        bool
-	created     bool
-	lastRaise   time.Time
-	raiseQueued bool
-	colors      map[uint32]C.ulong
-	layout      indicatorLayout
-	mons        []Monitor
-	target      Rect
-	stateAtom   C.Atom
-	utf8Atom    C.Atom
-	labelText   string
-}
-
-func (iw *indicatorWindows) pixel(d *Display, rgb uint32) C.ulong {
-	if p, ok := iw.colors[rgb]; ok {
-		return p
-	}
-	p := C.nx_pixel(d.dpy, C.uint(rgb))
-	iw.colors[rgb] = p
-	return p
+	frame     []C.Window
+	label     C.Window
+	button    C.Window          // 0 while active
+	wins      map[C.Window]bool // windows whose loss is reported
+	going     map[C.Window]bool // windows this side is destroying
+	gc        C.GC
+	font      C.nx_font
+	unicode   bool
+	paused    bool
+	lost      bool
+	created   bool
+	raises    raiser
+	colors    palette
+	layout    indicatorLayout
+	mons      []Monitor
+	target    Rect
+	stateAtom C.Atom
+	utf8Atom  C.Atom
+	labelText string
 }
 
 // newWindow makes one override-redirect indicator window with WM_CLASS,
@@ -194,7 +184,7 @@ func (iw *indicatorWindows) newWindow(d *Display, r Rect, rgb uint32, input bool
 	if input {
 		mask |= C.ButtonPressMask | C.ButtonReleaseMask
 	}
-	w := C.nx_create_window(d.dpy, C.int(r.X), C.int(r.Y), C.int(r.W), C.int(r.H), iw.pixel(d, rgb), 1, mask)
+	w := C.nx_create_window(d.dpy, C.int(r.X), C.int(r.Y), C.int(r.W), C.int(r.H), iw.colors.pixel(d, rgb), 1, mask)
 	cls := C.CString(IndicatorClass)
 	defer C.free(unsafe.Pointer(cls))
 	C.nx_set_class(d.dpy, w, cls, cls)
@@ -222,7 +212,7 @@ func (iw *indicatorWindows) create(d *Display, paused bool, target Rect) error {
 	} else {
 		iw.unicode = true
 	}
-	iw.colors = map[uint32]C.ulong{}
+	iw.colors = palette{}
 	iw.stateAtom, iw.utf8Atom = d.atom(IndicatorStateProperty), d.atom("UTF8_STRING")
 	mons, err := d.monitors()
 	if err != nil {
@@ -376,11 +366,11 @@ func (iw *indicatorWindows) setPaused(d *Display, paused bool) error {
 	iw.paused = paused
 	iw.relayout()
 	for _, w := range iw.frame {
-		C.XSetWindowBackground(d.dpy, w, iw.pixel(d, iw.frameColour()))
+		C.XSetWindowBackground(d.dpy, w, iw.colors.pixel(d, iw.frameColour()))
 		C.XClearWindow(d.dpy, w)
 	}
 	r := iw.layout.label
-	C.XSetWindowBackground(d.dpy, iw.label, iw.pixel(d, iw.labelBg()))
+	C.XSetWindowBackground(d.dpy, iw.label, iw.colors.pixel(d, iw.labelBg()))
 	C.XMoveResizeWindow(d.dpy, iw.label, C.int(r.X), C.int(r.Y), C.uint(r.W), C.uint(r.H))
 	C.XClearArea(d.dpy, iw.label, 0, 0, 0, 0, C.True)
 	if paused {
@@ -479,33 +469,15 @@ func (iw *indicatorWindows) hit(ev *C.nx_event) string {
 	return ""
 }
 
-// raise puts the indicator back on top, at most once per minRaiseGap.
+// raise puts the indicator back on top (raiser).
 func (iw *indicatorWindows) raise(d *Display) {
-	wait := minRaiseGap - time.Since(iw.lastRaise)
-	if wait <= 0 {
-		iw.raiseNow(d)
-		C.XFlush(d.dpy)
-		return
-	}
-	if iw.raiseQueued {
-		return
-	}
-	iw.raiseQueued = true
-	time.AfterFunc(wait, func() {
-		d.post(func() error {
-			iw.raiseQueued = false
-			if iw.created {
-				iw.raise(d)
-			}
-			return nil
-		})
-	})
+	iw.raises.raise(d, func() { iw.raiseNow(d) }, func() bool { return iw.created })
 }
 
 // raiseNow puts every window of the indicator on top, the label and the
 // button above the frame.
 func (iw *indicatorWindows) raiseNow(d *Display) {
-	iw.lastRaise = time.Now()
+	iw.raises.last = time.Now()
 	for _, w := range iw.frame {
 		C.XRaiseWindow(d.dpy, w)
 	}
@@ -521,33 +493,14 @@ func (iw *indicatorWindows) draw(d *Display, w C.Window) {
 	if w == iw.button {
 		text, r = indicatorButtonLabel, iw.layout.button
 	}
-	u := iw.ucs2(text)
-	if len(u) == 0 {
+	if text == "" {
 		return
 	}
-	tw := int(C.nx_text_width(iw.font, &u[0], C.int(len(u))))
-	x := (r.W - tw) / 2
+	x := (r.W - iw.textWidth(text)) / 2
 	y := (r.H-int(iw.font.ascent+iw.font.descent))/2 + int(iw.font.ascent)
-	C.XSetForeground(d.dpy, iw.gc, iw.pixel(d, colWhite))
-	C.nx_draw_text(d.dpy, C.Drawable(w), iw.gc, iw.font, C.int(x), C.int(y), &u[0], C.int(len(u)))
+	C.XSetForeground(d.dpy, iw.gc, iw.colors.pixel(d, colWhite))
+	drawText(d, C.Drawable(w), iw.gc, iw.font, iw.unicode, x, y, text)
 	C.XFlush(d.dpy)
 }
 
-func (iw *indicatorWindows) ucs2(s string) []C.uint16_t {
-	out := make([]C.uint16_t, 0, len(s))
-	for _, r := range s {
-		if r > 0xffff || (!iw.unicode && r > 0xff) {
-			r = '?'
-		}
-		out = append(out, C.uint16_t(r))
-	}
-	return out
-}
-
-func (iw *indicatorWindows) textWidth(s string) int {
-	u := iw.ucs2(s)
-	if len(u) == 0 {
-		return 0
-	}
-	return int(C.nx_text_width(iw.font, &u[0], C.int(len(u))))
-}
+func (iw *indicatorWindows) textWidth(s string) int { return textWidth(iw.font, iw.unicode, s) }

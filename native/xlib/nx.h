@@ -67,9 +67,15 @@ typedef struct {
 	long data0;                 // ClientMessage l[0]
 } nx_event;
 
-// nx_next_event reads one queued or pending event into out and returns 1,
-// or returns 0 when none is waiting. MappingNotify is handled here (the
-// keyboard map is refreshed) and also reported.
+// nx_take_event takes one queued or pending event into ev and returns 1,
+// or returns 0 when none is waiting or the connection is lost.
+// MappingNotify is handled here (the keyboard map is refreshed) and also
+// returned. Each connection's reader (nx_next_event, nx_clip_next_event)
+// reads through it.
+int nx_take_event(nx_conn *c, XEvent *ev);
+
+// nx_next_event reads one event (nx_take_event) into out and returns 1, or
+// returns 0 when none is waiting.
 int nx_next_event(nx_conn *c, nx_event *out);
 
 // ---- nx_window.c: windows and properties ----
@@ -94,12 +100,15 @@ typedef struct {
 	unsigned long type;
 	int format;
 	unsigned long nitems;
-	unsigned char *data; // the caller frees it with XFree
+	unsigned long bytes_after; // what is left past the part read
+	unsigned char *data;       // the caller frees it with XFree
 } nx_prop;
 
-// nx_get_prop reads up to max_bytes of a property. It returns 1 when the
-// property exists (out->data then needs XFree), 0 when it does not.
-int nx_get_prop(Display *dpy, Window w, Atom prop, Atom type, long max_bytes, nx_prop *out);
+// nx_get_prop reads up to max_bytes of a property of type (AnyPropertyType
+// for any), and deletes it when del is set and it was read whole. It
+// returns 1 when the property exists (out->data, possibly NULL, then
+// needs XFree), 0 when it does not.
+int nx_get_prop(Display *dpy, Window w, Atom prop, Atom type, long max_bytes, int del, nx_prop *out);
 
 // nx_class_hint copies WM_CLASS's instance and class into the buffers
 // (cut to their sizes) and returns 1, or returns 0 when it is not set.

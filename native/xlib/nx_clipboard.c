@@ -8,11 +8,10 @@
 #include <string.h>
 
 int nx_clip_next_event(nx_conn *c, nx_clip_event *out) {
-	if (c->lost || XPending(c->dpy) <= 0 || c->lost) {
+	XEvent ev;
+	if (!nx_take_event(c, &ev)) {
 		return 0;
 	}
-	XEvent ev;
-	XNextEvent(c->dpy, &ev);
 	memset(out, 0, sizeof *out);
 	out->type = ev.type;
 	out->window = ev.xany.window;
@@ -43,9 +42,6 @@ int nx_clip_next_event(nx_conn *c, nx_clip_event *out) {
 		out->atom = ev.xproperty.atom;
 		out->state = ev.xproperty.state;
 		break;
-	case MappingNotify:
-		XRefreshKeyboardMapping(&ev.xmapping);
-		break;
 	}
 	return 1;
 }
@@ -61,36 +57,6 @@ Window nx_clip_window(Display *dpy) {
 void nx_clip_touch(Display *dpy, Window w, Atom prop) {
 	unsigned char none = 0;
 	XChangeProperty(dpy, w, prop, XA_STRING, 8, PropModeAppend, &none, 0);
-}
-
-int nx_clip_peek(Display *dpy, Window w, Atom prop, nx_clip_prop *out) {
-	memset(out, 0, sizeof *out);
-	unsigned char *data = NULL;
-	if (XGetWindowProperty(dpy, w, prop, 0, 0, False, AnyPropertyType, &out->type, &out->format,
-	                       &out->nitems, &out->bytes_after, &data) != Success) {
-		return 0;
-	}
-	if (data != NULL) {
-		XFree(data);
-	}
-	return out->type != None;
-}
-
-int nx_clip_take(Display *dpy, Window w, Atom prop, long max_bytes, nx_clip_prop *out) {
-	memset(out, 0, sizeof *out);
-	if (XGetWindowProperty(dpy, w, prop, 0, (max_bytes + 3) / 4, True, AnyPropertyType, &out->type,
-	                       &out->format, &out->nitems, &out->bytes_after, &out->data) != Success) {
-		out->data = NULL;
-		return 0;
-	}
-	if (out->type == None) {
-		if (out->data != NULL) {
-			XFree(out->data);
-			out->data = NULL;
-		}
-		return 0;
-	}
-	return 1;
 }
 
 void nx_clip_set_targets(Display *dpy, Window w, Atom prop, Atom a0, Atom a1, Atom a2, Atom a3,

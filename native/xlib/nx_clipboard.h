@@ -37,25 +37,6 @@ Window nx_clip_window(Display *dpy);
 // requests and XSetSelectionOwner should use.
 void nx_clip_touch(Display *dpy, Window w, Atom prop);
 
-// nx_clip_prop is a property as XGetWindowProperty returned it; data (when
-// not NULL) is Xlib's and the caller frees it with XFree.
-typedef struct {
-	unsigned long type;
-	int format;
-	unsigned long nitems;
-	unsigned long bytes_after;
-	unsigned char *data;
-} nx_clip_prop;
-
-// nx_clip_peek reads a property's type, format and size (bytes_after)
-// without its data; it returns 0 when w has no such property.
-int nx_clip_peek(Display *dpy, Window w, Atom prop, nx_clip_prop *out);
-
-// nx_clip_take reads up to max_bytes of a property and deletes it when it
-// was read whole. It returns 0 when w has no such property; otherwise
-// out->data (possibly NULL) is the caller's to XFree.
-int nx_clip_take(Display *dpy, Window w, Atom prop, long max_bytes, nx_clip_prop *out);
-
 // nx_clip_set_targets replaces a property with the first n (at most 4) of
 // the atoms a0..a3, as a list of type ATOM (the answer to TARGETS).
 void nx_clip_set_targets(Display *dpy, Window w, Atom prop, Atom a0, Atom a1, Atom a2, Atom a3,

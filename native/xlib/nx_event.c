@@ -4,12 +4,22 @@
 
 #include <string.h>
 
-int nx_next_event(nx_conn *c, nx_event *out) {
+int nx_take_event(nx_conn *c, XEvent *ev) {
 	if (c->lost || XPending(c->dpy) <= 0 || c->lost) {
 		return 0;
 	}
+	XNextEvent(c->dpy, ev);
+	if (ev->type == MappingNotify) {
+		XRefreshKeyboardMapping(&ev->xmapping);
+	}
+	return 1;
+}
+
+int nx_next_event(nx_conn *c, nx_event *out) {
 	XEvent ev;
-	XNextEvent(c->dpy, &ev);
+	if (!nx_take_event(c, &ev)) {
+		return 0;
+	}
 	memset(out, 0, sizeof *out);
 	out->type = ev.type;
 	out->send_event = ev.xany.send_event ? 1 : 0;
@@ -56,9 +66,6 @@ int nx_next_event(nx_conn *c, nx_event *out) {
 		if (ev.xclient.format == 32) {
 			out->data0 = ev.xclient.data.l[0];
 		}
-		break;
-	case MappingNotify:
-		XRefreshKeyboardMapping(&ev.xmapping);
 		break;
 	}
 	return 1;

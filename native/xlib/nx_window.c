@@ -34,26 +34,22 @@ int nx_get_attrs(Display *dpy, Window w, nx_attrs *out) {
 	return 1;
 }
 
-int nx_get_prop(Display *dpy, Window w, Atom prop, Atom type, long max_bytes, nx_prop *out) {
+int nx_get_prop(Display *dpy, Window w, Atom prop, Atom type, long max_bytes, int del, nx_prop *out) {
 	Atom actual = None;
-	int format = 0;
-	unsigned long nitems = 0, after = 0;
-	unsigned char *data = NULL;
 	memset(out, 0, sizeof *out);
-	if (XGetWindowProperty(dpy, w, prop, 0, (max_bytes + 3) / 4, False, type, &actual, &format,
-	                       &nitems, &after, &data) != Success) {
+	if (XGetWindowProperty(dpy, w, prop, 0, (max_bytes + 3) / 4, del ? True : False, type, &actual,
+	                       &out->format, &out->nitems, &out->bytes_after, &out->data) != Success) {
+		memset(out, 0, sizeof *out);
 		return 0;
 	}
 	if (actual == None) {
-		if (data != NULL) {
-			XFree(data);
+		if (out->data != NULL) {
+			XFree(out->data);
 		}
+		memset(out, 0, sizeof *out);
 		return 0;
 	}
 	out->type = actual;
-	out->format = format;
-	out->nitems = nitems;
-	out->data = data;
 	return 1;
 }
 

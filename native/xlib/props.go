@@ -36,7 +36,7 @@ type propValue struct {
 // for any). ok is false when the window has no such property.
 func (d *Display) getProp(w C.Window, prop, typ C.Atom, maxBytes int) (v propValue, ok bool) {
 	var p C.nx_prop
-	if C.nx_get_prop(d.dpy, w, prop, typ, C.long(maxBytes), &p) == 0 {
+	if C.nx_get_prop(d.dpy, w, prop, typ, C.long(maxBytes), 0, &p) == 0 {
 		return v, false
 	}
 	if p.data != nil {
