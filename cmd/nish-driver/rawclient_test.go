@@ -113,6 +113,25 @@ func (c *rawClient) await(id string) (reply, []reply) {
 	}
 }
 
+// awaitBatch reads lines until one is a batch reply, and returns the
+// replies read.
+func (c *rawClient) awaitBatch() []reply {
+	c.t.Helper()
+	var out []reply
+	for {
+		rs, ok := c.next()
+		if !ok {
+			c.t.Fatalf("the server's output ended before a batch reply (replies before: %s)", describe(out))
+		}
+		out = append(out, rs...)
+		for _, r := range rs {
+			if bytes.HasPrefix(bytes.TrimSpace(r.line), []byte("[")) {
+				return out
+			}
+		}
+	}
+}
+
 // rest reads every remaining line until the server's output ends.
 func (c *rawClient) rest() []reply {
 	c.t.Helper()
