@@ -71,6 +71,18 @@ DEBIAN_PACKAGES=(
   libreoffice-calc
   libreoffice-writer
   libreoffice-gtk3
+  # The Wayland lane of the test desktop (internal/sandbox/wayland.go):
+  # mutter headless as the compositor, Xwayland for X11 apps and the
+  # consent dialog, PipeWire and WirePlumber for its screen casts (and
+  # libpipewire's headers for the capture), Qt's Wayland plugin, and
+  # GTK 4 for the Wayland fixtures.
+  mutter
+  xwayland
+  pipewire
+  wireplumber
+  libpipewire-0.3-dev
+  qtwayland5
+  gir1.2-gtk-4.0
   # A second clipboard client for the clipboard tests (native/xlib).
   xclip
   # xrandr splits the test screen into monitors (--setmonitor) for the
@@ -87,7 +99,7 @@ DEBIAN_PACKAGES=(
 )
 
 # Commands that must be on PATH once the packages above are installed.
-REQUIRED_COMMANDS=(gcc git make Xvfb xrandr xprop dbus-daemon gdbus chromium firefox-esr keepassxc keepassxc-cli featherpad soffice pkg-config dpkg-shlibdeps lintian man systemd-analyze unshare)
+REQUIRED_COMMANDS=(gcc git make Xvfb mutter Xwayland pipewire wireplumber xrandr xprop dbus-daemon gdbus chromium firefox-esr keepassxc keepassxc-cli featherpad soffice pkg-config dpkg-shlibdeps lintian man systemd-analyze unshare)
 
 # Minimum tool versions (major only for Node; Go's own toolchain switch
 # handles go.mod's exact version when the installed Go is older).

@@ -56,10 +56,8 @@ func AccessibleArgs(argv []string) []string {
 	if len(argv) == 0 || !IsChromiumFamily(argv[0]) {
 		return out
 	}
-	for _, a := range argv[1:] {
-		if a == forceRendererAccessibility || strings.HasPrefix(a, forceRendererAccessibility+"=") {
-			return out
-		}
+	if hasSwitch(argv, forceRendererAccessibility) {
+		return out
 	}
 	return append([]string{argv[0], forceRendererAccessibility}, argv[1:]...)
 }
@@ -69,5 +67,20 @@ func AccessibleArgs(argv []string) []string {
 // Command, after AccessibleArgs. argv must not be empty.
 func (d *Desktop) AppCommand(argv []string) *exec.Cmd {
 	argv = AccessibleArgs(argv)
+	if d.Wayland != "" && IsChromiumFamily(argv[0]) && !hasSwitch(argv, "--ozone-platform") {
+		// A Chromium-family program is an X11 client unless told.
+		argv = append([]string{argv[0], ozoneWayland}, argv[1:]...)
+	}
 	return d.Command(argv[0], argv[1:]...)
+}
+
+// hasSwitch reports whether argv's arguments hold the switch, alone or
+// with a value.
+func hasSwitch(argv []string, name string) bool {
+	for _, a := range argv[1:] {
+		if a == name || strings.HasPrefix(a, name+"=") {
+			return true
+		}
+	}
+	return false
 }

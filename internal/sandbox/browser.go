@@ -83,7 +83,7 @@ func (d *Desktop) BrowserCommand(kind Browser, url string) (*exec.Cmd, error) {
 	var args []string
 	switch kind {
 	case Chromium:
-		args, err = chromiumArgs(profile, os.Geteuid() == 0)
+		args, err = chromiumArgs(profile, os.Geteuid() == 0, d.Wayland != "")
 	case Firefox:
 		args, err = firefoxArgs(profile)
 	}

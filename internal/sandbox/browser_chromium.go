@@ -7,7 +7,8 @@ import (
 
 // chromiumArgs are the switches of a Chromium started on the test desktop
 // in profile, and writes the profile's preferences. Each switch says why.
-func chromiumArgs(profile string, root bool) ([]string, error) {
+// On a Wayland desktop it is a Wayland client, else an X11 one.
+func chromiumArgs(profile string, root, wayland bool) ([]string, error) {
 	if err := writeChromiumPreferences(profile); err != nil {
 		return nil, err
 	}
@@ -16,8 +17,9 @@ func chromiumArgs(profile string, root bool) ([]string, error) {
 		// without it the bus holds the frame alone.
 		"--force-renderer-accessibility",
 		"--user-data-dir=" + profile,
-		// Xvfb is an X server; never try Wayland.
-		"--ozone-platform=x11",
+		// The desktop's own display server, never a guess (on Xvfb,
+		// Chromium would otherwise try Wayland first).
+		ozonePlatform(wayland),
 		// No welcome page, default-browser question or sync promotion.
 		"--no-first-run",
 		"--no-default-browser-check",
@@ -68,4 +70,12 @@ func writeChromiumPreferences(profile string) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "Preferences"), []byte(chromiumPreferences), 0o600)
+}
+
+// ozonePlatform is Chromium's switch for the desktop's display server.
+func ozonePlatform(wayland bool) string {
+	if wayland {
+		return ozoneWayland
+	}
+	return "--ozone-platform=x11"
 }

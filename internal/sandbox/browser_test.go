@@ -146,7 +146,7 @@ func TestBrowserCommandPreparesAThrowawayProfile(t *testing.T) {
 
 func TestChromiumTurnsItsSandboxOffOnlyAsRoot(t *testing.T) {
 	for _, root := range []bool{true, false} {
-		args, err := chromiumArgs(t.TempDir(), root)
+		args, err := chromiumArgs(t.TempDir(), root, false)
 		if err != nil {
 			t.Fatal(err)
 		}

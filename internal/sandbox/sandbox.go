@@ -45,12 +45,19 @@ type Options struct {
 	Log io.Writer
 	// StartTimeout bounds each start-up step (default 15 s).
 	StartTimeout time.Duration
+	// Wayland starts a headless GNOME Wayland desktop (mutter with
+	// Xwayland, PipeWire, wayland.go) in place of Xvfb.
+	Wayland bool
 }
 
 // Desktop is a running private desktop.
 type Desktop struct {
-	// Display is the X display name, ":N".
+	// Display is the X display name, ":N": Xvfb's, or on a Wayland
+	// desktop Xwayland's.
 	Display string
+	// Wayland is the compositor's socket name (WAYLAND_DISPLAY) on a
+	// Wayland desktop, else "".
+	Wayland string
 	// Root is the private directory holding the XDG folders.
 	Root string
 
@@ -85,6 +92,11 @@ func Start(ctx context.Context, opts Options) (*Desktop, error) {
 	if _, err := os.Stat(busLauncher); err != nil {
 		return nil, fmt.Errorf("sandbox: %s is missing (Debian: at-spi2-core)", busLauncher)
 	}
+	if opts.Wayland {
+		if err := checkWaylandTools(); err != nil {
+			return nil, err
+		}
+	}
 	root, err := os.MkdirTemp("", "nish-sandbox-")
 	if err != nil {
 		return nil, err
@@ -106,6 +118,16 @@ func (d *Desktop) start(ctx context.Context) error {
 		}
 	}
 	d.vars = desktopVars(d.Root)
+	if d.opts.Wayland {
+		// Mutter needs the session bus, and starts Xwayland itself.
+		if err := d.startSessionBus(ctx); err != nil {
+			return err
+		}
+		if err := d.startWayland(ctx); err != nil {
+			return err
+		}
+		return d.startAccessibilityBus(ctx)
+	}
 	if err := d.startX(ctx); err != nil {
 		return err
 	}
@@ -140,6 +162,9 @@ func desktopVars(root string) map[string]string {
 		"NO_AT_BRIDGE":      "",
 		"GTK_A11Y":          "",
 		"LANG":              "C.UTF-8",
+		// A private X desktop is an X11 session, whatever the caller's is
+		// (the Wayland lane says wayland).
+		"XDG_SESSION_TYPE": "x11",
 	}
 	for k, v := range accessibilityVars {
 		vars[k] = v
@@ -241,6 +266,11 @@ func (d *Desktop) startAccessibilityBus(ctx context.Context) error {
 	wait.Env = d.Env()
 	if out, err := wait.CombinedOutput(); err != nil {
 		return fmt.Errorf("sandbox: the AT-SPI bus did not come up: %v: %s", err, strings.TrimSpace(string(out)))
+	}
+	if d.Wayland != "" {
+		// The launcher publishes nothing on X in a Wayland session: every
+		// toolkit there finds the bus through org.a11y.Bus.
+		return nil
 	}
 	return d.waitRootBusProperty(wctx)
 }

@@ -1,0 +1,236 @@
+package sandbox
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// The Wayland lane: a headless GNOME desktop as a person's Wayland session
+// looks to the driver. Mutter is the compositor (--headless with a virtual
+// monitor, no GPU), with Xwayland for the X11 apps and the consent dialog,
+// PipeWire and WirePlumber for its screen casts, and the same private
+// session bus and AT-SPI bus as the X11 lane. Its environment is what a
+// GNOME session gives its apps: XDG_SESSION_TYPE=wayland, WAYLAND_DISPLAY,
+// and DISPLAY with XAUTHORITY for Xwayland. Apps on it are Wayland
+// clients (GTK picks Wayland by itself; Qt, Firefox and Chromium are told
+// to); one started with UseX11 runs on Xwayland instead.
+//
+// The order matters: mutter aborts without a session bus, its screen casts
+// start only once PipeWire runs, and the AT-SPI bus launcher publishes
+// AT_SPI_BUS on Xwayland's root window, so it starts after mutter.
+
+// waylandTools are the programs the Wayland lane runs, with the Debian
+// package of each for the error that says one is missing.
+var waylandTools = [][2]string{
+	{"mutter", "mutter"}, {"Xwayland", "xwayland"},
+	{"pipewire", "pipewire"}, {"wireplumber", "wireplumber"},
+}
+
+// waylandVars are the variables that make each toolkit a Wayland client.
+// GTK needs none (it prefers Wayland when WAYLAND_DISPLAY is set);
+// Chromium takes a switch instead (AccessibleArgs).
+var waylandVars = map[string]string{
+	"XDG_SESSION_TYPE":    "wayland",
+	"XDG_CURRENT_DESKTOP": "GNOME",
+	"QT_QPA_PLATFORM":     "wayland",
+	"MOZ_ENABLE_WAYLAND":  "1",
+}
+
+// ozoneWayland makes a Chromium-family program a Wayland client.
+const ozoneWayland = "--ozone-platform=wayland"
+
+// checkWaylandTools fails with the missing program's package.
+func checkWaylandTools() error {
+	for _, t := range waylandTools {
+		if _, err := exec.LookPath(t[0]); err != nil {
+			return fmt.Errorf("sandbox: %s is not installed (Debian: %s)", t[0], t[1])
+		}
+	}
+	return nil
+}
+
+// startWayland brings up PipeWire, WirePlumber and mutter on the session
+// bus already started, and records the compositor's and Xwayland's
+// addresses.
+func (d *Desktop) startWayland(ctx context.Context) error {
+	for k, v := range waylandVars {
+		d.vars[k] = v
+	}
+	if err := d.startQuiet(ctx, "pipewire"); err != nil {
+		return err
+	}
+	if err := d.waitSocket(ctx, "pipewire-0"); err != nil {
+		return err
+	}
+	if err := d.startQuiet(ctx, "wireplumber"); err != nil {
+		return err
+	}
+	return d.startMutter(ctx)
+}
+
+// startQuiet starts one of the desktop's own services with its output in
+// the log.
+func (d *Desktop) startQuiet(ctx context.Context, name string, args ...string) error {
+	cmd := exec.Command(name, args...)
+	cmd.Env = d.Env()
+	cmd.Stdout, cmd.Stderr = d.opts.Log, d.opts.Log
+	cmd.SysProcAttr = childAttrs()
+	if err := spawn(cmd); err != nil {
+		return fmt.Errorf("sandbox: %s: %w", name, err)
+	}
+	d.track(cmd)
+	return nil
+}
+
+// startMutter starts mutter headless on a virtual monitor of the
+// desktop's screen size and waits until it has named its Wayland socket
+// and Xwayland's display. Mutter picks the X display number itself, as
+// Xvfb does in the X11 lane (two servers never share one).
+func (d *Desktop) startMutter(ctx context.Context) error {
+	d.Wayland = "wayland-" + filepath.Base(d.Root)
+	args := mutterArgs(d.opts.Screen, d.Wayland)
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = d.Env()
+	cmd.Stdout = d.opts.Log
+	cmd.SysProcAttr = childAttrs()
+	errOut, err := cmd.StderrPipe()
+	if err != nil {
+		return err
+	}
+	if err := spawn(cmd); err != nil {
+		return fmt.Errorf("sandbox: mutter: %w", err)
+	}
+	d.track(cmd)
+	display, err := d.xwaylandDisplay(ctx, errOut)
+	if err != nil {
+		return err
+	}
+	if err := d.waitSocket(ctx, d.Wayland); err != nil {
+		return err
+	}
+	auth, _ := filepath.Glob(filepath.Join(d.vars["XDG_RUNTIME_DIR"], ".mutter-Xwaylandauth.*"))
+	if len(auth) == 0 {
+		return errors.New("sandbox: mutter wrote no Xauthority file for Xwayland")
+	}
+	d.Display = display
+	d.vars["DISPLAY"] = display
+	d.vars["XAUTHORITY"] = auth[0]
+	d.vars["WAYLAND_DISPLAY"] = d.Wayland
+	return nil
+}
+
+// mutterArgs is mutter's command line: headless, Wayland, one virtual
+// monitor of the screen's size, on the given socket name.
+func mutterArgs(screen, socket string) []string {
+	return []string{"mutter", "--headless", "--wayland", "--virtual-monitor", monitorSize(screen), "--wayland-display=" + socket}
+}
+
+// monitorSize turns Xvfb's screen geometry ("1920x1080x24") into a
+// monitor size ("1920x1080").
+func monitorSize(screen string) string {
+	parts := strings.Split(screen, "x")
+	if len(parts) < 2 {
+		return "1920x1080"
+	}
+	return parts[0] + "x" + parts[1]
+}
+
+// xwaylandDisplay reads mutter's messages until it names the public X11
+// display it gave Xwayland, and passes every line on to the log.
+func (d *Desktop) xwaylandDisplay(ctx context.Context, r io.Reader) (string, error) {
+	got := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(r)
+		sent := false
+		for sc.Scan() {
+			line := sc.Text()
+			fmt.Fprintln(d.opts.Log, line)
+			if n, ok := publicDisplay(line); ok && !sent {
+				got <- n
+				sent = true
+			}
+		}
+		if !sent {
+			close(got)
+		}
+	}()
+	select {
+	case n, ok := <-got:
+		if !ok {
+			return "", errors.New("sandbox: mutter exited before it started Xwayland (run with a log to see why)")
+		}
+		return n, nil
+	case <-time.After(d.opts.StartTimeout):
+		return "", errors.New("sandbox: mutter did not start Xwayland in time")
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+// publicDisplay finds the display in mutter's line "Using public X11
+// display :0, (using :1 for managed services)".
+func publicDisplay(line string) (string, bool) {
+	const mark = "Using public X11 display "
+	i := strings.Index(line, mark)
+	if i < 0 {
+		return "", false
+	}
+	rest := line[i+len(mark):]
+	if j := strings.IndexAny(rest, ", "); j >= 0 {
+		rest = rest[:j]
+	}
+	return rest, strings.HasPrefix(rest, ":")
+}
+
+// waitSocket waits until the runtime folder holds a socket of that name.
+func (d *Desktop) waitSocket(ctx context.Context, name string) error {
+	path := filepath.Join(d.vars["XDG_RUNTIME_DIR"], name)
+	deadline := time.Now().Add(d.opts.StartTimeout)
+	for {
+		if fi, err := os.Stat(path); err == nil && fi.Mode()&os.ModeSocket != 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("sandbox: %s did not appear in time", path)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// UseX11 makes cmd, prepared by Command or AppCommand on a Wayland
+// desktop, an X11 client of Xwayland: the toolkits' Wayland switches are
+// taken out. On an X11 desktop it changes nothing.
+func (d *Desktop) UseX11(cmd *exec.Cmd) *exec.Cmd {
+	if d.Wayland == "" {
+		return cmd
+	}
+	env := cmd.Env[:0:0]
+	for _, kv := range cmd.Env {
+		k, _, _ := strings.Cut(kv, "=")
+		if k == "WAYLAND_DISPLAY" || k == "QT_QPA_PLATFORM" || k == "MOZ_ENABLE_WAYLAND" || k == "GDK_BACKEND" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	cmd.Env = append(env, "GDK_BACKEND=x11", "QT_QPA_PLATFORM=xcb")
+	args := cmd.Args[:0:0]
+	for _, a := range cmd.Args {
+		if a != ozoneWayland {
+			args = append(args, a)
+		}
+	}
+	cmd.Args = args
+	return cmd
+}

@@ -1,0 +1,90 @@
+package sandbox
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
+)
+
+// startWaylandDesk starts a headless GNOME Wayland desktop for one test; it
+// is closed when the test ends.
+func startWaylandDesk(t *testing.T) *Desktop {
+	t.Helper()
+	d, err := Start(context.Background(), Options{Wayland: true, Screen: "1280x800x24"})
+	if err != nil {
+		t.Fatalf("the Wayland sandbox needs mutter, xwayland, pipewire and wireplumber (make test installs them): %v", err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+func TestWaylandDesktopLooksLikeAGnomeSession(t *testing.T) {
+	d := startWaylandDesk(t)
+	vars := d.Vars()
+	want := map[string]string{
+		"XDG_SESSION_TYPE":    "wayland",
+		"XDG_CURRENT_DESKTOP": "GNOME",
+		"WAYLAND_DISPLAY":     d.Wayland,
+		"DISPLAY":             d.Display,
+	}
+	for k, v := range want {
+		if v == "" || vars[k] != v {
+			t.Errorf("%s = %q, want %q", k, vars[k], v)
+		}
+	}
+	for _, sock := range []string{d.Wayland, "pipewire-0"} {
+		if fi, err := os.Stat(filepath.Join(vars["XDG_RUNTIME_DIR"], sock)); err != nil || fi.Mode()&os.ModeSocket == 0 {
+			t.Errorf("the runtime folder has no socket %s: %v", sock, err)
+		}
+	}
+	if vars["XAUTHORITY"] == "" {
+		t.Error("XAUTHORITY is not set for Xwayland")
+	}
+	// Xwayland answers on DISPLAY with the Xauthority given.
+	out, err := d.Command("xprop", "-root", "_NET_SUPPORTING_WM_CHECK").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "window id") {
+		t.Fatalf("xprop -root on Xwayland (mutter manages it): %v %s", err, out)
+	}
+}
+
+// A GTK app on the Wayland desktop is a Wayland client: it is on the
+// accessibility bus and has no window on Xwayland; the same app with
+// UseX11 has one there.
+func TestWaylandDesktopRunsWaylandAndXwaylandApps(t *testing.T) {
+	d := startWaylandDesk(t)
+	synthetic := testkit.Fixture(t, "synthetic.py")
+	wlCmd := d.Command("/usr/bin/python3", synthetic, "3")
+	xCmd := d.UseX11(d.Command("/usr/bin/python3", synthetic, "4"))
+	wl, x := startCapturing(t, d, wlCmd), startCapturing(t, d, xCmd)
+	for _, out := range []*testkit.SyncBuffer{wl, x} {
+		testkit.Eventually(t, 20*time.Second, "the fixture says ready", func() bool { return strings.Contains(out.String(), "ready") })
+	}
+	tree, err := d.Command("xwininfo", "-root", "-tree").CombinedOutput()
+	if err != nil {
+		t.Fatalf("xwininfo on Xwayland: %v %s", err, tree)
+	}
+	if strings.Contains(string(tree), "Synthetic 3 rows") {
+		t.Errorf("the Wayland app has a window on Xwayland:\n%s", tree)
+	}
+	if !strings.Contains(string(tree), "Synthetic 4 rows") {
+		t.Errorf("the app started with UseX11 has no window on Xwayland:\n%s", tree)
+	}
+	walk := testkit.Fixture(t, "walk.py")
+	for _, c := range []struct {
+		cmd   *exec.Cmd
+		title string
+	}{{wlCmd, "Synthetic 3 rows"}, {xCmd, "Synthetic 4 rows"}} {
+		cmd := d.Command("/usr/bin/python3", walk, strconv.Itoa(c.cmd.Process.Pid), c.title)
+		got, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(got), "push_button\tClick me") {
+			t.Errorf("a pyatspi walk of %q: %v\n%.400s", c.title, err, got)
+		}
+	}
+}
