@@ -110,7 +110,7 @@ const notBuilt = "not_built"
 func (r Registry) Capabilities() []Capability {
 	out := make([]Capability, 0, len(capabilityTable))
 	for _, spec := range capabilityTable {
-		c := Capability{Name: spec.Name, Status: StatusAvailable, Consent: spec.Consent}
+		c := Capability{Name: spec.Name, Status: StatusAvailable, Consent: spec.Consent, RestsOn: slices.Clone(spec.RestsOn)}
 		for _, id := range spec.RestsOn {
 			p, ok := r.part(id)
 			if !ok {

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 
@@ -109,15 +110,16 @@ func TestCapabilitiesFollowTheirParts(t *testing.T) {
 		{"a part the backend does not report is not built", engine.Registry{}, "capture_window",
 			engine.Capability{Status: "unavailable", ReasonCode: "not_built"}},
 	}
-	consent := map[string]string{}
+	specs := map[string]engine.CapabilitySpec{}
 	for _, c := range engine.CapabilityTable() {
-		consent[c.Name] = c.Consent
+		specs[c.Name] = c
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			want := tt.want
-			want.Name, want.Consent = tt.capability, consent[tt.capability]
-			if got := capability(t, tt.reg, tt.capability); got != want {
+			spec := specs[tt.capability]
+			want.Name, want.Consent, want.RestsOn = tt.capability, spec.Consent, spec.RestsOn
+			if got := capability(t, tt.reg, tt.capability); !reflect.DeepEqual(got, want) {
 				t.Errorf("%+v, want %+v", got, want)
 			}
 		})

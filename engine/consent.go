@@ -93,6 +93,12 @@ func startSession(ctx context.Context, c *Conn, a *Args) Result {
 		return Failure(err)
 	}
 	d := c.d
+	var refusal *Capability
+	if sa.input == InputTakeover {
+		if cp, refused := d.takeoverRefusal(ctx); refused {
+			refusal = &cp
+		}
+	}
 	wins, werr := d.windows(ctx)
 	if werr != nil {
 		return Failure(werr)
@@ -126,6 +132,12 @@ func startSession(ctx context.Context, c *Conn, a *Args) Result {
 	defer unbind()
 
 	newApps, askTakeover, askClipRead := s.toAsk(ctx, wanted, sa)
+	if refusal != nil {
+		askTakeover = false
+		s.mu.Lock()
+		s.tk.reason, s.tk.action = refusal.ReasonCode, refusal.Action
+		s.mu.Unlock()
+	}
 	dialog := len(newApps) > 0 || askTakeover || askClipRead
 	if dialog {
 		req := ConsentRequest{
@@ -161,11 +173,13 @@ func startSession(ctx context.Context, c *Conn, a *Args) Result {
 			if terr := s.startTakeover(ctx); terr != nil {
 				s.mu.Lock()
 				s.tk.reason = "indicator_unavailable"
+				s.tk.action = ""
 				s.mu.Unlock()
 			}
 		} else if askTakeover {
 			s.mu.Lock()
 			s.tk.reason = "not_granted"
+			s.tk.action = ""
 			s.mu.Unlock()
 		}
 	} else {

@@ -70,6 +70,12 @@ type Driver struct {
 	releaseMu sync.Mutex
 
 	rows *rowRegistry
+
+	// takeoverCap is whether the desktop can give a takeover, read the
+	// first time one is asked for (takeover_refusal.go).
+	takeoverMu  sync.Mutex
+	takeoverCap *Capability
+
 	// snapSeq numbers every snapshot of every session of the process, so
 	// a snapshot id (and with it a token) is never issued twice.
 	snapSeq atomic.Uint64

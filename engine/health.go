@@ -27,7 +27,7 @@ func (d *Driver) Health(ctx context.Context) HealthResult {
 	}
 	for _, c := range reg.Capabilities() {
 		res.Capabilities = append(res.Capabilities, CapabilityOut{Name: c.Name, Status: c.Status,
-			ReasonCode: nullable(c.ReasonCode), Action: nullable(c.Action), Consent: c.Consent})
+			ReasonCode: nullable(c.ReasonCode), Action: nullable(c.Action), Consent: c.Consent, RestsOn: c.RestsOn})
 	}
 	return res
 }

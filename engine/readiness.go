@@ -29,7 +29,28 @@ type Registry struct {
 	Features    []Feature
 	Permissions []Permission
 	Probes      []Probe
+	// Desktop is what the backend found of the graphical session beyond
+	// its type; empty where there is nothing more to say (X11, the mock).
+	Desktop DesktopFacts
 }
+
+// DesktopFacts describe a Wayland session: who composites it and whether
+// X11 apps (and the consent dialog) have an Xwayland to run on.
+type DesktopFacts struct {
+	// Compositor is the Wayland compositor found: CompositorMutter,
+	// CompositorKWin, CompositorWlroots, CompositorOther, or "".
+	Compositor string
+	// Xwayland is Xwayland's display (":0"), "" when there is none.
+	Xwayland string
+}
+
+// Compositors, as the doctor report spells them.
+const (
+	CompositorMutter  = "gnome-mutter"
+	CompositorKWin    = "kde-kwin"
+	CompositorWlroots = "sway-wlroots"
+	CompositorOther   = "other"
+)
 
 // BackendEntry is one registry entry: a part of the desktop shown to the
 // person, which capabilities may rest on too.
@@ -58,6 +79,7 @@ type Capability struct {
 	ReasonCode string
 	Action     string
 	Consent    string // session, takeover, separate, host_approval
+	RestsOn    []string
 }
 
 // Permission is one OS permission the driver needs.

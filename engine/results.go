@@ -113,6 +113,9 @@ type TakeoverState struct {
 	Paused       bool        `json:"paused"`
 	PausedReason PauseReason `json:"paused_reason,omitempty"`
 	Reason       string      `json:"reason,omitempty"`
+	// Action says what the person can do when the desktop refused the
+	// takeover (the capability's fixed sentence, never app text).
+	Action string `json:"action,omitempty"`
 }
 
 // LeaseState is the lease part of session results.
@@ -249,6 +252,9 @@ type CapabilityOut struct {
 	ReasonCode *string `json:"reason_code"`
 	Action     *string `json:"action"`
 	Consent    string  `json:"consent"`
+	// RestsOn names the parts of the desktop the capability uses, from
+	// the capability table.
+	RestsOn []string `json:"rests_on,omitempty"`
 }
 
 // HealthResult is health_report's result.

@@ -26,6 +26,7 @@ type takeover struct {
 	paused       bool
 	pausedReason PauseReason
 	reason       string // why takeover is off or ended, once it was asked for
+	action       string // what to do about reason, when the desktop refused the takeover
 	stopWatch    context.CancelFunc
 
 	// The send log: what the driver itself sent, so the watcher can tell
@@ -84,7 +85,7 @@ const driverClickQuiet = 1500 * time.Millisecond
 const continueClickLag = time.Second
 
 func (t *takeover) stateLocked() TakeoverState {
-	return TakeoverState{On: t.on, Indicator: t.on && t.indicator != nil, Paused: t.paused, PausedReason: t.pausedReason, Reason: t.reason}
+	return TakeoverState{On: t.on, Indicator: t.on && t.indicator != nil, Paused: t.paused, PausedReason: t.pausedReason, Reason: t.reason, Action: t.action}
 }
 
 // startTakeover shows the indicator and starts the input watcher. No
@@ -117,6 +118,7 @@ func (s *Session) startTakeover(ctx context.Context) *Error {
 	s.tk.on = true
 	s.tk.indicator = ind
 	s.tk.reason = ""
+	s.tk.action = ""
 	s.tk.stopWatch = cancel
 	s.tk.ref = ref
 	s.tk.presses = nil
@@ -209,6 +211,7 @@ func (s *Session) endTakeover(reason string) {
 	s.tk.indicator = nil
 	s.tk.stopWatch = nil
 	s.tk.reason = reason
+	s.tk.action = ""
 	s.input = InputHeadless
 	s.mu.Unlock()
 	if ind != nil {

@@ -23,6 +23,8 @@ type desktopFacts struct {
 	DisplayAnswers bool
 	// Wayland: the graphical session is a Wayland session.
 	Wayland bool
+	// Compositor names a Wayland session's compositor (compositorOf).
+	Compositor string
 	// SessionBus: the D-Bus session bus (where the accessibility bus is
 	// announced) accepted a connection.
 	SessionBus bool
@@ -48,6 +50,9 @@ func gatherFacts(display string, getenv func(string) string) desktopFacts {
 	}
 	f := desktopFacts{Display: display}
 	f.Wayland = waylandSession(getenv)
+	if f.Wayland {
+		f.Compositor = compositorOf(getenv)
+	}
 	if display != "" {
 		sockets, local := displaySockets(display)
 		f.DisplayLocal = local

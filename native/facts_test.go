@@ -1,6 +1,8 @@
 package native
 
 import (
+	"github.com/nish-driver/nish-driver/engine"
+
 	"net"
 	"path/filepath"
 	"reflect"
@@ -72,7 +74,13 @@ func TestFactsProbeSockets(t *testing.T) {
 		{"dead sockets", "", map[string]string{
 			"DISPLAY": filepath.Join(dir, "none") + ":0", "DBUS_SESSION_BUS_ADDRESS": "unix:path=" + filepath.Join(dir, "nobus"),
 		}, desktopFacts{Display: filepath.Join(dir, "none") + ":0", DisplayLocal: true}},
-		{"wayland", "", map[string]string{"WAYLAND_DISPLAY": "wayland-0"}, desktopFacts{Wayland: true}},
+		{"wayland", "", map[string]string{"WAYLAND_DISPLAY": "wayland-0"}, desktopFacts{Wayland: true, Compositor: engine.CompositorOther}},
+		{"GNOME on Wayland", "", map[string]string{"XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "ubuntu:GNOME"},
+			desktopFacts{Wayland: true, Compositor: engine.CompositorMutter}},
+		{"KDE on Wayland", "", map[string]string{"WAYLAND_DISPLAY": "wayland-0", "XDG_CURRENT_DESKTOP": "KDE"},
+			desktopFacts{Wayland: true, Compositor: engine.CompositorKWin}},
+		{"sway", "", map[string]string{"WAYLAND_DISPLAY": "wayland-1", "SWAYSOCK": "/run/user/1000/sway-ipc.sock"},
+			desktopFacts{Wayland: true, Compositor: engine.CompositorWlroots}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -22,8 +22,10 @@ func unavailableRegistry(f desktopFacts) engine.Registry {
 	displayProbe := engine.Probe{Label: "display server", Status: "ok", Message: "X11 " + f.Display + " answers"}
 	switch {
 	case f.Wayland:
+		// Xwayland is where the consent dialog shows; a Wayland session
+		// without one that answers leaves the dialog nowhere to go.
 		x11Reason = doctor.ReasonWaylandSessionUnsupported
-		displayProbe = engine.Probe{Label: "display server", Status: "fail", Message: "the session is Wayland"}
+		displayProbe = engine.Probe{Label: "display server", Status: "fail", Message: "the session is Wayland and no Xwayland answers, so the consent dialog cannot be shown"}
 	case f.Display == "":
 		x11Reason = doctor.ReasonDisplayUnreachable
 		displayProbe = engine.Probe{Label: "display server", Status: "fail", Message: "DISPLAY is not set"}
@@ -54,8 +56,13 @@ func unavailableRegistry(f desktopFacts) engine.Registry {
 		sessionType = "x11"
 	}
 
+	var desk engine.DesktopFacts
+	if f.Wayland {
+		desk = engine.DesktopFacts{Compositor: f.Compositor}
+	}
 	reg := engine.Registry{
 		SessionType: sessionType,
+		Desktop:     desk,
 		Backends: []engine.BackendEntry{
 			entry(engine.PartX11, true, false, x11Reason),
 			entry(engine.PartAtspi, true, false, atspiReason),

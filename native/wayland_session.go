@@ -1,17 +1,20 @@
 package native
 
 import (
+	"strings"
+
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/doctor"
 )
 
 // A Wayland session usually has an X display too (Xwayland, for the apps
-// that still speak X11), so the live backend opens it and works, but only
-// on those apps: the Wayland apps, most of the desktop, have no X window
-// and are never listed. Until the driver finds windows through the
-// accessibility bus on Wayland, a backend on such a display must not say
-// ready: its registry says the session is Wayland and why the display
-// does not count.
+// that still speak X11), so the live backend opens it: the consent dialog
+// is shown there. But Xwayland holds only the X11 apps; the Wayland apps,
+// most of the desktop, have no X window. So in a Wayland session the
+// windows come from the accessibility bus, the X display serves the
+// dialog alone, and what X gives on a whole X desktop (input, the
+// person's input heard, captures) is not the desktop's: the registry says
+// so, part by part.
 
 // waylandSession tells, from the environment, whether the graphical
 // session is Wayland, even when DISPLAY names an X display (Xwayland).
@@ -19,20 +22,83 @@ func waylandSession(getenv func(string) string) bool {
 	return getenv("XDG_SESSION_TYPE") == "wayland" || getenv("WAYLAND_DISPLAY") != ""
 }
 
+// compositorOf names the session's compositor from what a session tells
+// its apps: XDG_CURRENT_DESKTOP (GNOME, KDE, sway; a colon-separated
+// list, as "ubuntu:GNOME") and sway's own SWAYSOCK.
+func compositorOf(getenv func(string) string) string {
+	for _, d := range strings.Split(getenv("XDG_CURRENT_DESKTOP"), ":") {
+		switch strings.ToLower(strings.TrimSpace(d)) {
+		case "gnome", "gnome-classic", "gnome-flashback":
+			return engine.CompositorMutter
+		case "kde":
+			return engine.CompositorKWin
+		case "sway", "wlroots":
+			return engine.CompositorWlroots
+		}
+	}
+	if getenv("SWAYSOCK") != "" {
+		return engine.CompositorWlroots
+	}
+	return engine.CompositorOther
+}
+
+// waylandDesktop is the registry's view of a Wayland session whose
+// Xwayland is display ("" when there is none).
+func waylandDesktop(getenv func(string) string, display string) engine.DesktopFacts {
+	return engine.DesktopFacts{Compositor: compositorOf(getenv), Xwayland: display}
+}
+
+// waylandTakeoverParts are the parts a takeover rests on that a Wayland session
+// does not give through Xwayland: synthetic input there reaches only X11
+// windows, and the person's input over a Wayland window is never heard, so
+// no hand-back could work. They wait for the input portal.
+var waylandTakeoverParts = []string{engine.PartXTest, engine.PartShape}
+
 // inWaylandSession is reg, a registry read on display inside a Wayland
-// session: the session type wayland, and the x11 entry unavailable with
-// the reason that says why (the apps on display are not the desktop's).
-func inWaylandSession(reg engine.Registry, display string) engine.Registry {
+// session. With windowsFromBus (the backend lists the windows from the
+// accessibility bus) the X display counts for what it does there, showing
+// the consent dialog; without, the x11 entry is unavailable, since its
+// windows are not the desktop's. Either way the parts X gives only to X11
+// windows are unavailable (takeover, hand-back: wayland_portal_not_built;
+// capture: the same until the screen cast is built).
+func inWaylandSession(reg engine.Registry, display string, getenv func(string) string, windowsFromBus bool) engine.Registry {
 	reg.SessionType = "wayland"
+	reg.Desktop = waylandDesktop(getenv, display)
+	notBuilt := doctor.ReasonWaylandPortalNotBuilt
 	backends := make([]engine.BackendEntry, 0, len(reg.Backends))
 	for _, e := range reg.Backends {
-		if e.ID == engine.PartX11 {
+		switch {
+		case e.ID == engine.PartX11 && !windowsFromBus:
 			e = entry(engine.PartX11, e.Required, false, doctor.ReasonWaylandSessionUnsupported)
+		case e.ID == engine.PartXInput2:
+			e = entry(engine.PartXInput2, false, false, notBuilt)
 		}
 		backends = append(backends, e)
 	}
 	reg.Backends = backends
-	reg.Probes = append([]engine.Probe{{Label: "session", Status: "fail",
-		Message: "the session is Wayland: X11 " + display + " is Xwayland, which holds only some of the apps"}}, reg.Probes...)
+	features := make([]engine.Feature, 0, len(reg.Features))
+	for _, f := range reg.Features {
+		if f.ID == engine.PartComposite || contains(waylandTakeoverParts, f.ID) {
+			f = feature(f.ID, false, notBuilt)
+		}
+		features = append(features, f)
+	}
+	reg.Features = features
+	msg := "Wayland (" + reg.Desktop.Compositor + "): the windows come from the accessibility bus; Xwayland " + display + " shows the consent dialog"
+	status := "ok"
+	if !windowsFromBus {
+		msg = "Wayland (" + reg.Desktop.Compositor + "): X11 " + display + " is Xwayland, which holds only some of the apps"
+		status = "fail"
+	}
+	reg.Probes = append([]engine.Probe{{Label: "session", Status: status, Message: msg}}, reg.Probes...)
 	return reg
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
 }

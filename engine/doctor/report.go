@@ -36,9 +36,26 @@ type Report struct {
 	Permissions     []PermissionOut           `json:"permissions"`
 	NextSteps       []NextStep                `json:"next_steps"`
 	Network         Network                   `json:"network"`
+	// Desktop names a Wayland session's compositor and Xwayland; left
+	// out elsewhere.
+	Desktop *DesktopOut `json:"desktop,omitempty"`
 	// OK repeats Ready for readers of the older (schema 1) report.
 	OK     bool       `json:"ok"`
 	Probes []ProbeOut `json:"probes"`
+}
+
+// DesktopOut is the report's view of a Wayland session.
+type DesktopOut struct {
+	Compositor string  `json:"compositor"`
+	Xwayland   *string `json:"xwayland"`
+}
+
+// desktopOut is nil where the registry has nothing to say.
+func desktopOut(f engine.DesktopFacts) *DesktopOut {
+	if f == (engine.DesktopFacts{}) {
+		return nil
+	}
+	return &DesktopOut{Compositor: f.Compositor, Xwayland: nullable(f.Xwayland)}
 }
 
 // PermissionOut is one OS permission on the wire.
@@ -103,6 +120,7 @@ func Build(reg engine.Registry) Report {
 		Permissions:     make([]PermissionOut, 0, len(reg.Permissions)),
 		NextSteps:       NextSteps(backends, reg.Permissions),
 		Network:         Network{CodePaths: "none", Telemetry: false, UpdateCheck: false},
+		Desktop:         desktopOut(reg.Desktop),
 		OK:              ready,
 		Probes:          probes(reg.Probes, backends),
 	}
@@ -135,7 +153,7 @@ func BackendOut(b engine.BackendEntry) engine.RegistryEntryOut {
 // there are none.
 func CapabilityOut(c engine.Capability) engine.CapabilityOut {
 	reason, action := reasonAndAction(c.Status, c.ReasonCode, c.Action)
-	return engine.CapabilityOut{Name: c.Name, Status: c.Status, ReasonCode: reason, Action: action, Consent: c.Consent}
+	return engine.CapabilityOut{Name: c.Name, Status: c.Status, ReasonCode: reason, Action: action, Consent: c.Consent, RestsOn: c.RestsOn}
 }
 
 // reasonAndAction are an entry's reason code and action as the report

@@ -16,6 +16,13 @@ func Text(r Report) string {
 	fmt.Fprintf(&b, "nish-driver doctor: %s\n", state)
 	fmt.Fprintf(&b, "driver %s, contract %s, platform %s, session %s\n",
 		r.DriverVersion, r.ContractVersion, r.Platform, r.SessionType)
+	if r.Desktop != nil {
+		xw := "no Xwayland"
+		if r.Desktop.Xwayland != nil {
+			xw = "Xwayland " + *r.Desktop.Xwayland
+		}
+		fmt.Fprintf(&b, "compositor %s, %s\n", r.Desktop.Compositor, xw)
+	}
 
 	b.WriteString("\nBackends:\n")
 	width := 0

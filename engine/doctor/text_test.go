@@ -3,6 +3,8 @@ package doctor
 import (
 	"strings"
 	"testing"
+
+	"github.com/nish-driver/nish-driver/engine"
 )
 
 func TestText(t *testing.T) {
@@ -16,7 +18,27 @@ func TestText(t *testing.T) {
 			name:    "ready",
 			report:  Build(readyRegistry()),
 			want:    []string{"doctor: READY", "session x11", "x11", "atspi", "wayland-portal", "available: read_tree", "unsupported: list_notifications", "Checks:\n  [ok] x11: available\n"},
-			notWant: []string{"NOT READY", "Next steps"},
+			notWant: []string{"NOT READY", "Next steps", "compositor"},
+		},
+		{
+			name: "a Wayland session names its compositor and Xwayland",
+			report: func() Report {
+				reg := readyRegistry()
+				reg.SessionType = "wayland"
+				reg.Desktop = engine.DesktopFacts{Compositor: engine.CompositorMutter, Xwayland: ":3"}
+				return Build(reg)
+			}(),
+			want: []string{"session wayland", "compositor gnome-mutter, Xwayland :3"},
+		},
+		{
+			name: "a Wayland session without Xwayland says so",
+			report: func() Report {
+				reg := readyRegistry()
+				reg.SessionType = "wayland"
+				reg.Desktop = engine.DesktopFacts{Compositor: engine.CompositorWlroots}
+				return Build(reg)
+			}(),
+			want: []string{"compositor sway-wlroots, no Xwayland"},
 		},
 		{
 			name:   "not ready",

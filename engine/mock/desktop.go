@@ -39,6 +39,7 @@ type Desktop struct {
 	clock engine.Clock
 
 	unavailable bool
+	parts       map[string]engine.Feature        // parts reported otherwise than the desktop's status (SetPart)
 	a11yOn      bool                             // the accessibility switch (accessibility.go)
 	a11yBroken  bool                             // the switch does not answer
 	qtBus       string                           // the AT_SPI_BUS check's state ("" ok)
@@ -192,6 +193,18 @@ func (d *Desktop) SetUnavailable(off bool) {
 	d.mu.Lock()
 	d.unavailable = off
 	d.touch()
+	d.mu.Unlock()
+}
+
+// SetPart makes the registry report one part of the capability table as
+// given (a desktop without XInput 2.1's raw events, a Wayland session's
+// missing input portal) instead of with the desktop's own status.
+func (d *Desktop) SetPart(f engine.Feature) {
+	d.mu.Lock()
+	if d.parts == nil {
+		d.parts = map[string]engine.Feature{}
+	}
+	d.parts[f.ID] = f
 	d.mu.Unlock()
 }
 

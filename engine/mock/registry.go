@@ -10,7 +10,7 @@ import (
 // part of the desktop the capability table names: each is reported as a
 // feature with the desktop's own status, so every capability is available
 // except the three notification commands, whose part is unsupported with
-// no_platform_api as on X11. Accessibility is granted and screen capture is
+// no_platform_api as on X11, and any part SetPart set. Accessibility is granted and screen capture is
 // not_applicable. A switched-off desktop reports the backend and every
 // part unavailable (display_unreachable) and accessibility missing.
 func (d *Desktop) Registry(ctx context.Context) engine.Registry {
@@ -18,6 +18,10 @@ func (d *Desktop) Registry(ctx context.Context) engine.Registry {
 	defer d.finish(i, nil)
 	d.mu.Lock()
 	off := d.unavailable
+	set := make(map[string]engine.Feature, len(d.parts))
+	for id, f := range d.parts {
+		set[id] = f
+	}
 	d.mu.Unlock()
 
 	reg := engine.Registry{SessionType: "mock"}
@@ -32,6 +36,9 @@ func (d *Desktop) Registry(ctx context.Context) engine.Registry {
 		if id == engine.PartNotifications {
 			part = engine.Feature{ID: id, Status: engine.StatusUnsupported, ReasonCode: "no_platform_api",
 				Action: "This platform gives no way to do this."}
+		}
+		if f, ok := set[id]; ok && !off {
+			part = f
 		}
 		reg.Features = append(reg.Features, part)
 	}
