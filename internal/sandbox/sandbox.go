@@ -225,18 +225,10 @@ func (d *Desktop) firstLine(ctx context.Context, r io.Reader, late string) (stri
 
 // startSessionBus starts a private session bus and reads its address.
 func (d *Desktop) startSessionBus(ctx context.Context) error {
-	cmd := exec.Command("dbus-daemon", "--session", "--nofork", "--nopidfile", "--print-address=1")
-	cmd.Env = d.Env()
-	cmd.Stderr = d.opts.Log
-	cmd.SysProcAttr = childAttrs()
-	out, err := cmd.StdoutPipe()
+	out, err := d.startReading(fromStdout, "dbus-daemon", "--session", "--nofork", "--nopidfile", "--print-address=1")
 	if err != nil {
 		return err
 	}
-	if err := spawn(cmd); err != nil {
-		return fmt.Errorf("sandbox: dbus-daemon: %w", err)
-	}
-	d.track(cmd)
 	a, err := d.firstLine(ctx, out, "sandbox: dbus-daemon did not start in time")
 	if err != nil {
 		return err
@@ -251,14 +243,9 @@ func (d *Desktop) startSessionBus(ctx context.Context) error {
 // startAccessibilityBus starts the AT-SPI bus launcher and waits until
 // org.a11y.Bus answers on the session bus.
 func (d *Desktop) startAccessibilityBus(ctx context.Context) error {
-	cmd := exec.Command(busLauncher, "--launch-immediately")
-	cmd.Env = d.Env()
-	cmd.Stdout, cmd.Stderr = d.opts.Log, d.opts.Log
-	cmd.SysProcAttr = childAttrs()
-	if err := spawn(cmd); err != nil {
-		return fmt.Errorf("sandbox: at-spi-bus-launcher: %w", err)
+	if err := d.startQuiet(busLauncher, "--launch-immediately"); err != nil {
+		return err
 	}
-	d.track(cmd)
 	wctx, cancel := context.WithTimeout(ctx, d.opts.StartTimeout)
 	defer cancel()
 	wait := exec.CommandContext(wctx, "gdbus", "wait", "--session", "--timeout",

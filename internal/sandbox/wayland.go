@@ -64,30 +64,16 @@ func (d *Desktop) startWayland(ctx context.Context) error {
 	for k, v := range waylandVars {
 		d.vars[k] = v
 	}
-	if err := d.startQuiet(ctx, "pipewire"); err != nil {
+	if err := d.startQuiet("pipewire"); err != nil {
 		return err
 	}
 	if err := d.waitSocket(ctx, "pipewire-0"); err != nil {
 		return err
 	}
-	if err := d.startQuiet(ctx, "wireplumber"); err != nil {
+	if err := d.startQuiet("wireplumber"); err != nil {
 		return err
 	}
 	return d.startMutter(ctx)
-}
-
-// startQuiet starts one of the desktop's own services with its output in
-// the log.
-func (d *Desktop) startQuiet(ctx context.Context, name string, args ...string) error {
-	cmd := exec.Command(name, args...)
-	cmd.Env = d.Env()
-	cmd.Stdout, cmd.Stderr = d.opts.Log, d.opts.Log
-	cmd.SysProcAttr = childAttrs()
-	if err := spawn(cmd); err != nil {
-		return fmt.Errorf("sandbox: %s: %w", name, err)
-	}
-	d.track(cmd)
-	return nil
 }
 
 // startMutter starts mutter headless on a virtual monitor of the
@@ -97,18 +83,10 @@ func (d *Desktop) startQuiet(ctx context.Context, name string, args ...string) e
 func (d *Desktop) startMutter(ctx context.Context) error {
 	d.Wayland = "wayland-" + filepath.Base(d.Root)
 	args := mutterArgs(d.opts.Screen, d.Wayland)
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Env = d.Env()
-	cmd.Stdout = d.opts.Log
-	cmd.SysProcAttr = childAttrs()
-	errOut, err := cmd.StderrPipe()
+	errOut, err := d.startReading(fromStderr, args[0], args[1:]...)
 	if err != nil {
 		return err
 	}
-	if err := spawn(cmd); err != nil {
-		return fmt.Errorf("sandbox: mutter: %w", err)
-	}
-	d.track(cmd)
 	display, err := d.xwaylandDisplay(ctx, errOut)
 	if err != nil {
 		return err
