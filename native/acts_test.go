@@ -218,11 +218,7 @@ func TestLeaseAndAuditOnARealApp(t *testing.T) {
 	onDesktop(t)
 	a := startSynthetic(t, 3)
 	pid := a.cmd.Process.Pid
-	b, err := native.Open(backendOptions(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := openBackend(t)
 	logPath := t.TempDir() + "/audit.jsonl"
 	log, err := audit.Open(logPath)
 	if err != nil {

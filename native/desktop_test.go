@@ -110,6 +110,18 @@ func backendOptions(t testing.TB) native.Options {
 	}}
 }
 
+// openBackend opens a native backend on t's desktop, closed when the test
+// ends (after the cleanups registered since, such as an engine's on it).
+func openBackend(t testing.TB) *native.Backend {
+	t.Helper()
+	b, err := native.Open(backendOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Close)
+	return b
+}
+
 // harness is the engine on the native backend with one connection.
 type harness struct {
 	t testing.TB
@@ -135,10 +147,7 @@ func newHarnessWith(t testing.TB, opts engine.Options) *harness {
 // watches the engine's calls into it.
 func newHarnessAround(t testing.TB, opts engine.Options, wrap func(*native.Backend) engine.Backend) *harness {
 	t.Helper()
-	b, err := native.Open(backendOptions(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := openBackend(t)
 	opts.Backend = b
 	if wrap != nil {
 		opts.Backend = wrap(b)
@@ -148,7 +157,6 @@ func newHarnessAround(t testing.TB, opts engine.Options, wrap func(*native.Backe
 	t.Cleanup(func() {
 		h.c.Close()
 		d.Shutdown()
-		b.Close()
 	})
 	return h
 }

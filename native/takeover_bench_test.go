@@ -104,10 +104,7 @@ func (w *tk) waitSendsOr(done <-chan engine.Result, kind engine.InputKind, n int
 // handBackWorld is a takeover on a small synthetic window, focused, with an
 // emptied entry holding the caret.
 func handBackWorld(b *testing.B) (*tk, uint64) {
-	a := startSynthetic(b, 3)
-	pid := a.cmd.Process.Pid
-	w := newTakeover(b)
-	w.grantTakeover(pid)
+	w, pid := takeoverOnSynthetic(b, 3)
 	win, read := w.read(pid)
 	w.ok("bring_to_front", map[string]any{"window_id": win})
 	entry, _ := entryOf(b, read, "value 0")

@@ -135,10 +135,7 @@ func newTakeover(t testing.TB) *tk { return newTakeoverOn(t, nil) }
 // fault of its own.
 func newTakeoverOn(t testing.TB, wrap func(*sendSpy) engine.Backend) *tk {
 	t.Helper()
-	b, err := native.Open(backendOptions(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := openBackend(t)
 	spy := &sendSpy{Backend: b}
 	var be engine.Backend = spy
 	if wrap != nil {
@@ -174,15 +171,12 @@ func newTakeoverOn(t testing.TB, wrap func(*sendSpy) engine.Backend) *tk {
 		pipe.Close()
 		_ = hostIn.Close()
 		_ = driverIn.Close()
-		b.Close()
 		person.Close()
 		other.Close()
 	})
 	return &tk{harness: h, spy: spy, host: host, person: person, other: other}
 }
 
-// grantTakeover starts a session on pid with the takeover line ticked by
-// the person's click, and checks the session is in a takeover.
 // clickOccluded checks that a takeover click on the element of tok, which
 // something covers, is occluded (retry after a refresh) and sends nothing.
 func (w *tk) clickOccluded(t *testing.T, tok string) {
@@ -197,6 +191,8 @@ func (w *tk) clickOccluded(t *testing.T, tok string) {
 	}
 }
 
+// grantTakeover starts a session on pid with the takeover line ticked by
+// the person's click, and checks the session is in a takeover.
 func (w *tk) grantTakeover(pid int) map[string]any {
 	w.t.Helper()
 	p := newPerson(w.t)
@@ -208,6 +204,17 @@ func (w *tk) grantTakeover(pid int) map[string]any {
 		w.t.Fatalf("a granted takeover: %v", st)
 	}
 	return st
+}
+
+// takeoverOnSynthetic starts the synthetic fixture with rows rows and a
+// takeover harness granted a takeover of it; it returns the harness and the
+// fixture's pid.
+func takeoverOnSynthetic(t testing.TB, rows int) (*tk, int) {
+	t.Helper()
+	pid := startSynthetic(t, rows).cmd.Process.Pid
+	w := newTakeover(t)
+	w.grantTakeover(pid)
+	return w, pid
 }
 
 // indicatorWindows lists the indicator's windows as another client sees
@@ -407,10 +414,7 @@ func wantTookOver(t *testing.T, r engine.Result, reason engine.PauseReason, effe
 
 func TestTakeoverGrantedShowsAClickThroughIndicatorCapturesLeaveOut(t *testing.T) {
 	onDesktop(t)
-	a := startSynthetic(t, 3)
-	pid := a.cmd.Process.Pid
-	w := newTakeover(t)
-	w.grantTakeover(pid)
+	w, pid := takeoverOnSynthetic(t, 3)
 
 	ids := w.indicatorWindows()
 	if len(ids) < 5 {
@@ -463,10 +467,7 @@ func TestTakeoverGrantedShowsAClickThroughIndicatorCapturesLeaveOut(t *testing.T
 // app and checks what the app got.
 func TestTakeoverActsOnTheDesktop(t *testing.T) {
 	onDesktop(t)
-	a := startSynthetic(t, 60)
-	pid := a.cmd.Process.Pid
-	w := newTakeover(t)
-	w.grantTakeover(pid)
+	w, pid := takeoverOnSynthetic(t, 60)
 	win, read := w.read(pid)
 
 	res := w.ok("bring_to_front", map[string]any{"window_id": win})
@@ -976,11 +977,7 @@ func TestKillSwitchGrab(t *testing.T) {
 	if p := probe(w.b); p.Status != "ok" || !strings.Contains(p.Message, "grabbed") {
 		t.Fatalf("the holder's probe: %+v", p)
 	}
-	other, err := native.Open(backendOptions(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	other := openBackend(t)
 	if p := probe(other); p.Status != "fail" {
 		t.Fatalf("another process's doctor while it is held: %+v", p)
 	}
@@ -1009,12 +1006,7 @@ func TestKillSwitchGrab(t *testing.T) {
 		release()
 	}
 	release()
-	third, err := native.Open(backendOptions(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer third.Close()
-	if p := probe(third); p.Status != "ok" {
+	if p := probe(openBackend(t)); p.Status != "ok" {
 		t.Fatalf("once released: %+v", p)
 	}
 }

@@ -24,17 +24,15 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(runTests(m))
+	os.Exit(sandbox.RunTests("ci/demoperson", func(d *sandbox.Desktop) int {
+		desk = d
+		return runTests(m)
+	}))
 }
 
+// runTests opens the dialog's connection to the desktop and runs the tests.
 func runTests(m *testing.M) int {
 	var err error
-	desk, err = sandbox.Start(context.Background(), sandbox.Options{})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "ci/demoperson tests need the sandbox desktop (make test installs it):", err)
-		return 1
-	}
-	defer desk.Close()
 	dpy, err = xlib.Open(desk.Display)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "cannot open the sandbox display:", err)

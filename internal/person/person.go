@@ -6,10 +6,8 @@
 package person
 
 import (
-	"encoding/json"
 	"errors"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/nish-driver/nish-driver/internal/xtest"
@@ -64,10 +62,9 @@ func (p *Person) WaitDialog(timeout time.Duration) (Dialog, error) {
 	for time.Now().Before(deadline) {
 		ids, err := p.eyes.FindByClass(xlib.DriverClass)
 		if err == nil && len(ids) > 0 {
-			l, lok := p.layout(ids[0])
-			at, armed := p.armedAt(ids[0])
+			l, at, published := xlib.ReadConsentPublished(p.eyes.TextProperty, ids[0])
 			w, werr := p.x.Describe(ids[0])
-			if lok && armed && werr == nil {
+			if published && werr == nil {
 				time.Sleep(time.Until(at))
 				return Dialog{Window: w, Layout: l}, nil
 			}
@@ -75,31 +72,6 @@ func (p *Person) WaitDialog(timeout time.Duration) (Dialog, error) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return Dialog{}, errors.New("person: no consent dialog took clicks in time")
-}
-
-// armedAt reads from when a dialog counts clicks
-// (xlib.ConsentArmedProperty); false while it does not say yet.
-func (p *Person) armedAt(id uint64) (time.Time, bool) {
-	v, ok, err := p.eyes.TextProperty(id, xlib.ConsentArmedProperty)
-	if err != nil || !ok {
-		return time.Time{}, false
-	}
-	ms, err := strconv.ParseInt(v, 10, 64)
-	if err != nil {
-		return time.Time{}, false
-	}
-	return time.UnixMilli(ms), true
-}
-
-// layout reads a dialog's published layout (xlib.ConsentLayoutProperty);
-// false while it has none.
-func (p *Person) layout(id uint64) (xlib.ConsentLayout, bool) {
-	var l xlib.ConsentLayout
-	v, ok, err := p.eyes.TextProperty(id, xlib.ConsentLayoutProperty)
-	if err != nil || !ok || json.Unmarshal([]byte(v), &l) != nil {
-		return l, false
-	}
-	return l, true
 }
 
 // Click presses and releases the left button on a control of the dialog

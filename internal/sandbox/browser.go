@@ -32,15 +32,13 @@ func (b Browser) String() string {
 }
 
 // AppName is the name the browser registers under on the AT-SPI bus (the
-// name of its application object), for WaitForApp.
+// name of its application object), for WaitForApp: each registers under
+// the name String gives it.
 func (b Browser) AppName() string {
-	switch b {
-	case Chromium:
-		return "Chromium"
-	case Firefox:
-		return "Firefox"
+	if b.programs() == nil {
+		return ""
 	}
-	return ""
+	return b.String()
 }
 
 // programs are the commands each browser is installed as, in the order

@@ -13,9 +13,8 @@ import "errors"
 // for none.
 func (d *Display) ClipboardOwner() (uint64, error) {
 	var w C.Window
-	err := d.do(func() error {
+	err := d.call(func() {
 		w = C.XGetSelectionOwner(d.dpy, d.atom("CLIPBOARD"))
-		return nil
 	})
 	return uint64(w), err
 }

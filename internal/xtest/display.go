@@ -103,6 +103,15 @@ func (d *Display) do(f func() error) error {
 	return <-res
 }
 
+// call is do for the calls whose closure cannot fail on its own (all but
+// one): their error is only the first X error their requests caused.
+func (d *Display) call(f func()) error {
+	return d.do(func() error {
+		f()
+		return nil
+	})
+}
+
 // run runs one closure with an empty error slot (loop only).
 func (d *Display) run(f func() error) error {
 	if d.conn.lost != 0 {

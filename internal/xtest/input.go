@@ -18,7 +18,7 @@ import (
 // "keycode N") and pointer buttons (1-5) that are down right now, as any
 // client can see: what a takeover must never leave held.
 func (d *Display) HeldInput() (keys []string, buttons []int, err error) {
-	err = d.do(func() error {
+	err = d.call(func() {
 		var bits [32]C.char
 		C.XQueryKeymap(d.dpy, &bits[0])
 		for code := 8; code < 256; code++ {
@@ -40,7 +40,6 @@ func (d *Display) HeldInput() (keys []string, buttons []int, err error) {
 				buttons = append(buttons, b)
 			}
 		}
-		return nil
 	})
 	return keys, buttons, err
 }
@@ -49,9 +48,8 @@ func (d *Display) HeldInput() (keys []string, buttons []int, err error) {
 // 1<<8, Button3Mask 1<<10).
 func (d *Display) PointerButtons() (uint, error) {
 	var mask uint
-	err := d.do(func() error {
+	err := d.call(func() {
 		mask = d.pointerMask()
-		return nil
 	})
 	return mask, err
 }
@@ -68,14 +66,13 @@ func (d *Display) pointerMask() uint {
 // KeyDown reports whether the key of a keysym name ("Shift_L") is down.
 func (d *Display) KeyDown(name string) (bool, error) {
 	var down bool
-	err := d.do(func() error {
+	err := d.call(func() {
 		cs := C.CString(name)
 		defer C.free(unsafe.Pointer(cs))
 		code := C.XKeysymToKeycode(d.dpy, C.XStringToKeysym(cs))
 		var keys [32]C.char
 		C.XQueryKeymap(d.dpy, &keys[0])
 		down = code != 0 && keys[code/8]&(1<<(code%8)) != 0
-		return nil
 	})
 	return down, err
 }

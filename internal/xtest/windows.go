@@ -27,7 +27,7 @@ const viewableWait = 3 * time.Second
 // viewable. The window lasts until DestroyWindow or Close.
 func (d *Display) NewPlainWindow(p PlainWindow) (uint64, error) {
 	var id C.Window
-	err := d.do(func() error {
+	err := d.call(func() {
 		r := p.Frame
 		var a C.XSetWindowAttributes
 		a.background_pixel = d.pixel(p.RGB)
@@ -52,7 +52,6 @@ func (d *Display) NewPlainWindow(p PlainWindow) (uint64, error) {
 			C.XFree(unsafe.Pointer(h))
 		}
 		C.XMapWindow(d.dpy, id)
-		return nil
 	})
 	if err != nil {
 		return 0, err
@@ -86,10 +85,9 @@ func (d *Display) pixel(rgb uint32) C.ulong {
 // viewable reports whether a window is mapped and all its ancestors are.
 func (d *Display) viewable(id uint64) (bool, error) {
 	var ok bool
-	err := d.do(func() error {
+	err := d.call(func() {
 		var a C.XWindowAttributes
 		ok = C.XGetWindowAttributes(d.dpy, C.Window(id), &a) != 0 && a.map_state == C.IsViewable
-		return nil
 	})
 	return ok, err
 }
@@ -119,35 +117,31 @@ func (d *Display) setLongs(w C.Window, prop string, typ C.Atom, vals []uint64) {
 
 // DestroyWindow destroys any client's window, as any X client may.
 func (d *Display) DestroyWindow(id uint64) error {
-	return d.do(func() error {
+	return d.call(func() {
 		C.XDestroyWindow(d.dpy, C.Window(id))
-		return nil
 	})
 }
 
 // UnmapWindow unmaps any client's window.
 func (d *Display) UnmapWindow(id uint64) error {
-	return d.do(func() error {
+	return d.call(func() {
 		C.XUnmapWindow(d.dpy, C.Window(id))
-		return nil
 	})
 }
 
 // MoveWindow moves a top-level window, as any client may when no window
 // manager redirects the request.
 func (d *Display) MoveWindow(id uint64, x, y int) error {
-	return d.do(func() error {
+	return d.call(func() {
 		C.XMoveWindow(d.dpy, C.Window(id), C.int(x), C.int(y))
-		return nil
 	})
 }
 
 // KillClient closes the connection of the client that made a window, as
 // xkill does.
 func (d *Display) KillClient(id uint64) error {
-	return d.do(func() error {
+	return d.call(func() {
 		C.XKillClient(d.dpy, C.XID(id))
-		return nil
 	})
 }
 
@@ -155,19 +149,17 @@ func (d *Display) KillClient(id uint64) error {
 // button 1 to a window at window coordinates (x, y): what any X client can
 // forge, and what the driver's own windows must ignore.
 func (d *Display) SendSyntheticClick(id uint64, x, y int) error {
-	return d.do(func() error {
+	return d.call(func() {
 		C.xt_send_button(d.dpy, C.Window(id), 1, C.int(x), C.int(y), 1)
 		C.xt_send_button(d.dpy, C.Window(id), 0, C.int(x), C.int(y), 1)
-		return nil
 	})
 }
 
 // SendDeleteWindow asks a window to close the way a window manager does
 // (WM_PROTOCOLS / WM_DELETE_WINDOW).
 func (d *Display) SendDeleteWindow(id uint64) error {
-	return d.do(func() error {
+	return d.call(func() {
 		C.xt_send_delete(d.dpy, C.Window(id), d.atom("WM_PROTOCOLS"), d.atom("WM_DELETE_WINDOW"))
-		return nil
 	})
 }
 
@@ -191,10 +183,9 @@ func (d *Display) children(w C.Window) (kids []C.Window, ok bool) {
 // bottom), or -1 when it is not a child of the root.
 func (d *Display) StackIndex(id uint64) (int, error) {
 	i := -1
-	err := d.do(func() error {
+	err := d.call(func() {
 		kids, _ := d.children(d.root)
 		i = slices.Index(kids, C.Window(id))
-		return nil
 	})
 	return i, err
 }
@@ -206,7 +197,7 @@ func (d *Display) StackIndex(id uint64) (int, error) {
 // has no window manager, so they are children of the root.
 func (d *Display) FindByClass(class string) ([]uint64, error) {
 	var out []uint64
-	err := d.do(func() error {
+	err := d.call(func() {
 		kids, _ := d.children(d.root)
 		for i := len(kids) - 1; i >= 0; i-- {
 			var h C.XClassHint
@@ -221,7 +212,6 @@ func (d *Display) FindByClass(class string) ([]uint64, error) {
 			}
 		}
 		C.xt_err_reset() // windows vanishing mid-walk are not errors
-		return nil
 	})
 	return out, err
 }
@@ -232,14 +222,14 @@ const maxText = 1 << 16
 // TextProperty reads a window's UTF8_STRING property by name; ok is false
 // when the window has no such property.
 func (d *Display) TextProperty(id uint64, name string) (value string, ok bool, err error) {
-	err = d.do(func() error {
+	err = d.call(func() {
 		var typ C.Atom
 		var format C.int
 		var n, after C.ulong
 		var data *C.uchar
 		if C.XGetWindowProperty(d.dpy, C.Window(id), d.atom(name), 0, maxText/4, C.False, d.atom("UTF8_STRING"),
 			&typ, &format, &n, &after, &data) != C.Success {
-			return nil
+			return
 		}
 		if data != nil {
 			defer C.XFree(unsafe.Pointer(data))
@@ -248,7 +238,6 @@ func (d *Display) TextProperty(id uint64, name string) (value string, ok bool, e
 			ok = true
 			value = C.GoStringN((*C.char)(unsafe.Pointer(data)), C.int(n))
 		}
-		return nil
 	})
 	return value, ok, err
 }
@@ -257,9 +246,8 @@ func (d *Display) TextProperty(id uint64, name string) (value string, ok bool, e
 // (0: clicks pass through it).
 func (d *Display) InputShapeRects(id uint64) (int, error) {
 	var n int
-	err := d.do(func() error {
+	err := d.call(func() {
 		n = int(C.xt_shape_input_count(d.dpy, C.Window(id)))
-		return nil
 	})
 	return n, err
 }

@@ -30,14 +30,13 @@ func StartWM(display string) (*WM, error) {
 		return nil, err
 	}
 	wm := &WM{d: d}
-	err = d.do(func() error {
+	err = d.call(func() {
 		wm.check = C.XCreateSimpleWindow(d.dpy, d.root, -10, -10, 1, 1, 0, 0, 0)
 		self := []uint64{uint64(wm.check)}
 		d.setLongs(wm.check, "_NET_SUPPORTING_WM_CHECK", C.XA_WINDOW, self)
 		d.setLongs(d.root, "_NET_SUPPORTING_WM_CHECK", C.XA_WINDOW, self)
 		d.setBytes(wm.check, "_NET_WM_NAME", "UTF8_STRING", []byte("nish-wm-stub"))
 		C.XSelectInput(d.dpy, d.root, C.SubstructureRedirectMask|C.SubstructureNotifyMask)
-		return nil
 	})
 	if err != nil {
 		d.Close()
@@ -52,14 +51,13 @@ func StartWM(display string) (*WM, error) {
 func (wm *WM) Frame(client uint64, frame Rect, titleBar int) (uint64, error) {
 	var f C.Window
 	d := wm.d
-	err := d.do(func() error {
+	err := d.call(func() {
 		f = C.XCreateSimpleWindow(d.dpy, d.root, C.int(frame.X), C.int(frame.Y), C.uint(frame.W), C.uint(frame.H),
 			0, 0, d.pixel(0x404040))
 		C.XAddToSaveSet(d.dpy, C.Window(client))
 		C.XReparentWindow(d.dpy, C.Window(client), f, 0, C.int(titleBar))
 		d.setLongs(C.Window(client), "WM_STATE", d.atom("WM_STATE"), []uint64{1, 0})
 		C.XMapWindow(d.dpy, f)
-		return nil
 	})
 	return uint64(f), err
 }
@@ -68,14 +66,13 @@ func (wm *WM) Frame(client uint64, frame Rect, titleBar int) (uint64, error) {
 // only _NET_CLIENT_LIST is set (and _NET_CLIENT_LIST_STACKING removed).
 func (wm *WM) SetClients(bottomToTop []uint64, stacking bool) error {
 	d := wm.d
-	return d.do(func() error {
+	return d.call(func() {
 		d.setLongs(d.root, "_NET_CLIENT_LIST", C.XA_WINDOW, bottomToTop)
 		if stacking {
 			d.setLongs(d.root, "_NET_CLIENT_LIST_STACKING", C.XA_WINDOW, bottomToTop)
 		} else {
 			C.XDeleteProperty(d.dpy, d.root, d.atom("_NET_CLIENT_LIST_STACKING"))
 		}
-		return nil
 	})
 }
 
@@ -85,9 +82,8 @@ func (wm *WM) SetClients(bottomToTop []uint64, stacking bool) error {
 func (wm *WM) Activation(limit time.Duration) (uint64, error) {
 	d := wm.d
 	var w C.Window
-	err := d.do(func() error {
+	err := d.call(func() {
 		w = C.xt_wait_client_message(d.conn, d.atom("_NET_ACTIVE_WINDOW"), C.int(limit.Milliseconds()))
-		return nil
 	})
 	if err == nil && w == 0 {
 		err = ErrTimeout
@@ -99,11 +95,10 @@ func (wm *WM) Activation(limit time.Duration) (uint64, error) {
 // set puts framed clients back on the root.
 func (wm *WM) Close() {
 	d := wm.d
-	_ = d.do(func() error {
+	_ = d.call(func() {
 		for _, p := range []string{"_NET_SUPPORTING_WM_CHECK", "_NET_CLIENT_LIST", "_NET_CLIENT_LIST_STACKING"} {
 			C.XDeleteProperty(d.dpy, d.root, d.atom(p))
 		}
-		return nil
 	})
 	d.Close()
 }

@@ -3,9 +3,7 @@
 package xtest
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"os"
 	"slices"
 	"testing"
@@ -18,18 +16,10 @@ import (
 var desk *sandbox.Desktop
 
 func TestMain(m *testing.M) {
-	os.Exit(run(m))
-}
-
-func run(m *testing.M) int {
-	var err error
-	desk, err = sandbox.Start(context.Background(), sandbox.Options{})
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "internal/xtest tests need the sandbox desktop (Xvfb, dbus, at-spi2-core): %v\n", err)
-		return 1
-	}
-	defer desk.Close()
-	return m.Run()
+	os.Exit(sandbox.RunTests("internal/xtest", func(d *sandbox.Desktop) int {
+		desk = d
+		return m.Run()
+	}))
 }
 
 func open(t *testing.T) *Display {

@@ -32,26 +32,24 @@ var (
 const python = "/usr/bin/python3"
 
 func TestMain(m *testing.M) {
-	os.Exit(runMain(m))
-}
-
-func runMain(m *testing.M) int {
 	for _, need := range []string{python, "/usr/bin/gtk3-widget-factory", "/usr/bin/gnome-calculator"} {
 		if _, err := os.Stat(need); err != nil {
 			fmt.Fprintf(os.Stderr, "native/atspi tests need %s (see native/atspi/DEPS.txt): %v\n", need, err)
-			return 1
+			os.Exit(1)
 		}
 	}
+	os.Exit(sandbox.RunTests("native/atspi", func(d *sandbox.Desktop) int {
+		desk = d
+		return runMain(m)
+	}))
+}
+
+// runMain connects the package's client and libatspi to the desktop's
+// accessibility bus and runs the tests.
+func runMain(m *testing.M) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	d, err := sandbox.Start(ctx, sandbox.Options{})
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "native/atspi tests need a private desktop: %v\n", err)
-		return 1
-	}
-	defer d.Close()
-	desk = d
-	vars := d.Vars()
+	vars := desk.Vars()
 	client = New(Options{Getenv: func(k string) string { return vars[k] }})
 	defer client.Close()
 	// libatspi (the naive reference walk) connects through this process's

@@ -230,28 +230,29 @@ func (d *decoder) fixed(n int) []byte {
 	return b
 }
 
-func (d *decoder) uint32() uint32 {
-	b := d.fixed(4)
-	switch {
-	case b == nil:
-		return 0
-	case d.big:
-		return binary.BigEndian.Uint32(b)
+// order is the byte order the message was sent in: the one place the
+// decoder's fixed-size reads choose it.
+func (d *decoder) order() binary.ByteOrder {
+	if d.big {
+		return binary.BigEndian
 	}
-	return binary.LittleEndian.Uint32(b)
+	return binary.LittleEndian
+}
+
+func (d *decoder) uint32() uint32 {
+	if b := d.fixed(4); b != nil {
+		return d.order().Uint32(b)
+	}
+	return 0
 }
 
 func (d *decoder) int32() int32 { return int32(d.uint32()) }
 
 func (d *decoder) uint64() uint64 {
-	b := d.fixed(8)
-	switch {
-	case b == nil:
-		return 0
-	case d.big:
-		return binary.BigEndian.Uint64(b)
+	if b := d.fixed(8); b != nil {
+		return d.order().Uint64(b)
 	}
-	return binary.LittleEndian.Uint64(b)
+	return 0
 }
 
 func (d *decoder) float64() float64 { return math.Float64frombits(d.uint64()) }

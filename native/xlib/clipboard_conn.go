@@ -124,10 +124,10 @@ func (k *clipConn) xerr() error {
 // or the deadline passes. Events that do not match are dropped. A caller
 // that wants ctx to cut the wait short arranges for wake to be called when
 // it ends (context.AfterFunc).
-func (k *clipConn) waitFor(ctx context.Context, deadline time.Time, match func(*C.nx_clip_event) bool) (C.nx_clip_event, error) {
-	var ev C.nx_clip_event
+func (k *clipConn) waitFor(ctx context.Context, deadline time.Time, match func(*C.nx_event) bool) (C.nx_event, error) {
+	var ev C.nx_event
 	for {
-		for C.nx_clip_next_event(k.c, &ev) == 1 {
+		for C.nx_next_event(k.c, &ev) == 1 {
 			if match(&ev) {
 				return ev, nil
 			}
@@ -155,7 +155,7 @@ func (k *clipConn) timestamp(ctx context.Context, deadline time.Time) (C.Time, e
 	prop := k.atom(clipTimestampProperty)
 	C.nx_clip_touch(k.dpy, k.win, prop)
 	C.XFlush(k.dpy)
-	ev, err := k.waitFor(ctx, deadline, func(ev *C.nx_clip_event) bool {
+	ev, err := k.waitFor(ctx, deadline, func(ev *C.nx_event) bool {
 		return ev._type == evPropertyNotify && C.Window(ev.window) == k.win && C.Atom(ev.atom) == prop
 	})
 	if err != nil {

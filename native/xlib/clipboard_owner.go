@@ -167,9 +167,9 @@ func (o *ClipboardOwner) run(ctx context.Context, display, text string, deadline
 // serve answers requests until Release (nil), a SelectionClear
 // (ErrClipboardTaken) or the connection's loss (ErrDisplayLost).
 func (o *ClipboardOwner) serve(k *clipConn, clipboard C.Atom, ts C.Time, data *clipText) error {
-	var ev C.nx_clip_event
+	var ev C.nx_event
 	for {
-		for C.nx_clip_next_event(k.c, &ev) == 1 {
+		for C.nx_next_event(k.c, &ev) == 1 {
 			switch ev._type {
 			case evSelectionRequest:
 				o.answer(k, &ev, clipboard, ts, data)
@@ -191,7 +191,7 @@ func (o *ClipboardOwner) serve(k *clipConn, clipboard C.Atom, ts C.Time, data *c
 
 // answer serves one SelectionRequest: it writes the asked-for form to the
 // requestor's property and tells it so, or tells it None (refused).
-func (o *ClipboardOwner) answer(k *clipConn, ev *C.nx_clip_event, clipboard C.Atom, ts C.Time, data *clipText) {
+func (o *ClipboardOwner) answer(k *clipConn, ev *C.nx_event, clipboard C.Atom, ts C.Time, data *clipText) {
 	requestor := C.Window(ev.requestor)
 	target := C.Atom(ev.target)
 	prop := C.Atom(ev.property)

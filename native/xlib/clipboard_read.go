@@ -85,7 +85,7 @@ func readClipboard(ctx context.Context, display string, deadline time.Time) (str
 		C.nx_err_reset()
 		C.XConvertSelection(k.dpy, clipboard, target, prop, k.win, ts)
 		C.XFlush(k.dpy)
-		ev, err := k.waitFor(ctx, deadline, func(ev *C.nx_clip_event) bool {
+		ev, err := k.waitFor(ctx, deadline, func(ev *C.nx_event) bool {
 			return ev._type == evSelectionNotify && C.Window(ev.window) == k.win &&
 				C.Atom(ev.selection) == clipboard && C.Atom(ev.target) == target
 		})

@@ -4,12 +4,10 @@ package xlib
 
 import (
 	"context"
-	"encoding/json"
 	"image"
 	"image/color"
 	"reflect"
 	"slices"
-	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -99,11 +97,7 @@ func meetDialog(t *testing.T, armed bool) *person {
 			if err != nil || !w.Mapped {
 				continue
 			}
-			l, ok := readLayout(id)
-			if !ok {
-				continue
-			}
-			at, ok := readArmedAt(id)
+			l, at, ok := ReadConsentPublished(xt.TextProperty, id)
 			if !ok {
 				continue
 			}
@@ -116,31 +110,6 @@ func meetDialog(t *testing.T, armed bool) *person {
 		p.waitArmed()
 	}
 	return p
-}
-
-// readLayout reads a dialog's published layout (ConsentLayoutProperty), as
-// the person does; false while it has none.
-func readLayout(id uint64) (ConsentLayout, bool) {
-	var l ConsentLayout
-	v, ok, err := xt.TextProperty(id, ConsentLayoutProperty)
-	if err != nil || !ok || json.Unmarshal([]byte(v), &l) != nil {
-		return l, false
-	}
-	return l, true
-}
-
-// readArmedAt reads from when a dialog counts clicks
-// (ConsentArmedProperty), as the person does; false while it does not say.
-func readArmedAt(id uint64) (time.Time, bool) {
-	v, ok, err := xt.TextProperty(id, ConsentArmedProperty)
-	if err != nil || !ok {
-		return time.Time{}, false
-	}
-	ms, err := strconv.ParseInt(v, 10, 64)
-	if err != nil {
-		return time.Time{}, false
-	}
-	return time.UnixMilli(ms), true
 }
 
 // control returns the layout's control with the id, if it has one.

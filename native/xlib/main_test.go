@@ -3,7 +3,6 @@
 package xlib
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"testing"
@@ -23,17 +22,16 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(run(m))
+	os.Exit(sandbox.RunTests("native/xlib", func(d *sandbox.Desktop) int {
+		desk = d
+		return run(m)
+	}))
 }
 
+// run opens the package's two connections to the desktop and runs the
+// tests.
 func run(m *testing.M) int {
 	var err error
-	desk, err = sandbox.Start(context.Background(), sandbox.Options{})
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "native/xlib tests need the sandbox desktop (Xvfb, dbus, at-spi2-core): %v\n", err)
-		return 1
-	}
-	defer desk.Close()
 	dpy, err = Open(desk.Display)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "cannot open the sandbox display: %v\n", err)

@@ -65,17 +65,27 @@ typedef struct {
 	int width, height;
 	unsigned long message_type; // ClientMessage
 	long data0;                 // ClientMessage l[0]
+	// The selection events (SelectionNotify, SelectionRequest,
+	// SelectionClear) and PropertyNotify, which the clipboard's
+	// connections read. Their window is xany.window, the event's own: the
+	// requestor of a SelectionNotify, the owner of a SelectionRequest or
+	// SelectionClear, the window of a PropertyNotify; a PropertyNotify's
+	// state is PropertyNewValue or PropertyDelete.
+	unsigned long selection, target, property;
+	unsigned long requestor; // SelectionRequest
+	unsigned long atom;      // PropertyNotify
 } nx_event;
 
 // nx_take_event takes one queued or pending event into ev and returns 1,
 // or returns 0 when none is waiting or the connection is lost.
 // MappingNotify is handled here (the keyboard map is refreshed) and also
-// returned. Each connection's reader (nx_next_event, nx_clip_next_event)
-// reads through it.
+// returned. nx_next_event reads through it.
 int nx_take_event(nx_conn *c, XEvent *ev);
 
 // nx_next_event reads one event (nx_take_event) into out and returns 1, or
-// returns 0 when none is waiting.
+// returns 0 when none is waiting. Every connection reads its events
+// through it: the main one, the dialog's and the indicator's, and the
+// clipboard's.
 int nx_next_event(nx_conn *c, nx_event *out);
 
 // ---- nx_window.c: windows and properties ----

@@ -1,50 +1,11 @@
-// The CLIPBOARD selection's C side: events as a flat struct, the private
-// window each clipboard connection works through, property reads that hand
-// Xlib's buffer to the caller, and the owner's replies.
+// The CLIPBOARD selection's C side: the private window each clipboard
+// connection works through, property reads that hand Xlib's buffer to the
+// caller, and the owner's replies. Its events come through nx_next_event.
 
 #include "nx_clipboard.h"
 
 #include <X11/Xatom.h>
 #include <string.h>
-
-int nx_clip_next_event(nx_conn *c, nx_clip_event *out) {
-	XEvent ev;
-	if (!nx_take_event(c, &ev)) {
-		return 0;
-	}
-	memset(out, 0, sizeof *out);
-	out->type = ev.type;
-	out->window = ev.xany.window;
-	switch (ev.type) {
-	case SelectionNotify:
-		out->window = ev.xselection.requestor;
-		out->time = ev.xselection.time;
-		out->selection = ev.xselection.selection;
-		out->target = ev.xselection.target;
-		out->property = ev.xselection.property;
-		break;
-	case SelectionRequest:
-		out->window = ev.xselectionrequest.owner;
-		out->time = ev.xselectionrequest.time;
-		out->selection = ev.xselectionrequest.selection;
-		out->target = ev.xselectionrequest.target;
-		out->property = ev.xselectionrequest.property;
-		out->requestor = ev.xselectionrequest.requestor;
-		break;
-	case SelectionClear:
-		out->window = ev.xselectionclear.window;
-		out->time = ev.xselectionclear.time;
-		out->selection = ev.xselectionclear.selection;
-		break;
-	case PropertyNotify:
-		out->window = ev.xproperty.window;
-		out->time = ev.xproperty.time;
-		out->atom = ev.xproperty.atom;
-		out->state = ev.xproperty.state;
-		break;
-	}
-	return 1;
-}
 
 Window nx_clip_window(Display *dpy) {
 	XSetWindowAttributes a;

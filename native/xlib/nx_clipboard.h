@@ -8,26 +8,6 @@
 
 #include "nx.h"
 
-// nx_clip_event is the part of an X event the clipboard code looks at.
-// window is the event's own window: the requestor of a SelectionNotify, the
-// owner of a SelectionRequest or SelectionClear, the window of a
-// PropertyNotify.
-typedef struct {
-	int type;
-	unsigned long window;
-	unsigned long time;
-	unsigned long selection;
-	unsigned long target;
-	unsigned long property;
-	unsigned long requestor; // SelectionRequest
-	unsigned long atom;      // PropertyNotify
-	int state;               // PropertyNotify: PropertyNewValue or PropertyDelete
-} nx_clip_event;
-
-// nx_clip_next_event reads one queued or pending event into out and returns
-// 1, or returns 0 when none is waiting or the connection is lost.
-int nx_clip_next_event(nx_conn *c, nx_clip_event *out);
-
 // nx_clip_window creates an unmapped 1x1 child of the root that reports
 // changes to its properties (PropertyChangeMask).
 Window nx_clip_window(Display *dpy);

@@ -61,6 +61,28 @@ int nx_next_event(nx_conn *c, nx_event *out) {
 	case MapNotify:
 		out->window = ev.xmap.window;
 		break;
+	case SelectionNotify:
+		out->time = ev.xselection.time;
+		out->selection = ev.xselection.selection;
+		out->target = ev.xselection.target;
+		out->property = ev.xselection.property;
+		break;
+	case SelectionRequest:
+		out->time = ev.xselectionrequest.time;
+		out->selection = ev.xselectionrequest.selection;
+		out->target = ev.xselectionrequest.target;
+		out->property = ev.xselectionrequest.property;
+		out->requestor = ev.xselectionrequest.requestor;
+		break;
+	case SelectionClear:
+		out->time = ev.xselectionclear.time;
+		out->selection = ev.xselectionclear.selection;
+		break;
+	case PropertyNotify:
+		out->time = ev.xproperty.time;
+		out->atom = ev.xproperty.atom;
+		out->state = ev.xproperty.state;
+		break;
 	case ClientMessage:
 		out->message_type = ev.xclient.message_type;
 		if (ev.xclient.format == 32) {
