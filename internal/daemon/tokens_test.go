@@ -9,15 +9,6 @@ import (
 	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
-// actsOnApps counts the mock's calls that change something in an app.
-func actsOnApps(td *testDaemon) int {
-	n := len(td.desk.Sent())
-	for _, m := range []string{"DoAction", "InsertText", "SetText", "SetNumber", "ScrollIntoView", "Raise"} {
-		n += len(td.desk.CallsOf(m))
-	}
-	return n
-}
-
 // Every connection of the daemon shares one driver: a token read on one
 // connection names no snapshot of another connection's session, however
 // many reads that session has made, and acts on nothing there.
@@ -36,7 +27,7 @@ func TestATokenFromAnotherDaemonConnectionIsStale(t *testing.T) {
 			t.Fatalf("get_window_state on B: %v", r)
 		}
 	}
-	before := actsOnApps(td)
+	before := td.desk.ChangeCalls()
 	for _, args := range []map[string]any{
 		{"element_token": tok},
 		{"app": "Editor", "element_token": tok},
@@ -47,7 +38,7 @@ func TestATokenFromAnotherDaemonConnectionIsStale(t *testing.T) {
 			t.Errorf("click %v on connection B: %v, want stale_element_token", args, r)
 		}
 	}
-	if got := actsOnApps(td); got != before {
+	if got := td.desk.ChangeCalls(); got != before {
 		t.Fatalf("connection A's token acted on connection B: %d calls that change apps, want %d", got, before)
 	}
 	// On its own connection the token still acts.
