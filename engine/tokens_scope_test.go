@@ -53,8 +53,8 @@ func TestAnEndedSessionsTokenNeverActsAgain(t *testing.T) {
 	if got := h.desk.ChangeCalls(); got != before {
 		t.Fatalf("an ended session's token acted: %d calls that change apps, want %d", got, before)
 	}
-	for _, r := range h.audit.All() {
-		if r.Event == "act" && r.Outcome == "ok" {
+	for _, r := range h.audit.Of("act") {
+		if r.Outcome == "ok" {
 			t.Fatalf("an act succeeded with an ended session's token (exe %s)", r.Exe)
 		}
 	}

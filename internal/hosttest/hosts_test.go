@@ -13,12 +13,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/nish-driver/nish-driver/engine"
-	"github.com/nish-driver/nish-driver/engine/audit"
 	"github.com/nish-driver/nish-driver/engine/mock"
 	"github.com/nish-driver/nish-driver/internal/daemon"
 	"github.com/nish-driver/nish-driver/internal/mcpserver"
 	mcpwire "github.com/nish-driver/nish-driver/internal/mcpserver/wire"
-	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/testkit/audittest"
 	"github.com/nish-driver/nish-driver/internal/testkit/mcpkit"
 )
 
@@ -30,7 +29,7 @@ type host struct {
 	name   string // "stdio" or "daemon"
 	desk   *mock.Desktop
 	driver *engine.Driver
-	audit  *testkit.Recorder[audit.Record]
+	audit  *audittest.Log
 	// dial opens a new connection: what the client writes, what it reads,
 	// and how the client's side goes away (a closed stdin or socket).
 	dial func(t *testing.T) conn
@@ -71,7 +70,7 @@ func eachHost(t *testing.T, o hostOpts, fn func(t *testing.T, h *host)) {
 	}
 }
 
-func newDriver(t *testing.T, o hostOpts) (*mock.Desktop, *engine.Driver, *testkit.Recorder[audit.Record]) {
+func newDriver(t *testing.T, o hostOpts) (*mock.Desktop, *engine.Driver, *audittest.Log) {
 	t.Helper()
 	var desk *mock.Desktop
 	if o.desk != nil {
@@ -87,7 +86,7 @@ func newDriver(t *testing.T, o hostOpts) (*mock.Desktop, *engine.Driver, *testki
 	if o.consentTimeout == 0 {
 		o.consentTimeout = 2 * time.Second
 	}
-	mem := &testkit.Recorder[audit.Record]{}
+	mem := &audittest.Log{}
 	d := engine.New(engine.Options{Backend: desk, Audit: mem, Clock: o.clock, ConsentTimeout: o.consentTimeout})
 	return desk, d, mem
 }
