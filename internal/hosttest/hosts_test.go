@@ -16,7 +16,6 @@ import (
 	"github.com/nish-driver/nish-driver/engine/mock"
 	"github.com/nish-driver/nish-driver/internal/daemon"
 	"github.com/nish-driver/nish-driver/internal/mcpserver"
-	mcpwire "github.com/nish-driver/nish-driver/internal/mcpserver/wire"
 	"github.com/nish-driver/nish-driver/internal/testkit/audittest"
 	"github.com/nish-driver/nish-driver/internal/testkit/mcpkit"
 )
@@ -105,28 +104,14 @@ func stdioHost(t *testing.T, o hostOpts) *host {
 		if err != nil {
 			t.Fatal(err)
 		}
-		inR, inW := io.Pipe()
-		outR, outW := io.Pipe()
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			_ = server.Run(ctx, &mcpwire.Transport{Reader: inR, Writer: outW})
-			outW.Close()
-		}()
-		t.Cleanup(func() {
-			inW.Close()
-			cancel()
-			outR.Close()
-			<-done
-		})
+		p := mcpkit.ServeStdio(t, server.Run)
 		return conn{
-			w:          inW,
-			r:          outR,
-			closeInput: func() { inW.Close() },
+			w:          p.In,
+			r:          p.Out,
+			closeInput: func() { p.In.Close() },
 			abort: func() {
-				inW.Close()
-				outR.Close()
+				p.In.Close()
+				p.Out.Close()
 			},
 		}
 	}
