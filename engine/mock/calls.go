@@ -131,6 +131,21 @@ func (d *Desktop) ChangeCalls() int {
 	return n
 }
 
+// WaitsListening counts the WaitChange calls in flight: the waits that
+// have read their window and listen to it (from the call log, so a
+// desktop told to KeepCalls may forget some).
+func (d *Desktop) WaitsListening() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	n := 0
+	for _, c := range d.calls {
+		if c.Method == "WaitChange" && !c.Done {
+			n++
+		}
+	}
+	return n
+}
+
 // ResetCalls forgets the recorded calls, texts and sent events (not the
 // person's input nor consent requests).
 func (d *Desktop) ResetCalls() {

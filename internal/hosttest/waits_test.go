@@ -124,13 +124,5 @@ func textOf(res *mcp.CallToolResult) string {
 // flight: n waits have read their window and listen to it.
 func waitsListening(t *testing.T, desk *mock.Desktop, n int) {
 	t.Helper()
-	testkit.Eventually(t, 10*time.Second, strconv.Itoa(n)+" waits listening", func() bool {
-		k := 0
-		for _, c := range desk.CallsOf("WaitChange") {
-			if !c.Done {
-				k++
-			}
-		}
-		return k == n
-	})
+	testkit.Eventually(t, 10*time.Second, strconv.Itoa(n)+" waits listening", func() bool { return desk.WaitsListening() == n })
 }
