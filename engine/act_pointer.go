@@ -221,11 +221,9 @@ func scrollSpec() actSpec {
 		} else if !ok {
 			return nil, Errf(CodeInvalidArguments, "direction is required: up, down, left or right")
 		}
-		amount, ok, err := x.a.Int("amount", 1, 50)
+		amount, err := x.a.IntOr("amount", 1, 50, 3)
 		if err != nil {
 			return nil, err
-		} else if !ok {
-			amount = 3
 		}
 		return func(ctx context.Context) *Error {
 			var p Point
