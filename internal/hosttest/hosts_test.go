@@ -90,6 +90,18 @@ func newDriver(t *testing.T, o hostOpts) (*mock.Desktop, *engine.Driver, *auditt
 	return desk, d, mem
 }
 
+// TestBothHostsServeASession is the kit's own check: each transport opens,
+// starts a session and reads a window.
+func TestBothHostsServeASession(t *testing.T) {
+	eachHost(t, hostOpts{}, func(t *testing.T, h *host) {
+		cs, _ := h.started(t, "Kit Host", map[string]any{"apps": []string{"Form Demo"}})
+		res := mcpkit.Call(t, cs, "get_window_state", map[string]any{"app": "Form Demo"})
+		if res.IsError {
+			t.Fatalf("get_window_state: %s", mcpkit.Structured(t, res))
+		}
+	})
+}
+
 // stdioHost serves each connection as `nish-driver mcp` serves its one:
 // Server.Run over the wire transport on pipes (the end of input drained as
 // on stdin). Connections share the driver, as they never do in a real
