@@ -119,14 +119,8 @@ func runAct(ctx context.Context, c *Conn, tool string, spec actSpec, a *Args) Re
 	if x.target, err = parseTarget(a); err != nil {
 		return Failure(err)
 	}
-	if tok, ok, serr := a.String("element_token", 64); serr != nil {
-		return Failure(Errf(CodeInvalidArguments, "element_token must look like <snapshot_id>:<N>"))
-	} else if ok {
-		t, terr := ParseToken(tok)
-		if terr != nil {
-			return Failure(terr)
-		}
-		x.token = &t
+	if x.token, err = a.Token("element_token"); err != nil {
+		return Failure(err)
 	}
 	if obs, ok := a.Object("observe"); ok {
 		x.observe = &ObserveSpec{Tree: obs.Bool("tree", false), Screenshot: obs.Bool("screenshot", false)}

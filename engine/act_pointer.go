@@ -221,11 +221,9 @@ func scrollSpec() actSpec {
 		} else if !ok {
 			return nil, Errf(CodeInvalidArguments, "direction is required: up, down, left or right")
 		}
-		amount, ok, err := x.a.Int("amount", 1, 50)
+		amount, err := x.a.IntOr("amount", 1, 50, 3)
 		if err != nil {
 			return nil, err
-		} else if !ok {
-			amount = 3
 		}
 		return func(ctx context.Context) *Error {
 			var p Point
@@ -266,11 +264,11 @@ func dragSpec() actSpec {
 		if err != nil {
 			return nil, err
 		}
-		fromTok, err := optToken(x.a, "from_token")
+		fromTok, err := x.a.Token("from_token")
 		if err != nil {
 			return nil, err
 		}
-		toTok, err := optToken(x.a, "to_token")
+		toTok, err := x.a.Token("to_token")
 		if err != nil {
 			return nil, err
 		}
@@ -343,21 +341,6 @@ func dragSpec() actSpec {
 			return x.s.synth(ctx, InputEvent{Kind: InputButtonRelease, Button: 1})
 		}, nil
 	}
-}
-
-func optToken(a *Args, name string) (*Token, *Error) {
-	s, ok, err := a.String(name, 64)
-	if err != nil {
-		return nil, Errf(CodeInvalidArguments, "%s must look like <snapshot_id>:<N>", name)
-	}
-	if !ok {
-		return nil, nil
-	}
-	t, terr := ParseToken(s)
-	if terr != nil {
-		return nil, terr
-	}
-	return &t, nil
 }
 
 func moveSpec() actSpec {

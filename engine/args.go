@@ -128,6 +128,15 @@ func (a *Args) Int(name string, min, max int64) (int64, bool, *Error) {
 	return int64(f), true, nil
 }
 
+// IntOr is Int with def for an absent argument.
+func (a *Args) IntOr(name string, min, max, def int64) (int64, *Error) {
+	v, ok, err := a.Int(name, min, max)
+	if err != nil || !ok {
+		return def, err
+	}
+	return v, nil
+}
+
 // Number returns a numeric argument; another type is absent. A number too
 // large for float64 is invalid_arguments.
 func (a *Args) Number(name string) (float64, bool, *Error) {
@@ -174,6 +183,23 @@ func (a *Args) StrictEnum(name string, values ...string) (string, bool, *Error) 
 func (a *Args) Raw(name string) json.RawMessage {
 	v, _ := a.get(name)
 	return v
+}
+
+// Token returns an element token argument, nil when absent. A string that
+// is not a token is invalid_arguments.
+func (a *Args) Token(name string) (*Token, *Error) {
+	s, ok, err := a.String(name, 64)
+	if err != nil {
+		return nil, Errf(CodeInvalidArguments, "%s must look like <snapshot_id>:<N>", name)
+	}
+	if !ok {
+		return nil, nil
+	}
+	t, terr := ParseToken(s)
+	if terr != nil {
+		return nil, terr
+	}
+	return &t, nil
 }
 
 // Object returns an object argument's fields; another type is absent.

@@ -36,7 +36,7 @@ func TestToolsRefuseNumbersBeyondFloat64(t *testing.T) {
 		{"set_value value -1e400", "set_value", `{"element_token":"` + volume + `","value":-1e400}`, "value"},
 		{"start_session lease_minutes 1e400", "start_session", `{"apps":["Form Demo"],"lease_minutes":1e400}`, "lease_minutes"},
 	}
-	before := actCalls(h)
+	before := h.desk.ChangeCalls()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			res := h.on(t).raw(c.tool, json.RawMessage(c.args))
@@ -48,7 +48,7 @@ func TestToolsRefuseNumbersBeyondFloat64(t *testing.T) {
 			}
 		})
 	}
-	if got := actCalls(h); got != before {
+	if got := h.desk.ChangeCalls(); got != before {
 		t.Fatalf("a refused call acted (%d backend acts)", got-before)
 	}
 }

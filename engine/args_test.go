@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -125,5 +126,50 @@ func TestNumbersBeyondFloat64AreInvalidNotAbsent(t *testing.T) {
 	a, _ := ParseArgs([]byte(`{"n":"1e400"}`))
 	if _, ok, e := a.Number("n"); ok || e != nil {
 		t.Error("a string where a number goes must be absent")
+	}
+}
+
+// IntOr and Token keep Int's and String's type rules (another type is
+// absent) and add what an absent argument is: the default, or no token.
+func TestIntOrAndTokenOfAbsentAndWrongTypes(t *testing.T) {
+	a, err := ParseArgs([]byte(`{"n":7,"s":"x","far":500,"tok":"s3:12","long":"` + strings.Repeat("x", 65) + `"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const invalid = "invalid"
+	// Each argument as IntOr(arg, 1, 100, 20) and as Token(arg) read it.
+	cases := []struct {
+		arg          string
+		intOr, token string
+	}{
+		{"n", "7", ""},
+		{"missing", "20", ""},
+		{"s", "20", invalid},
+		{"far", invalid, ""},
+		{"tok", "20", "s3:12"},
+		{"long", "20", invalid},
+	}
+	for _, c := range cases {
+		v, e := a.IntOr(c.arg, 1, 100, 20)
+		got := strconv.FormatInt(v, 10)
+		if e != nil {
+			got = invalid
+		}
+		if got != c.intOr {
+			t.Errorf("IntOr(%s) = %s, want %s", c.arg, got, c.intOr)
+		}
+		tok, e := a.Token(c.arg)
+		got = ""
+		switch {
+		case e != nil && e.Code == CodeInvalidArguments:
+			got = invalid
+		case e != nil:
+			got = string(e.Code)
+		case tok != nil:
+			got = tok.String()
+		}
+		if got != c.token {
+			t.Errorf("Token(%s) = %s, want %s", c.arg, got, c.token)
+		}
 	}
 }

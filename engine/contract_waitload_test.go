@@ -34,19 +34,26 @@ func startWait(c *engine.Conn, win uint64, cond map[string]any, timeoutMs int) *
 	return p
 }
 
+// metWait is the structured result of a wait that must be met, checked
+// as every result is.
+func (h *harness) metWait(t *testing.T, r engine.Result) map[string]any {
+	t.Helper()
+	h.check("wait_for", r)
+	if r.Err != nil {
+		t.Fatal(r.Text)
+	}
+	res := testkit.Decode(t, r.Structured)
+	if res["met"] != true {
+		t.Fatalf("not met after the change: %v", res)
+	}
+	return res
+}
+
 // waitsListening waits until n of the mock's WaitChange calls are in
 // flight: n waits have read the window and listen to it.
 func (h *harness) waitsListening(t *testing.T, n int) {
 	t.Helper()
-	testkit.Eventually(t, 10*time.Second, strconv.Itoa(n)+" waits listening", func() bool {
-		k := 0
-		for _, c := range h.desk.CallsOf("WaitChange") {
-			if !c.Done {
-				k++
-			}
-		}
-		return k == n
-	})
+	testkit.Eventually(t, 10*time.Second, strconv.Itoa(n)+" waits listening", func() bool { return h.desk.WaitsListening() == n })
 }
 
 // testAnIdleWaitReadsNothing: once a wait has read the window and

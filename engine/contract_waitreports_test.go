@@ -1,8 +1,6 @@
 package engine_test
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
@@ -70,23 +68,11 @@ type waitCase struct {
 // read would be. fallback is the element index of a row that stays.
 func (h *harness) runWaitCase(t *testing.T, c waitCase, fallback int) {
 	h.desk.ResetCalls()
-	args, _ := json.Marshal(map[string]any{"window_id": uint64(h.demo.Form.Window.ID()), "condition": c.cond, "timeout_ms": 10000})
-	done := make(chan engine.Result, 1)
-	go func() { done <- h.c.Call(context.Background(), "wait_for", args) }()
-	testkit.Eventually(t, 30*time.Second, "the wait listening to the app", func() bool {
-		return len(h.desk.CallsOf("WaitChange")) > 0
-	})
+	p := startWait(h.c, uint64(h.demo.Form.Window.ID()), c.cond, 10000)
+	h.waitsListening(t, 1)
 	before := len(h.desk.Calls())
 	c.change()
-	r := <-done
-	h.check("wait_for", r)
-	if r.Err != nil {
-		t.Fatal(r.Text)
-	}
-	res := testkit.Decode(t, r.Structured)
-	if res["met"] != true {
-		t.Fatalf("not met after the change: %v", res)
-	}
+	res := h.metWait(t, <-p.done)
 	all := h.desk.Calls()
 	if n := countCalls(all, "ReadStructure") + countCalls(all, "ReadTree"); n != c.windowReads {
 		t.Fatalf("the window was read %d times, want %d", n, c.windowReads)

@@ -177,11 +177,9 @@ func findElements(ctx context.Context, c *Conn, a *Args) Result {
 	if err != nil {
 		return Failure(err)
 	}
-	max := defaultMaxResults
-	if v, ok, e := a.Int("max_results", 1, maxMaxResults); e != nil {
-		return Failure(e)
-	} else if ok {
-		max = int(v)
+	max, err := a.IntOr("max_results", 1, maxMaxResults, defaultMaxResults)
+	if err != nil {
+		return Failure(err)
 	}
 	s, err := c.sessionFor()
 	if err != nil {
@@ -200,7 +198,7 @@ func findElements(ctx context.Context, c *Conn, a *Args) Result {
 	if err != nil {
 		return Failure(err)
 	}
-	positions, total := q.find(sn.tree, max)
+	positions, total := q.find(sn.tree, int(max))
 	if err := sn.details(ctx, c.d, kept, positions); err != nil {
 		return Failure(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -405,4 +406,121 @@ type sendHook struct {
 func (s *sendHook) Send(ctx context.Context, ev engine.InputEvent) error {
 	s.before(ev)
 	return s.Desktop.Send(ctx, ev)
+}
+
+// Hand-back rules about the order in which a real desktop reports things
+// (found on X11, where the input watcher and the indicator read events on
+// connections of their own): checked here with raw events injected at the
+// chosen moment.
+
+// rawTap is the mock desktop with a way to hand the engine's input watcher
+// a raw event of the test's own making.
+type rawTap struct {
+	*mock.Desktop
+	mu    sync.Mutex
+	sinks []func(engine.RawInput)
+}
+
+func (r *rawTap) WatchInput(ctx context.Context, sink func(engine.RawInput)) error {
+	r.mu.Lock()
+	r.sinks = append(r.sinks, sink)
+	r.mu.Unlock()
+	return r.Desktop.WatchInput(ctx, sink)
+}
+
+func (r *rawTap) inject(ev engine.RawInput) {
+	r.mu.Lock()
+	sinks := append([]func(engine.RawInput){}, r.sinks...)
+	r.mu.Unlock()
+	for _, s := range sinks {
+		s(ev)
+	}
+}
+
+// tappedTakeover is a takeover harness whose input watcher the test can
+// hand raw events.
+func tappedTakeover(t *testing.T) (*harness, *rawTap) {
+	tap := &rawTap{}
+	h := takeoverHarness(t, func(o *engine.Options, h *harness) {
+		tap.Desktop = h.desk
+		o.Backend = tap
+	})
+	return h, tap
+}
+
+func pausedState(h *harness) (bool, string) {
+	tk := testkit.Field[map[string]any](h.t, h.ok("get_session_state", nil), "takeover")
+	reason, _ := tk["paused_reason"].(string)
+	return tk["paused"] == true, reason
+}
+
+// pauseByKey has the person press a key, and waits for the pause.
+func pauseByKey(h *harness) {
+	h.desk.PressKey("q")
+	testkit.Eventually(h.t, 10*time.Second, "paused", func() bool { p, _ := pausedState(h); return p })
+}
+
+// continueByClick has the person click the indicator's Continue, and
+// waits for the resume.
+func continueByClick(h *harness) {
+	h.desk.ClickContinue()
+	testkit.Eventually(h.t, 10*time.Second, "resumed", func() bool { p, _ := pausedState(h); return !p })
+}
+
+func TestHandbackOrderingOnARealDesktop(t *testing.T) {
+	leftPress := func(at time.Time) engine.RawInput {
+		return engine.RawInput{Kind: engine.InputButtonPress, Button: 1, Time: at}
+	}
+	cases := []struct {
+		name string
+		// run pauses and resumes the session, then injects events; want
+		// is the pause reason after them ("" for not paused).
+		run  func(h *harness, tap *rawTap)
+		want engine.PauseReason
+	}{
+		{"a key read before the host's resume is not judged after it", func(h *harness, tap *rawTap) {
+			pauseByKey(h)
+			read := h.clock.Now()
+			h.clock.Advance(time.Millisecond)
+			h.d.TakeoverResume("")
+			tap.inject(engine.RawInput{Kind: engine.InputKeyPress, Key: "x", Time: read})
+		}, ""},
+		{"a key read after the resume pauses", func(h *harness, tap *rawTap) {
+			pauseByKey(h)
+			h.d.TakeoverResume("")
+			tap.inject(engine.RawInput{Kind: engine.InputKeyPress, Key: "x", Time: h.clock.Now()})
+		}, engine.PausedKeyPressed},
+		{"the Continue click's own press, reported late, is let through once", func(h *harness, tap *rawTap) {
+			pauseByKey(h)
+			continueByClick(h)
+			tap.inject(leftPress(h.clock.Now()))
+		}, ""},
+		{"a second left press after that pauses", func(h *harness, tap *rawTap) {
+			pauseByKey(h)
+			continueByClick(h)
+			tap.inject(leftPress(h.clock.Now()))
+			tap.inject(leftPress(h.clock.Now()))
+		}, engine.PausedButtonPressed},
+		{"a Continue click whose press came before it lets no later press through", func(h *harness, tap *rawTap) {
+			pauseByKey(h)
+			tap.inject(leftPress(h.clock.Now())) // the click's press, while paused
+			continueByClick(h)
+			tap.inject(leftPress(h.clock.Now()))
+		}, engine.PausedButtonPressed},
+		{"the host's resume lets no left press through", func(h *harness, tap *rawTap) {
+			pauseByKey(h)
+			h.d.TakeoverResume("")
+			tap.inject(leftPress(h.clock.Now()))
+		}, engine.PausedButtonPressed},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h, tap := tappedTakeover(t)
+			c.run(h, tap)
+			paused, reason := pausedState(h)
+			if paused != (c.want != "") || engine.PauseReason(reason) != c.want {
+				t.Fatalf("paused %v (%q), want %q", paused, reason, c.want)
+			}
+		})
+	}
 }

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
-	"github.com/nish-driver/nish-driver/engine/audit"
 	"github.com/nish-driver/nish-driver/engine/mock"
 	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/testkit/audittest"
 	"github.com/nish-driver/nish-driver/internal/testkit/enginecall"
 	"github.com/nish-driver/nish-driver/schema"
 )
@@ -85,7 +85,7 @@ type harness struct {
 	c     *engine.Conn
 	clock *testkit.Clock
 	host  *fakeHost
-	audit *testkit.Recorder[audit.Record]
+	audit *audittest.Log
 	cov   *coverage
 }
 
@@ -109,7 +109,7 @@ func withBackend(wrap func(*mock.Desktop) engine.Backend) harnessOption {
 func newHarness(t *testing.T, cov *coverage, opts ...harnessOption) *harness {
 	t.Helper()
 	desk := mock.NewDemo()
-	h := &harness{t: t, desk: desk, demo: desk.Demo(), clock: testkit.NewClock(time.Unix(1_800_000_000, 0)), audit: &testkit.Recorder[audit.Record]{}, cov: cov}
+	h := &harness{t: t, desk: desk, demo: desk.Demo(), clock: testkit.NewClock(time.Unix(1_800_000_000, 0)), audit: &audittest.Log{}, cov: cov}
 	desk.SetClock(h.clock)
 	o := engine.Options{Backend: desk, Clock: h.clock, Audit: h.audit, ConsentTimeout: 300 * time.Millisecond,
 		CallTimeout: 300 * time.Millisecond}

@@ -147,6 +147,17 @@ func TestTakeoverClickByTokenAtEveryScale(t *testing.T) {
 // target moved since the read.
 func TestTakeoverHitTestRefusesBeforeSending(t *testing.T) {
 	frame := engine.Rect{X: 100, Y: 100, W: 600, H: 450}
+	// coverTarget lays a popover over the target; moveTarget moves the
+	// target away just before the hit test.
+	coverTarget := func(w *buttonsWorld) {
+		pop := w.win.Root().Find("panel", "popover")
+		pop.SetFrame(w.buttons[8].Frame())
+	}
+	moveTarget := func(w *buttonsWorld) {
+		w.desk.BeforeHitTest(func() {
+			w.buttons[8].SetFrame(engine.Rect{X: frame.X + 500, Y: frame.Y + 400, W: 60, H: 30})
+		})
+	}
 	cases := []struct {
 		name  string
 		tool  string
@@ -156,24 +167,10 @@ func TestTakeoverHitTestRefusesBeforeSending(t *testing.T) {
 		arrange func(w *buttonsWorld)
 		want    engine.Code
 	}{
-		{"a popover covers the target", "click", 2, func(w *buttonsWorld) {
-			pop := w.win.Root().Find("panel", "popover")
-			pop.SetFrame(w.buttons[8].Frame())
-		}, engine.CodeOccluded},
-		{"the target moved after the read", "click", 1.5, func(w *buttonsWorld) {
-			w.desk.BeforeHitTest(func() {
-				w.buttons[8].SetFrame(engine.Rect{X: frame.X + 500, Y: frame.Y + 400, W: 60, H: 30})
-			})
-		}, engine.CodeStaleElementToken},
-		{"a scroll on a covered element", "scroll", 1, func(w *buttonsWorld) {
-			pop := w.win.Root().Find("panel", "popover")
-			pop.SetFrame(w.buttons[8].Frame())
-		}, engine.CodeOccluded},
-		{"a drag whose drop target moved", "drag", 1.25, func(w *buttonsWorld) {
-			w.desk.BeforeHitTest(func() {
-				w.buttons[8].SetFrame(engine.Rect{X: frame.X + 500, Y: frame.Y + 400, W: 60, H: 30})
-			})
-		}, engine.CodeStaleElementToken},
+		{"a popover covers the target", "click", 2, coverTarget, engine.CodeOccluded},
+		{"the target moved after the read", "click", 1.5, moveTarget, engine.CodeStaleElementToken},
+		{"a scroll on a covered element", "scroll", 1, coverTarget, engine.CodeOccluded},
+		{"a drag whose drop target moved", "drag", 1.25, moveTarget, engine.CodeStaleElementToken},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

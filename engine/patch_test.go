@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -202,26 +201,13 @@ func patchByAct(t *testing.T, h *harness, _ *reportLister, tr *traces, _ patchCa
 // once the wait listens: the wait's read follows the reports.
 func patchByWait(t *testing.T, h *harness, rw *reportLister, _ *traces, c patchCase) patchedBy {
 	h.desk.ResetCalls()
-	args, _ := json.Marshal(map[string]any{"window_id": uint64(h.demo.Form.Window.ID()), "timeout_ms": 10000,
-		"condition": map[string]any{"kind": "title", "text": "— done"}})
-	result := make(chan engine.Result, 1)
-	go func() { result <- h.c.Call(context.Background(), "wait_for", args) }()
-	testkit.Eventually(t, 5*time.Second, "the wait listening to the app", func() bool {
-		return len(h.desk.CallsOf("WaitChange")) > 0
-	})
+	p := startWait(h.c, uint64(h.demo.Form.Window.ID()), map[string]any{"kind": "title", "text": "— done"}, 10000)
+	h.waitsListening(t, 1)
 	rw.gate.Lock()
 	c.change(h.demo.Form)
 	h.demo.Form.Window.SetTitle("Form Demo — done")
 	rw.gate.Unlock()
-	r := <-result
-	h.check("wait_for", r)
-	if r.Err != nil {
-		t.Fatal(r.Text)
-	}
-	res := testkit.Decode(t, r.Structured)
-	if res["met"] != true {
-		t.Fatalf("not met after the change: %v", res)
-	}
+	res := h.metWait(t, <-p.done)
 	calls := h.desk.Calls()
 	return patchedBy{snapshot: res["snapshot_id"].(string), whole: countCalls(calls, "ReadStructure")+countCalls(calls, "ReadTree") > 1}
 }

@@ -198,32 +198,22 @@ func parseReadArgs(a *Args) (readArgs, *Error) {
 	}
 	r.skeleton = a.Bool("skeleton", false)
 	r.screenshot = a.Bool("include_screenshot", false)
-	if tok, ok, serr := a.String("root", 64); serr != nil {
-		return r, Errf(CodeInvalidArguments, "root must be an element token")
-	} else if ok {
-		t, terr := ParseToken(tok)
-		if terr != nil {
-			return r, terr
-		}
-		r.root = &t
+	if r.root, err = a.Token("root"); err != nil {
+		return r, err
 	}
-	maxRows, maxDepthDefault := int64(maxMaxElements), int64(defaultMaxDepth)
-	r.maxElements = defaultMaxElements
+	maxRows, rowsDefault, depthDefault := int64(maxMaxElements), int64(defaultMaxElements), int64(defaultMaxDepth)
 	if r.skeleton {
-		maxRows, maxDepthDefault = maxSkeletonRows, defaultSkeletonDepth
-		r.maxElements = defaultSkeletonRows
+		maxRows, rowsDefault, depthDefault = maxSkeletonRows, defaultSkeletonRows, defaultSkeletonDepth
 	}
-	r.maxDepth = int(maxDepthDefault)
-	if v, ok, e := a.Int("max_elements", 1, maxRows); e != nil {
-		return r, e
-	} else if ok {
-		r.maxElements = int(v)
+	rows, err := a.IntOr("max_elements", 1, maxRows, rowsDefault)
+	if err != nil {
+		return r, err
 	}
-	if v, ok, e := a.Int("max_depth", 1, maxMaxDepth); e != nil {
-		return r, e
-	} else if ok {
-		r.maxDepth = int(v)
+	depth, err := a.IntOr("max_depth", 1, maxMaxDepth, depthDefault)
+	if err != nil {
+		return r, err
 	}
+	r.maxElements, r.maxDepth = int(rows), int(depth)
 	return r, nil
 }
 

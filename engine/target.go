@@ -20,9 +20,24 @@ const maxCandidates = 8
 
 // windows lists visible windows within the call bound, topmost first.
 func (d *Driver) windows(ctx context.Context) ([]Window, *Error) {
+	return d.listWindows(ctx, d.backend.Windows)
+}
+
+// windowsFor lists the windows a target is looked for in: without app
+// names when the target needs none (a window id or a pid).
+func (d *Driver) windowsFor(ctx context.Context, t targetArgs) ([]Window, *Error) {
+	if t.hasApp || !(t.hasWindowID || t.hasPid) {
+		return d.windows(ctx)
+	}
+	return d.listWindows(ctx, d.backend.WindowsWithoutNames)
+}
+
+// listWindows runs one of the backend's window lists within the call
+// bound and orders it topmost first.
+func (d *Driver) listWindows(ctx context.Context, list func(context.Context) ([]Window, error)) ([]Window, *Error) {
 	cctx, cancel := d.callBound(ctx)
 	defer cancel()
-	wins, err := d.backend.Windows(cctx)
+	wins, err := list(cctx)
 	if err != nil {
 		return nil, AsError(inBound(cctx, err))
 	}
@@ -32,22 +47,6 @@ func (d *Driver) windows(ctx context.Context) ([]Window, *Error) {
 
 // byStacking orders windows topmost first.
 func byStacking(a, b Window) int { return cmp.Compare(a.Stacking, b.Stacking) }
-
-// windowsFor lists the windows a target is looked for in: without app
-// names when the target needs none (a window id or a pid).
-func (d *Driver) windowsFor(ctx context.Context, t targetArgs) ([]Window, *Error) {
-	if t.hasApp || !(t.hasWindowID || t.hasPid) {
-		return d.windows(ctx)
-	}
-	cctx, cancel := d.callBound(ctx)
-	defer cancel()
-	wins, err := d.backend.WindowsWithoutNames(cctx)
-	if err != nil {
-		return nil, AsError(inBound(cctx, err))
-	}
-	slices.SortStableFunc(wins, byStacking)
-	return wins, nil
-}
 
 // targetArgs are the window target arguments of a call.
 type targetArgs struct {

@@ -13,16 +13,6 @@ import (
 // is refused. Each case below once acted on an element the model never
 // read.
 
-// actCalls counts the backend calls that change something in an app, so a
-// test can tell that a refused call did nothing.
-func actCalls(h *harness) int {
-	n := len(h.desk.Sent())
-	for _, m := range []string{"DoAction", "InsertText", "SetText", "SetNumber", "ScrollIntoView", "Raise"} {
-		n += len(h.desk.CallsOf(m))
-	}
-	return n
-}
-
 // on is the harness reporting to t (a subtest).
 func (h *harness) on(t *testing.T) *harness {
 	h2 := *h
@@ -57,14 +47,14 @@ func TestAnEndedSessionsTokenNeverActsAgain(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		h.readForm(nil)
 	}
-	before := actCalls(h)
+	before := h.desk.ChangeCalls()
 	h.fail(engine.CodeStaleElementToken, "click", map[string]any{"app": "Editor", "element_token": old})
 	h.fail(engine.CodeStaleElementToken, "click", map[string]any{"element_token": old})
-	if got := actCalls(h); got != before {
+	if got := h.desk.ChangeCalls(); got != before {
 		t.Fatalf("an ended session's token acted: %d calls that change apps, want %d", got, before)
 	}
-	for _, r := range h.audit.All() {
-		if r.Event == "act" && r.Outcome == "ok" {
+	for _, r := range h.audit.Of("act") {
+		if r.Outcome == "ok" {
 			t.Fatalf("an act succeeded with an ended session's token (exe %s)", r.Exe)
 		}
 	}
@@ -83,11 +73,11 @@ func TestATokenOfAnotherConnectionIsStale(t *testing.T) {
 		b.readForm(nil)
 		b.readEditor()
 	}
-	before := actCalls(a)
+	before := a.desk.ChangeCalls()
 	b.fail(engine.CodeStaleElementToken, "click", map[string]any{"element_token": tokA})
 	b.fail(engine.CodeStaleElementToken, "click", map[string]any{"app": "Editor", "element_token": tokA})
 	b.fail(engine.CodeStaleElementToken, "get_window_state", map[string]any{"root": rootA})
-	if got := actCalls(a); got != before {
+	if got := a.desk.ChangeCalls(); got != before {
 		t.Fatalf("another connection's token acted: %d calls that change apps, want %d", got, before)
 	}
 	// The token still acts on its own connection.
@@ -147,7 +137,7 @@ func TestATargetThatDisagreesWithTheTokensWindowIsRefused(t *testing.T) {
 	for _, c := range refused {
 		t.Run(c.name, func(t *testing.T) {
 			h := h.on(t)
-			before := actCalls(h)
+			before := h.desk.ChangeCalls()
 			args := map[string]any{"element_token": tok}
 			for k, v := range c.args {
 				args[k] = v
@@ -156,7 +146,7 @@ func TestATargetThatDisagreesWithTheTokensWindowIsRefused(t *testing.T) {
 			if e["retry"] != nil && e["retry"] != "after_refresh" {
 				t.Errorf("retry %v", e["retry"])
 			}
-			if got := actCalls(h); got != before {
+			if got := h.desk.ChangeCalls(); got != before {
 				t.Fatalf("a disagreeing target acted")
 			}
 			rootArgs := map[string]any{"root": tok}

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"sync"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/nish-driver/nish-driver/engine/credential"
@@ -57,59 +56,10 @@ const (
 	editEnd
 )
 
-// keyChars maps the keysym names that type a character to it, on a US
-// layout. Letters and digits are their own names.
-var keyChars = map[string]rune{
-	"space": ' ', "exclam": '!', "quotedbl": '"', "numbersign": '#', "dollar": '$',
-	"percent": '%', "ampersand": '&', "apostrophe": '\'', "parenleft": '(',
-	"parenright": ')', "asterisk": '*', "plus": '+', "comma": ',', "minus": '-',
-	"period": '.', "slash": '/', "colon": ':', "semicolon": ';', "less": '<',
-	"equal": '=', "greater": '>', "question": '?', "at": '@', "bracketleft": '[',
-	"backslash": '\\', "bracketright": ']', "asciicircum": '^', "underscore": '_',
-	"grave": '`', "braceleft": '{', "bar": '|', "braceright": '}', "asciitilde": '~',
-	"Return": '\n', "KP_Enter": '\n', "Tab": '\t',
-}
-
-// shiftedChars is what Shift makes of the unshifted US-layout keys.
-var shiftedChars = map[rune]rune{
-	'1': '!', '2': '@', '3': '#', '4': '$', '5': '%', '6': '^', '7': '&', '8': '*',
-	'9': '(', '0': ')', '-': '_', '=': '+', '[': '{', ']': '}', '\\': '|',
-	';': ':', '\'': '"', ',': '<', '.': '>', '/': '?', '`': '~',
-}
-
 var editKeys = map[string]editKind{
 	"BackSpace": editBackSpace, "Delete": editDelete, "KP_Delete": editDelete,
 	"Left": editLeft, "KP_Left": editLeft, "Right": editRight, "KP_Right": editRight,
 	"Home": editHome, "KP_Home": editHome, "End": editEnd, "KP_End": editEnd,
-}
-
-// shiftKeys and modifierKeys name the modifier keysyms.
-var (
-	shiftKeys    = map[string]bool{"Shift_L": true, "Shift_R": true}
-	modifierKeys = map[string]bool{"Shift_L": true, "Shift_R": true, "Control_L": true, "Control_R": true,
-		"Alt_L": true, "Alt_R": true, "Super_L": true, "Super_R": true, "Meta_L": true, "Meta_R": true,
-		"Hyper_L": true, "Hyper_R": true, "ISO_Level3_Shift": true, "Caps_Lock": true}
-)
-
-// keyCharOf is the character a key name types, with Shift or not.
-func keyCharOf(name string, shift bool) (rune, bool) {
-	var r rune
-	if len(name) == 1 && name[0] < utf8.RuneSelf && (unicode.IsLetter(rune(name[0])) || unicode.IsDigit(rune(name[0]))) {
-		r = rune(name[0])
-	} else if c, ok := keyChars[name]; ok {
-		r = c
-	} else {
-		return 0, false
-	}
-	if shift {
-		if unicode.IsLetter(r) {
-			return unicode.ToUpper(r), true
-		}
-		if s, ok := shiftedChars[r]; ok {
-			return s, true
-		}
-	}
-	return r, true
 }
 
 // pressEdit is what pressing one key does.
@@ -117,7 +67,7 @@ func pressEdit(name string, shift bool) keyEdit {
 	if k, ok := editKeys[name]; ok {
 		return keyEdit{kind: k}
 	}
-	if r, ok := keyCharOf(name, shift); ok {
+	if r, ok := KeyChar(name, shift); ok {
 		return keyEdit{kind: editInsert, ins: string(r)}
 	}
 	return keyEdit{}
@@ -132,7 +82,7 @@ func hotkeyEdit(keys []string) keyEdit {
 		switch {
 		case shiftKeys[k]:
 			shift = true
-		case modifierKeys[k]:
+		case IsModifierKey(k):
 			return keyEdit{}
 		case other != "":
 			return keyEdit{} // two non-modifier keys: no single character

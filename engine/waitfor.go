@@ -100,14 +100,8 @@ func parseCondition(a *Args) (waitCondition, *Error) {
 	if c.query, err = parseQuery(ca); err != nil {
 		return c, err
 	}
-	if tok, ok, serr := ca.String("element_token", 64); serr != nil {
-		return c, Errf(CodeInvalidArguments, "condition.element_token must be an element token")
-	} else if ok {
-		t, terr := ParseToken(tok)
-		if terr != nil {
-			return c, terr
-		}
-		c.token = &t
+	if c.token, err = ca.Token("element_token"); err != nil {
+		return c, err
 	}
 	text, hasText, err := ca.String("text", 200)
 	if err != nil {
@@ -136,12 +130,11 @@ func waitFor(ctx context.Context, c *Conn, a *Args) Result {
 	if err != nil {
 		return Failure(err)
 	}
-	timeout := defaultWaitTimeout
-	if v, ok, e := a.Int("timeout_ms", 0, maxWaitTimeout.Milliseconds()); e != nil {
-		return Failure(e)
-	} else if ok {
-		timeout = time.Duration(v) * time.Millisecond
+	timeoutMs, err := a.IntOr("timeout_ms", 0, maxWaitTimeout.Milliseconds(), defaultWaitTimeout.Milliseconds())
+	if err != nil {
+		return Failure(err)
 	}
+	timeout := time.Duration(timeoutMs) * time.Millisecond
 	s, err := c.sessionFor()
 	if err != nil {
 		return Failure(err)

@@ -29,6 +29,16 @@ func readLines(t *testing.T, path string) []Record {
 	return out
 }
 
+// openTemp opens a log in a directory of the test's own.
+func openTemp(t *testing.T) *Log {
+	t.Helper()
+	l, err := Open(filepath.Join(t.TempDir(), "audit.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
 func perm(t *testing.T, path string) os.FileMode {
 	t.Helper()
 	st, err := os.Stat(path)
@@ -115,11 +125,8 @@ func TestOpenWithoutPathFails(t *testing.T) {
 }
 
 func TestRecordSetsTimeOnlyWhenZero(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	l, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := openTemp(t)
+	path := l.Path()
 	l.Record(Record{Event: "session.started", Session: "s1"})
 	l.Record(Record{Event: "session.ended", Session: "s1", TimeMs: 42})
 	l.Close()
@@ -136,11 +143,8 @@ func TestRecordSetsTimeOnlyWhenZero(t *testing.T) {
 }
 
 func TestRecordCutsLongFields(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	l, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := openTemp(t)
+	path := l.Path()
 	l.Record(Record{Event: "act", Exe: strings.Repeat("é", 300)})
 	l.Close()
 	recs := readLines(t, path)
@@ -150,11 +154,8 @@ func TestRecordCutsLongFields(t *testing.T) {
 }
 
 func TestRotation(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	l, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := openTemp(t)
+	path := l.Path()
 	l.MaxBytes = 200
 	for range 10 {
 		l.Record(Record{Event: "act", Session: "mcp:host:1", Tool: "click", Outcome: "ok", TimeMs: 1})
@@ -204,11 +205,8 @@ func TestRotationKeepsExistingSize(t *testing.T) {
 }
 
 func TestConcurrentRecords(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	l, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := openTemp(t)
+	path := l.Path()
 	const writers, each = 20, 40 // 800 fits the queue, so none is dropped
 	var wg sync.WaitGroup
 	for w := range writers {
@@ -241,10 +239,7 @@ func TestConcurrentRecords(t *testing.T) {
 }
 
 func TestRecordAfterCloseIsDropped(t *testing.T) {
-	l, err := Open(filepath.Join(t.TempDir(), "audit.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := openTemp(t)
 	l.Close()
 	l.Record(Record{Event: "act"})
 	l.Flush()
@@ -292,11 +287,8 @@ func TestDefaultPath(t *testing.T) {
 func TestRecordNeverLosesCountOfRecords(t *testing.T) {
 	// More records than the queue holds, as fast as possible: each is
 	// either written or counted as dropped, and Record returns every time.
-	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	l, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := openTemp(t)
+	path := l.Path()
 	const n = 4 * queueLen
 	for i := range n {
 		l.Record(Record{Event: "act", WindowID: uint64(i)})

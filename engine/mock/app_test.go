@@ -69,23 +69,13 @@ func TestResumeLetsAWaitingCallFinish(t *testing.T) {
 	app := d.Demo().FormApp
 	w := d.Demo().Form.Window
 	app.Hang()
-	done := make(chan error, 1)
-	go func() {
+	done := waitingCall(t, d, "ReadTree", func() error {
 		_, err := d.ReadTree(testCtx(t), w.ID(), engine.DefaultZoomBudget())
-		done <- err
-	}()
-	testkit.Eventually(t, 10*time.Second, "the read waits on the hung app", func() bool {
-		calls := d.CallsOf("ReadTree")
-		return len(calls) == 1 && !calls[0].Done
+		return err
 	})
 	app.Resume()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("after resume: %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("still waiting after resume")
+	if err := testkit.Receive(t, done, 30*time.Second, "the read's answer after resume"); err != nil {
+		t.Fatalf("after resume: %v", err)
 	}
 }
 
@@ -94,19 +84,22 @@ func TestExitWhileHungWakesWithWindowGone(t *testing.T) {
 	app := d.Demo().FormApp
 	f := d.Demo().Form
 	app.Hang()
+	done := waitingCall(t, d, "DoAction", func() error { return d.DoAction(testCtx(t), f.Save.Ref(), "click") })
+	app.Exit()
+	wantCode(t, "DoAction after exit", testkit.Receive(t, done, 30*time.Second, "the action's answer after exit"), engine.CodeWindowGone)
+}
+
+// waitingCall runs call (the one call of method) in the background and
+// returns once it waits on a hung app; the channel gets what it returns.
+func waitingCall(t *testing.T, d *Desktop, method string, call func() error) <-chan error {
+	t.Helper()
 	done := make(chan error, 1)
-	go func() { done <- d.DoAction(testCtx(t), f.Save.Ref(), "click") }()
-	testkit.Eventually(t, 10*time.Second, "the action waits on the hung app", func() bool {
-		calls := d.CallsOf("DoAction")
+	go func() { done <- call() }()
+	testkit.Eventually(t, 10*time.Second, method+" waiting on the hung app", func() bool {
+		calls := d.CallsOf(method)
 		return len(calls) == 1 && !calls[0].Done
 	})
-	app.Exit()
-	select {
-	case err := <-done:
-		wantCode(t, "DoAction after exit", err, engine.CodeWindowGone)
-	case <-time.After(30 * time.Second):
-		t.Fatal("still waiting after exit")
-	}
+	return done
 }
 
 func TestExitMakesWindowsGone(t *testing.T) {

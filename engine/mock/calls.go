@@ -111,6 +111,41 @@ func (d *Desktop) CallsOf(method string) []Call {
 	return out
 }
 
+// changeMethods are the backend methods that change something in an app.
+var changeMethods = map[string]bool{"DoAction": true, "InsertText": true, "SetText": true,
+	"SetNumber": true, "ScrollIntoView": true, "Raise": true}
+
+// ChangeCalls counts what could have changed an app so far: the synthetic
+// events sent and the calls of the methods that act on an element. A test
+// compares it before and after a refused call to tell that the call did
+// nothing.
+func (d *Desktop) ChangeCalls() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	n := len(d.sent)
+	for _, c := range d.calls {
+		if changeMethods[c.Method] {
+			n++
+		}
+	}
+	return n
+}
+
+// WaitsListening counts the WaitChange calls in flight: the waits that
+// have read their window and listen to it (from the call log, so a
+// desktop told to KeepCalls may forget some).
+func (d *Desktop) WaitsListening() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	n := 0
+	for _, c := range d.calls {
+		if c.Method == "WaitChange" && !c.Done {
+			n++
+		}
+	}
+	return n
+}
+
 // ResetCalls forgets the recorded calls, texts and sent events (not the
 // person's input nor consent requests).
 func (d *Desktop) ResetCalls() {

@@ -3,6 +3,8 @@ package mock
 import (
 	"context"
 	"testing"
+
+	"github.com/nish-driver/nish-driver/engine"
 )
 
 // A desktop told to keep its last n calls forgets older ones as calls
@@ -33,5 +35,27 @@ func TestKeepCallsBoundsTheCallLog(t *testing.T) {
 				t.Errorf("newest call %+v, want a finished Registry", last)
 			}
 		})
+	}
+}
+
+// ChangeCalls counts the acts on elements and the events sent, and not
+// the reads: what a test compares to tell that a refused call did nothing.
+func TestChangeCallsCountsActsNotReads(t *testing.T) {
+	d := NewDemo()
+	f := d.Demo().Form
+	if _, err := d.ReadTree(testCtx(t), f.Window.ID(), engine.DefaultZoomBudget()); err != nil {
+		t.Fatal(err)
+	}
+	if n := d.ChangeCalls(); n != 0 {
+		t.Fatalf("after a read ChangeCalls = %d, want 0", n)
+	}
+	if err := d.DoAction(testCtx(t), f.Remember.Ref(), "click"); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Send(testCtx(t), engine.InputEvent{Kind: engine.InputMotion}); err != nil {
+		t.Fatal(err)
+	}
+	if n := d.ChangeCalls(); n != 2 {
+		t.Fatalf("after an action and an event ChangeCalls = %d, want 2", n)
 	}
 }

@@ -89,13 +89,8 @@ func TestManualConsentAnswer(t *testing.T) {
 	if !d.AnswerConsent(engine.ConsentAnswer{Allowed: true, Pids: []int{7}, Takeover: true}) {
 		t.Fatal("no open dialog")
 	}
-	select {
-	case ans := <-done:
-		if !ans.Allowed || !ans.Takeover || len(ans.Pids) != 1 {
-			t.Errorf("answer %+v", ans)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the answer did not arrive")
+	if ans := testkit.Receive(t, done, 30*time.Second, "the answer"); !ans.Allowed || !ans.Takeover || len(ans.Pids) != 1 {
+		t.Errorf("answer %+v", ans)
 	}
 }
 

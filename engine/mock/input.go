@@ -27,7 +27,7 @@ func (d *Desktop) Send(ctx context.Context, ev engine.InputEvent) error {
 		switch ev.Kind {
 		case engine.InputMotion, engine.InputButtonPress, engine.InputButtonRelease:
 		case engine.InputKeyPress, engine.InputKeyRelease:
-			if ev.Char == 0 && !keySet[ev.Key] {
+			if ev.Char == 0 && !hasKey(ev.Key) {
 				return engine.Errf(engine.CodeInvalidArguments, "unknown key name")
 			}
 		default:
@@ -138,7 +138,7 @@ func (d *Desktop) activate(e *Element) []func() {
 
 // keyPress delivers a key to the focused element. mu held.
 func (d *Desktop) keyPress(key string, char rune) []func() {
-	if modifierKeys[key] {
+	if engine.IsModifierKey(key) {
 		return nil
 	}
 	w := d.focus
@@ -200,7 +200,7 @@ func (d *Desktop) keyPress(key string, char rune) []func() {
 		return nil
 	}
 	if char == 0 {
-		c, ok := keyChar(key, d.held["Shift_L"] || d.held["Shift_R"])
+		c, ok := engine.KeyChar(key, d.held["Shift_L"] || d.held["Shift_R"])
 		if !ok {
 			return nil
 		}

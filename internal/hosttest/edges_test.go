@@ -178,13 +178,7 @@ func TestTwoConnectionsOfOneHostHaveTwoSessionIDs(t *testing.T) {
 		if !slices.Equal(listed, ids) {
 			t.Fatalf("live sessions %v, want %v", listed, ids)
 		}
-		var started []string
-		for _, r := range h.audit.All() {
-			if r.Event == "session.started" {
-				started = append(started, r.Session)
-			}
-		}
-		if !slices.Equal(started, ids) {
+		if started := h.audit.Sessions("session.started"); !slices.Equal(started, ids) {
 			t.Fatalf("audit session.started %v, want %v", started, ids)
 		}
 

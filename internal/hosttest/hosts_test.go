@@ -13,12 +13,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/nish-driver/nish-driver/engine"
-	"github.com/nish-driver/nish-driver/engine/audit"
 	"github.com/nish-driver/nish-driver/engine/mock"
 	"github.com/nish-driver/nish-driver/internal/daemon"
 	"github.com/nish-driver/nish-driver/internal/mcpserver"
-	mcpwire "github.com/nish-driver/nish-driver/internal/mcpserver/wire"
-	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/testkit/audittest"
 	"github.com/nish-driver/nish-driver/internal/testkit/mcpkit"
 )
 
@@ -30,7 +28,7 @@ type host struct {
 	name   string // "stdio" or "daemon"
 	desk   *mock.Desktop
 	driver *engine.Driver
-	audit  *testkit.Recorder[audit.Record]
+	audit  *audittest.Log
 	// dial opens a new connection: what the client writes, what it reads,
 	// and how the client's side goes away (a closed stdin or socket).
 	dial func(t *testing.T) conn
@@ -71,7 +69,7 @@ func eachHost(t *testing.T, o hostOpts, fn func(t *testing.T, h *host)) {
 	}
 }
 
-func newDriver(t *testing.T, o hostOpts) (*mock.Desktop, *engine.Driver, *testkit.Recorder[audit.Record]) {
+func newDriver(t *testing.T, o hostOpts) (*mock.Desktop, *engine.Driver, *audittest.Log) {
 	t.Helper()
 	var desk *mock.Desktop
 	if o.desk != nil {
@@ -87,9 +85,21 @@ func newDriver(t *testing.T, o hostOpts) (*mock.Desktop, *engine.Driver, *testki
 	if o.consentTimeout == 0 {
 		o.consentTimeout = 2 * time.Second
 	}
-	mem := &testkit.Recorder[audit.Record]{}
+	mem := &audittest.Log{}
 	d := engine.New(engine.Options{Backend: desk, Audit: mem, Clock: o.clock, ConsentTimeout: o.consentTimeout})
 	return desk, d, mem
+}
+
+// TestBothHostsServeASession is the kit's own check: each transport opens,
+// starts a session and reads a window.
+func TestBothHostsServeASession(t *testing.T) {
+	eachHost(t, hostOpts{}, func(t *testing.T, h *host) {
+		cs, _ := h.started(t, "Kit Host", map[string]any{"apps": []string{"Form Demo"}})
+		res := mcpkit.Call(t, cs, "get_window_state", map[string]any{"app": "Form Demo"})
+		if res.IsError {
+			t.Fatalf("get_window_state: %s", mcpkit.Structured(t, res))
+		}
+	})
 }
 
 // stdioHost serves each connection as `nish-driver mcp` serves its one:
@@ -106,28 +116,14 @@ func stdioHost(t *testing.T, o hostOpts) *host {
 		if err != nil {
 			t.Fatal(err)
 		}
-		inR, inW := io.Pipe()
-		outR, outW := io.Pipe()
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			_ = server.Run(ctx, &mcpwire.Transport{Reader: inR, Writer: outW})
-			outW.Close()
-		}()
-		t.Cleanup(func() {
-			inW.Close()
-			cancel()
-			outR.Close()
-			<-done
-		})
+		p := mcpkit.ServeStdio(t, server.Run)
 		return conn{
-			w:          inW,
-			r:          outR,
-			closeInput: func() { inW.Close() },
+			w:          p.In,
+			r:          p.Out,
+			closeInput: func() { p.In.Close() },
 			abort: func() {
-				inW.Close()
-				outR.Close()
+				p.In.Close()
+				p.Out.Close()
 			},
 		}
 	}

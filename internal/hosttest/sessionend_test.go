@@ -211,13 +211,7 @@ func TestEndingASessionEndsItsCalls(t *testing.T) {
 				if way.want == "" && !testkit.Poll(endAnswerBound, func() bool { return sessionEnded(h, "connection_closed") }) {
 					t.Errorf("the audit log has no session.ended for the dropped connection: %+v", h.audit.All())
 				}
-				var ends []string
-				for _, r := range h.audit.All() {
-					if r.Event == "takeover.ended" {
-						ends = append(ends, r.Reason)
-					}
-				}
-				if len(ends) == 0 {
+				if len(h.audit.Of("takeover.ended")) == 0 {
 					t.Error("the audit log has no takeover.ended")
 				}
 			})
@@ -247,8 +241,8 @@ func assertNoRead(t *testing.T, cs *mcp.ClientSession) {
 
 // sessionEnded tells whether the audit log has a session's end for reason.
 func sessionEnded(h *host, reason string) bool {
-	for _, r := range h.audit.All() {
-		if r.Event == "session.ended" && r.Reason == reason {
+	for _, r := range h.audit.Of("session.ended") {
+		if r.Reason == reason {
 			return true
 		}
 	}

@@ -318,13 +318,8 @@ func TestRunEndsTheSessionBeforeReturning(t *testing.T) {
 		t.Fatalf("indicator %v, want active", st)
 	}
 	cs.Close()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("Run did not return after the client left")
+	if err := testkit.Receive(t, done, 30*time.Second, "Run's return after the client left"); err != nil {
+		t.Errorf("Run: %v", err)
 	}
 	if st := desk.IndicatorState(); st != mock.IndicatorNone {
 		t.Errorf("indicator %v when Run returned, want none", st)

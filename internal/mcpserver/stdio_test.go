@@ -1,13 +1,11 @@
 package mcpserver
 
 import (
-	"context"
-	"io"
 	"testing"
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
-	mcpwire "github.com/nish-driver/nish-driver/internal/mcpserver/wire"
+	"github.com/nish-driver/nish-driver/internal/testkit/mcpkit"
 	"github.com/nish-driver/nish-driver/internal/testkit/mcpline"
 )
 
@@ -29,21 +27,8 @@ func newStdioServer(tb testing.TB, desk *mock.Desktop) *stdioServer {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = server.Run(ctx, &mcpwire.Transport{Reader: inR, Writer: outW})
-	}()
-	tb.Cleanup(func() {
-		inW.Close()
-		cancel()
-		outR.Close()
-		<-done
-	})
-	c := mcpline.New(inW, outR)
+	p := mcpkit.ServeStdio(tb, server.Run)
+	c := mcpline.New(p.In, p.Out)
 	if err := c.Initialize(legacyProtocol, "lean bench"); err != nil {
 		tb.Fatal(err)
 	}

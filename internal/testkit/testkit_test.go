@@ -41,6 +41,18 @@ func TestAwaitReturnsTheFirstValueWithoutError(t *testing.T) {
 	}
 }
 
+func TestReceiveReturnsTheValueOrFailsAfterTheBound(t *testing.T) {
+	ch := make(chan int, 1)
+	ch <- 7
+	if got := Receive(t, ch, 10*time.Second, "the value"); got != 7 {
+		t.Errorf("Receive = %d, want 7", got)
+	}
+	got := failure(t, func(t testing.TB) { Receive(t, ch, time.Millisecond, "a value never sent") })
+	if !strings.Contains(got, "a value never sent has not come after 1ms") {
+		t.Errorf("Receive of nothing failed with %q", got)
+	}
+}
+
 func TestSyncBufferKeepsEveryWrite(t *testing.T) {
 	var b SyncBuffer
 	done := make(chan struct{})

@@ -75,3 +75,18 @@ func Returns(t testing.TB, bound time.Duration, what string, fn func()) {
 		t.Fatalf("%s has not returned after %v", what, bound)
 	}
 }
+
+// Receive returns the next value from ch, failing the test with what when
+// none came within bound: a hang guard for the answer of a call running in
+// the background.
+func Receive[T any](t testing.TB, ch <-chan T, bound time.Duration, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(bound):
+		t.Fatalf("%s has not come after %v", what, bound)
+		var zero T
+		return zero
+	}
+}
