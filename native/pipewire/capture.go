@@ -141,6 +141,7 @@ func frameOf(ctx context.Context, res *C.nw_result) (*Frame, error) {
 		Cropped: res.has_crop != 0,
 		Format:  formatName(uint32(res.format)),
 		Stride:  int(res.stride),
+		Nudges:  int(res.nudges),
 	}, nil
 }
 

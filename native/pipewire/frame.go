@@ -25,6 +25,9 @@ type Frame struct {
 	Format string
 	// Stride is the buffer's bytes per row as the producer wrote it.
 	Stride int
+	// Nudges counts the times the stream was paused and resumed because
+	// no frame came (pw_frame.c, nudge_interval_ms).
+	Nudges int
 }
 
 // Options say which PipeWire to use and how long to wait.

@@ -25,6 +25,7 @@ struct nw_capture {
 	struct pw_main_loop *loop;
 	struct spa_source *cancel;
 	struct spa_source *timer;
+	struct spa_source *nudge;
 	struct pw_context *context;
 	struct pw_core *core;
 	struct spa_hook core_listener;
@@ -64,6 +65,32 @@ static void on_timeout(void *data, uint64_t expirations)
 	finish(data, NW_TIMEOUT, NULL);
 }
 
+/* nudgeInterval is how long a streaming stream may stay without a frame
+ * before it is paused and resumed. A producer that sends frames only on
+ * damage (mutter's window streams) sends one as it starts streaming; when
+ * that one is lost (it went out before this side's buffers were ready), a
+ * still window sends no other. Resuming makes the producer start again
+ * and send its first frame again. */
+static const long nudge_interval_ms = 200;
+
+static void arm_nudge(struct nw_capture *c)
+{
+	struct timespec value = { 0, nudge_interval_ms * 1000000L };
+	pw_loop_update_timer(pw_main_loop_get_loop(c->loop), c->nudge, &value, NULL, false);
+}
+
+static void on_nudge(void *data, uint64_t expirations)
+{
+	struct nw_capture *c = data;
+	(void)expirations;
+	if (c->done || c->stream == NULL)
+		return;
+	c->out->nudges++;
+	pw_stream_set_active(c->stream, false);
+	pw_stream_set_active(c->stream, true);
+	arm_nudge(c);
+}
+
 static void on_core_error(void *data, uint32_t id, int seq, int res, const char *message)
 {
 	struct nw_capture *c = data;
@@ -87,6 +114,8 @@ static void on_state_changed(void *data, enum pw_stream_state old, enum pw_strea
 	struct nw_capture *c = data;
 	char msg[200];
 	(void)old;
+	if (state == PW_STREAM_STATE_STREAMING && !c->done)
+		arm_nudge(c);
 	if (state == PW_STREAM_STATE_ERROR) {
 		snprintf(msg, sizeof(msg), "stream error: %s", error ? error : "unknown");
 		finish(c, NW_STREAM, msg);
@@ -251,7 +280,8 @@ nw_capture *nw_new(void)
 	}
 	c->cancel = pw_loop_add_event(pw_main_loop_get_loop(c->loop), on_cancel, c);
 	c->timer = pw_loop_add_timer(pw_main_loop_get_loop(c->loop), on_timeout, c);
-	if (c->cancel == NULL || c->timer == NULL) {
+	c->nudge = pw_loop_add_timer(pw_main_loop_get_loop(c->loop), on_nudge, c);
+	if (c->cancel == NULL || c->timer == NULL || c->nudge == NULL) {
 		pw_main_loop_destroy(c->loop);
 		free(c);
 		return NULL;
@@ -357,6 +387,7 @@ void nw_free(nw_capture *c, nw_result *res)
 		return;
 	pw_loop_destroy_source(pw_main_loop_get_loop(c->loop), c->cancel);
 	pw_loop_destroy_source(pw_main_loop_get_loop(c->loop), c->timer);
+	pw_loop_destroy_source(pw_main_loop_get_loop(c->loop), c->nudge);
 	pw_main_loop_destroy(c->loop);
 	free(c);
 }

@@ -26,6 +26,7 @@ typedef struct {
 	int stride;         /* the buffer's bytes per row */
 	int crop_x, crop_y, crop_w, crop_h; /* the region the source filled */
 	int has_crop;       /* the producer sent a VideoCrop region */
+	int nudges;         /* times the stream was paused and resumed for a frame */
 	uint8_t *pixels;    /* crop_w * crop_h * 4 bytes, RGBA */
 } nw_result;
 
