@@ -17,7 +17,7 @@ import (
 
 // nativeLayers are the packages that must stay apart, relative to the
 // module.
-var nativeLayers = []string{"native/atspi", "native/xlib"}
+var nativeLayers = []string{"native/atspi", "native/xlib", "native/mutter", "native/pipewire"}
 
 // layerImportViolation says why package layer (module-relative) may not
 // import path, or "" when it may.

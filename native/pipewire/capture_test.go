@@ -1,0 +1,103 @@
+//go:build cgo
+
+package pipewire
+
+import (
+	"context"
+	"errors"
+	"net"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// These tests need no PipeWire: they check the bounds around the C loop.
+// The frames themselves are checked against mutter on the Wayland sandbox
+// (internal/screencasttest).
+
+// A runtime folder without PipeWire's socket is ErrNoPipeWire at once.
+func TestNoSocketIsNoPipeWire(t *testing.T) {
+	empty := t.TempDir()
+	start := time.Now()
+	_, err := CaptureFrame(context.Background(), 1, Options{
+		Getenv: func(k string) string { return map[string]string{"XDG_RUNTIME_DIR": empty}[k] },
+	})
+	if !errors.Is(err, ErrNoPipeWire) {
+		t.Fatalf("a capture with no PipeWire socket: %v, want ErrNoPipeWire", err)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("it took %v", took)
+	}
+}
+
+// silentServer is a socket that accepts connections and never answers,
+// like a PipeWire that has hung: the capture must still end.
+func silentServer(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "pipewire-0")
+	l, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			t.Cleanup(func() { c.Close() })
+		}
+	}()
+	return path
+}
+
+// A PipeWire that never sends a frame ends the capture with ErrNoFrame at
+// the timeout.
+func TestSilentPipeWireIsNoFrameAtTheTimeout(t *testing.T) {
+	sock := silentServer(t)
+	start := time.Now()
+	_, err := CaptureFrame(context.Background(), 42, Options{Socket: sock, Timeout: 400 * time.Millisecond})
+	took := time.Since(start)
+	if !errors.Is(err, ErrNoFrame) {
+		t.Fatalf("a capture from a silent PipeWire: %v, want ErrNoFrame", err)
+	}
+	if took < 400*time.Millisecond || took > 2*time.Second {
+		t.Errorf("it took %v, want about the 400 ms timeout", took)
+	}
+}
+
+// The context ends a capture that waits for its frame, with the
+// context's error.
+func TestContextEndsTheWait(t *testing.T) {
+	sock := silentServer(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := CaptureFrame(ctx, 42, Options{Socket: sock, Timeout: time.Minute})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("a capture whose context is cancelled: %v, want context.Canceled", err)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("it took %v after a cancel at 200 ms", took)
+	}
+}
+
+// The socket is the one the options name, from the environment given.
+func TestSocketPathFollowsTheEnvironmentGiven(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	for _, c := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{Socket: "/x/s"}, "/x/s"},
+		{Options{Getenv: env(map[string]string{"XDG_RUNTIME_DIR": "/run/u"})}, "/run/u/pipewire-0"},
+		{Options{Getenv: env(map[string]string{"XDG_RUNTIME_DIR": "/run/u", "PIPEWIRE_RUNTIME_DIR": "/pw"})}, "/pw/pipewire-0"},
+		{Options{Getenv: env(map[string]string{"XDG_RUNTIME_DIR": "/run/u", "PIPEWIRE_REMOTE": "other"})}, "/run/u/other"},
+		{Options{Getenv: env(map[string]string{"PIPEWIRE_REMOTE": "/abs/sock"})}, "/abs/sock"},
+	} {
+		if got := c.opts.socketPath(); got != c.want {
+			t.Errorf("%+v: %s, want %s", c.opts, got, c.want)
+		}
+	}
+}
