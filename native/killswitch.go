@@ -99,15 +99,37 @@ func orDefault(spec string) string {
 	return spec
 }
 
-// killSwitchProbe is the doctor's line about the kill switch: whether this
-// process holds it, or (when it never tried, as in `nish-driver doctor`)
-// whether the default combination can be grabbed right now.
+// killSwitchProbe is the doctor's line about the kill switch key: whether
+// this process holds it, or (when it never tried, as in `nish-driver
+// doctor`) whether the default combination can be grabbed right now. In a
+// Wayland session the display is Xwayland, whose grab hears the key only
+// while an X11 window has focus: the line says the key is not the kill
+// switch there, whatever the grab did, and never probes it. (`nish-driver
+// stop`, the kill switch everywhere, has the doctor's own line.)
 func (b *Backend) killSwitchProbe() engine.Probe {
 	parts := b.takeover()
 	parts.mu.Lock()
 	ks := parts.kill
 	parts.mu.Unlock()
+	return killSwitchLine(ks, waylandSession(b.getenv), func(combo xlib.KeyCombo) error {
+		return xlib.ProbeKillSwitch(b.x.Name(), combo)
+	})
+}
+
+// killSwitchLine words the kill switch key's line from the grab's state,
+// the session, and a probe of the default combination (called only when
+// this process never tried and the session is X11).
+func killSwitchLine(ks killSwitchState, wayland bool, probe func(xlib.KeyCombo) error) engine.Probe {
 	p := engine.Probe{Label: "kill switch"}
+	if wayland {
+		combo := ks.combo
+		if combo == "" {
+			c, _ := xlib.ParseKeyCombo(xlib.DefaultKillSwitch)
+			combo = c.String()
+		}
+		p.Status, p.Message = "fail", "the session is Wayland: "+combo+" held on Xwayland is heard only while an X11 window has focus, so it is not a kill switch here; bind `nish-driver stop` to it in the desktop's keyboard shortcuts"
+		return p
+	}
 	switch ks.state {
 	case killGrabbed:
 		p.Status, p.Message = "ok", ks.combo+" is grabbed: it ends every takeover and session"
@@ -117,7 +139,7 @@ func (b *Backend) killSwitchProbe() engine.Probe {
 		p.Status, p.Message = "fail", ks.combo+" could not be grabbed"
 	default:
 		combo, _ := xlib.ParseKeyCombo(xlib.DefaultKillSwitch)
-		switch err := xlib.ProbeKillSwitch(b.x.Name(), combo); {
+		switch err := probe(combo); {
 		case err == nil:
 			p.Status, p.Message = "ok", combo.String()+" can be grabbed"
 		case errors.Is(err, xlib.ErrKillSwitchTaken):

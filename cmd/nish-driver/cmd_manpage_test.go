@@ -53,7 +53,7 @@ func TestManPageNamesEveryCommandAndFlag(t *testing.T) {
 		names[c.Name] = true
 	}
 	// The walk itself must find the commands a person uses.
-	for _, want := range []string{"mcp", "daemon", "doctor", "manifest", "sandbox", "version"} {
+	for _, want := range []string{"mcp", "daemon", "stop", "doctor", "manifest", "sandbox", "version"} {
 		if !names[want] {
 			t.Errorf("the model walk misses command %q", want)
 		}

@@ -17,6 +17,7 @@ import (
 type cli struct {
 	MCP      mcpCmd      `cmd:"" name:"mcp" help:"Serve MCP over stdio (what a host app starts)."`
 	Daemon   daemonCmd   `cmd:"" help:"Own the display for several hosts: serve MCP and the daemon methods on a private Unix socket."`
+	Stop     stopCmd     `cmd:"" help:"The kill switch as a command: end every session and takeover of every nish-driver of this user (bind it to a shortcut on Wayland)."`
 	Doctor   doctorCmd   `cmd:"" help:"Report whether the desktop can be driven, and what to fix. Exit status 0 when ready, else 1."`
 	Manifest manifestCmd `cmd:"" help:"Print the tools and capabilities as JSON, without starting MCP."`
 	Sandbox  sandboxCmd  `cmd:"" help:"Run a private virtual desktop (Xvfb and the accessibility bus) with the given apps, accessibility switched on for each, printing the environment that reaches it."`

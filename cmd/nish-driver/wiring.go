@@ -6,6 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/stopsock"
 	"github.com/nish-driver/nish-driver/native"
 )
 
@@ -18,7 +19,7 @@ type driverFlags struct {
 }
 
 // wiredDriver is one engine driver on one backend, with its audit log and
-// its kill switch: what mcp serves on stdio and the daemon on its socket.
+// its kill switch (the key and the stop socket): what mcp serves on stdio and the daemon on its socket.
 type wiredDriver struct {
 	backend engine.Backend
 	driver  *engine.Driver
@@ -26,8 +27,8 @@ type wiredDriver struct {
 	release []func()
 }
 
-// wireDriver opens the backend and the audit log, makes the driver and
-// grabs the kill switch. A kill switch that cannot be grabbed (no display,
+// wireDriver opens the backend and the audit log, makes the driver, grabs
+// the kill switch and opens the stop socket that pulls it. A kill switch that cannot be grabbed (no display,
 // the combination taken) is only logged; a malformed one is an error.
 func wireDriver(f driverFlags, logger *slog.Logger) (_ *wiredDriver, err error) {
 	w := &wiredDriver{}
@@ -58,7 +59,24 @@ func wireDriver(f driverFlags, logger *slog.Logger) (_ *wiredDriver, err error) 
 		logger.Warn("the kill switch is not active; nish-driver doctor says why", "kill_switch", f.KillSwitch)
 	}
 	w.release = append(w.release, releaseKillSwitch)
+	w.release = append(w.release, listenForStop(d, logger))
 	return w, nil
+}
+
+// listenForStop opens this driver's stop socket, so that `nish-driver stop`
+// pulls the same kill switch as the key (on Wayland, the only one). A
+// socket that cannot be made is logged, like a key that cannot be grabbed:
+// the driver still serves.
+func listenForStop(d *engine.Driver, logger *slog.Logger) (release func()) {
+	dir, err := stopsock.Dir()
+	if err == nil {
+		var l *stopsock.Listener
+		if l, err = stopsock.Listen(dir, d.KillSwitch, logger); err == nil {
+			return l.Close
+		}
+	}
+	logger.Warn("nish-driver stop cannot reach this driver", "error", err.Error())
+	return func() {}
 }
 
 // Close releases the kill switch, the audit log and the backend.

@@ -184,11 +184,22 @@ func withWaylandPortal(in []engine.BackendEntry) []engine.BackendEntry {
 	})
 }
 
-// probes passes the backend's own probes through; a backend that gives none
-// gets one line per registry entry, so older readers still see something
-// true.
+// StopProbe is the report's last line: the kill switch every driver has,
+// on every desktop and without one, beside the key the backend reports
+// (which Wayland does not deliver to it).
+var StopProbe = ProbeOut{Label: "kill switch command", Status: "ok",
+	Message: "`nish-driver stop` ends every session and takeover of every nish-driver of this user; bind it to a keyboard shortcut (on Wayland it is the only kill switch)"}
+
+// probes passes the backend's own probes through, then StopProbe; a
+// backend that gives none gets one line per registry entry, so older
+// readers still see something true.
 func probes(in []engine.Probe, backends []engine.BackendEntry) []ProbeOut {
-	out := make([]ProbeOut, 0, len(in)+len(backends))
+	return append(backendProbes(in, backends), StopProbe)
+}
+
+// backendProbes are the backend's probes, or one line per registry entry.
+func backendProbes(in []engine.Probe, backends []engine.BackendEntry) []ProbeOut {
+	out := make([]ProbeOut, 0, len(in)+len(backends)+1)
 	for _, p := range in {
 		out = append(out, ProbeOut{Label: p.Label, Status: p.Status, Message: p.Message})
 	}

@@ -345,13 +345,29 @@ func TestProbesFallBackToBackends(t *testing.T) {
 		{Label: "x11", Status: "ok", Message: "available"},
 		{Label: "atspi", Status: "fail", Message: "unavailable: atspi_bus_unreachable"},
 		{Label: WaylandPortalID, Status: "skip", Message: "planned: wayland_portal_not_built"},
+		StopProbe,
 	}
 	if !reflect.DeepEqual(r.Probes, want) {
 		t.Errorf("probes = %+v", r.Probes)
 	}
 	own := []engine.Probe{{Label: "display server", Status: "ok", Message: "X11 :0"}}
 	r = Build(engine.Registry{Probes: own})
-	if len(r.Probes) != 1 || r.Probes[0].Label != "display server" {
-		t.Errorf("own probes not kept: %+v", r.Probes)
+	if len(r.Probes) != 2 || r.Probes[0].Label != "display server" || r.Probes[1] != StopProbe {
+		t.Errorf("own probes not kept, then the stop command: %+v", r.Probes)
+	}
+}
+
+// Every report names `nish-driver stop`, the kill switch that works on
+// every desktop, whatever the backend says about the key.
+func TestEveryReportNamesTheStopCommand(t *testing.T) {
+	for name, reg := range map[string]engine.Registry{
+		"no probes":        {},
+		"a key that works": {SessionType: "x11", Probes: []engine.Probe{{Label: "kill switch", Status: "ok", Message: "grabbed"}}},
+		"wayland":          {SessionType: "wayland", Probes: []engine.Probe{{Label: "kill switch", Status: "fail", Message: "not here"}}},
+	} {
+		r := Build(reg)
+		if last := r.Probes[len(r.Probes)-1]; last != StopProbe || !strings.Contains(Text(r), "nish-driver stop") {
+			t.Errorf("%s: the report does not end with the stop command: %+v", name, r.Probes)
+		}
 	}
 }

@@ -1,13 +1,14 @@
 package daemon
 
 import (
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // TestAnotherUsersConnectionIsClosed connects from a process running as
@@ -29,7 +30,7 @@ func TestAnotherUsersConnectionIsClosed(t *testing.T) {
 	if err := os.Chmod(td.path, 0o666); err != nil {
 		t.Fatal(err)
 	}
-	helper := copyTestBinary(t)
+	helper := testkit.CopyTestBinary(t)
 
 	cases := []struct {
 		name string
@@ -55,33 +56,3 @@ func TestAnotherUsersConnectionIsClosed(t *testing.T) {
 	}
 }
 
-// copyTestBinary puts this test binary where another user can run it (the
-// go tool's build directory is private).
-func copyTestBinary(t *testing.T) string {
-	t.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := shortDir(t)
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	dst := filepath.Join(dir, "client")
-	in, err := os.Open(self)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o755)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}

@@ -67,7 +67,7 @@ func Listen(path string) (*Endpoint, error) {
 		return nil, err
 	}
 	dir := filepath.Dir(path)
-	if err := ensurePrivateDir(dir); err != nil {
+	if err := EnsurePrivateDir(dir); err != nil {
 		return nil, err
 	}
 	lock, err := lockFile(path + ".lock")
@@ -97,9 +97,9 @@ func checkSocketPath(path string) error {
 	return nil
 }
 
-// ensurePrivateDir creates dir (and missing parents) privately when it is
+// EnsurePrivateDir creates dir (and missing parents) privately when it is
 // missing, then checks it.
-func ensurePrivateDir(dir string) error {
+func EnsurePrivateDir(dir string) error {
 	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return fmt.Errorf("cannot create the socket directory: %w", err)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 func mustListen(t *testing.T, path string) *Endpoint {
@@ -40,7 +42,7 @@ func accepts(path string) bool {
 }
 
 func TestListenCreatesAPrivateDirectoryAndSocket(t *testing.T) {
-	path := filepath.Join(shortDir(t), "a", "b", "sock")
+	path := filepath.Join(testkit.ShortDir(t, "ndd"), "a", "b", "sock")
 	mustListen(t, path)
 	if m := mode(t, filepath.Dir(path)); !m.IsDir() || m.Perm() != 0o700 {
 		t.Errorf("socket directory mode %v, want a 0700 directory", m)
@@ -99,7 +101,7 @@ func TestListenRefusesAnUnsafeDirectory(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := tc.setup(t, shortDir(t))
+			dir := tc.setup(t, testkit.ShortDir(t, "ndd"))
 			path := filepath.Join(dir, "sock")
 			_, err := Listen(path)
 			if err == nil {
@@ -152,7 +154,7 @@ func TestListenRefusesATakenPath(t *testing.T) {
 		{"another daemon holding the lock", func(t *testing.T, path string) { mustListen(t, path) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(shortDir(t), "sock")
+			path := filepath.Join(testkit.ShortDir(t, "ndd"), "sock")
 			tc.take(t, path)
 			if _, err := Listen(path); !errors.Is(err, ErrAlreadyRunning) {
 				t.Fatalf("error %v, want ErrAlreadyRunning", err)
@@ -165,7 +167,7 @@ func TestListenRefusesATakenPath(t *testing.T) {
 }
 
 func TestListenReplacesAStaleSocket(t *testing.T) {
-	path := filepath.Join(shortDir(t), "sock")
+	path := filepath.Join(testkit.ShortDir(t, "ndd"), "sock")
 	// A socket left behind by a daemon that died: the file stays, nobody listens.
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 	if err != nil {
@@ -211,7 +213,7 @@ func TestListenNeverReplacesAnythingButASocket(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(shortDir(t), "sock")
+			path := filepath.Join(testkit.ShortDir(t, "ndd"), "sock")
 			tc.setup(t, path)
 			before := mode(t, path)
 			_, err := Listen(path)
@@ -227,7 +229,7 @@ func TestListenNeverReplacesAnythingButASocket(t *testing.T) {
 
 func TestTwoDaemonsStartingAtOnceOneWins(t *testing.T) {
 	for round := 0; round < 20; round++ {
-		path := filepath.Join(shortDir(t), "sock")
+		path := filepath.Join(testkit.ShortDir(t, "ndd"), "sock")
 		const starters = 4
 		var (
 			wg    sync.WaitGroup
@@ -265,7 +267,7 @@ func TestTwoDaemonsStartingAtOnceOneWins(t *testing.T) {
 }
 
 func TestCloseRemovesTheSocketAndReleasesTheLock(t *testing.T) {
-	path := filepath.Join(shortDir(t), "sock")
+	path := filepath.Join(testkit.ShortDir(t, "ndd"), "sock")
 	ep, err := Listen(path)
 	if err != nil {
 		t.Fatal(err)
@@ -280,7 +282,7 @@ func TestCloseRemovesTheSocketAndReleasesTheLock(t *testing.T) {
 }
 
 func TestCloseLeavesASocketItDidNotMake(t *testing.T) {
-	path := filepath.Join(shortDir(t), "sock")
+	path := filepath.Join(testkit.ShortDir(t, "ndd"), "sock")
 	ep, err := Listen(path)
 	if err != nil {
 		t.Fatal(err)

@@ -10,13 +10,13 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // helperEnv names the socket a re-executed test binary connects to as a
@@ -25,51 +25,10 @@ const helperEnv = "NISH_DAEMON_TEST_CLIENT"
 
 func TestMain(m *testing.M) {
 	if path := os.Getenv(helperEnv); path != "" {
-		os.Exit(helperClient(path))
+		fmt.Println(testkit.HelloOutcome(path))
+		os.Exit(0)
 	}
 	os.Exit(m.Run())
-}
-
-// helperClient sends hello and prints what came back: "reply" when the
-// daemon answered, "closed" when it closed the connection instead.
-func helperClient(path string) int {
-	c, err := net.Dial("unix", path)
-	if err != nil {
-		fmt.Println("dial-failed:", err)
-		return 0
-	}
-	defer c.Close()
-	c.SetDeadline(time.Now().Add(20 * time.Second))
-	fmt.Fprintln(c, `{"jsonrpc":"2.0","id":1,"method":"hello","params":{"protocol":1}}`)
-	line, err := bufio.NewReader(c).ReadString('\n')
-	switch {
-	case err == nil && strings.Contains(line, `"result"`):
-		fmt.Println("reply")
-	case errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) || isReset(err):
-		fmt.Println("closed")
-	default:
-		fmt.Println("other:", line, err)
-	}
-	return 0
-}
-
-func isReset(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "connection reset")
-}
-
-// shortDir is a private directory with a short path (socket paths are
-// limited to 107 bytes; t.TempDir's can be longer).
-func shortDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("/tmp", "ndd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	return dir
 }
 
 // testDaemon is a daemon serving a mock desktop on a socket of its own.
@@ -102,7 +61,7 @@ type metadataStub struct {
 
 func startDaemon(t *testing.T, o daemonOpts) *testDaemon {
 	t.Helper()
-	path := filepath.Join(shortDir(t), "run", "sock")
+	path := filepath.Join(testkit.ShortDir(t, "ndd"), "run", "sock")
 	ep, err := Listen(path)
 	if err != nil {
 		t.Fatal(err)

@@ -136,7 +136,7 @@ func TestMCPOversizedFrameIsRefusedAndTheSessionGoesOn(t *testing.T) {
 	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	big := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_windows","arguments":{"pad":"` + strings.Repeat("x", MaxFrame) + `"}}}`
 	r := c.call(big)
-	if e := errorOf(t, r); e.Code != codeInvalidRequest || string(r["id"]) != "null" {
+	if e := errorOf(t, r); e.Code != CodeInvalidRequest || string(r["id"]) != "null" {
 		t.Errorf("oversized frame: %s, want -32600 with id null", stringify(r))
 	}
 	r = c.call(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_windows","arguments":{}}}`)

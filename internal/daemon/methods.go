@@ -51,7 +51,7 @@ func (c *control) handle(ctx context.Context, req request) (any, *rpcError) {
 		return c.hello(req)
 	}
 	if !c.helloed {
-		return nil, &rpcError{Code: codeHandshake, Message: "send hello {protocol: 1} first"}
+		return nil, &rpcError{Code: CodeHandshake, Message: "send hello {protocol: 1} first"}
 	}
 	switch req.method {
 	case "metadata":
@@ -63,7 +63,7 @@ func (c *control) handle(ctx context.Context, req request) (any, *rpcError) {
 		defer cancel()
 		m, err := c.s.opts.Metadata(rctx)
 		if err != nil {
-			return nil, &rpcError{Code: codeInternalError, Message: "the metadata could not be built"}
+			return nil, &rpcError{Code: CodeInternalError, Message: "the metadata could not be built"}
 		}
 		return m, nil
 	case "doctor":
@@ -91,7 +91,7 @@ func (c *control) handle(ctx context.Context, req request) (any, *rpcError) {
 	// takeover.resume belongs to the host's control pipe, where the person's
 	// Continue is wired; the socket never resumes a takeover.
 	return nil, &rpcError{
-		Code:    codeMethodNotFound,
+		Code:    CodeMethodNotFound,
 		Message: "method not found",
 		Data:    engine.Errf(engine.CodeUnknownMethod, "the daemon has no such method").Body(),
 	}
@@ -113,7 +113,7 @@ func (c *control) hello(req request) (any, *rpcError) {
 		return nil, invalidParams("protocol must be an integer")
 	}
 	if string(p.Protocol) != "1" {
-		return nil, &rpcError{Code: codeHandshake, Message: "unsupported protocol; this daemon speaks protocol 1"}
+		return nil, &rpcError{Code: CodeHandshake, Message: "unsupported protocol; this daemon speaks protocol 1"}
 	}
 	c.helloed = true
 	return HelloResult{
@@ -180,6 +180,6 @@ func strictParams(req request, into any, names ...string) *rpcError {
 
 // invalidParams is -32602 with the contract's invalid_arguments object.
 func invalidParams(message string) *rpcError {
-	return &rpcError{Code: codeInvalidParams, Message: "invalid params: " + message,
+	return &rpcError{Code: CodeInvalidParams, Message: "invalid params: " + message,
 		Data: engine.Errf(engine.CodeInvalidArguments, "%s", message).Body()}
 }

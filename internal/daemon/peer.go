@@ -17,10 +17,11 @@ func (p Peer) String() string {
 	return fmt.Sprintf("unix:uid=%d,gid=%d,pid=%d", p.UID, p.GID, p.PID)
 }
 
-// admit says whether a peer may use the daemon: only processes running as
+// Admit says whether a peer may use the daemon: only processes running as
 // the daemon's own effective user. Root is not special: a root daemon
 // serves root's processes only, and a user's daemon never serves root.
-func admit(p Peer, euid int) error {
+// The stop socket (internal/stopsock) applies the same rule on both ends.
+func Admit(p Peer, euid int) error {
 	if euid < 0 || int64(p.UID) != int64(euid) {
 		return fmt.Errorf("peer uid %d is not the daemon's uid %d", p.UID, euid)
 	}

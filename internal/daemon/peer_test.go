@@ -26,7 +26,7 @@ func TestAdmitOnlyTheDaemonsOwnUser(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			err := admit(tc.peer, tc.euid)
+			err := Admit(tc.peer, tc.euid)
 			if (err == nil) != tc.admit {
 				t.Errorf("admit = %v, want admitted %v", err, tc.admit)
 			}

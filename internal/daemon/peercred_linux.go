@@ -5,9 +5,10 @@ import (
 	"syscall"
 )
 
-// readPeer asks the kernel who connected (SO_PEERCRED: the credentials the
-// peer had when it called connect).
-func readPeer(c *net.UnixConn) (Peer, error) {
+// ReadPeer asks the kernel who connected (SO_PEERCRED: the credentials the
+// peer had when it called connect; on the connecting side, those the
+// listener had when it called listen).
+func ReadPeer(c *net.UnixConn) (Peer, error) {
 	raw, err := c.SyscallConn()
 	if err != nil {
 		return Peer{}, err

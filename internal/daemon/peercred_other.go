@@ -7,8 +7,8 @@ import (
 	"net"
 )
 
-// readPeer: without SO_PEERCRED the peer cannot be identified, so every
+// ReadPeer: without SO_PEERCRED the peer cannot be identified, so every
 // connection is refused.
-func readPeer(c *net.UnixConn) (Peer, error) {
+func ReadPeer(c *net.UnixConn) (Peer, error) {
 	return Peer{}, errors.New("peer credentials are available on Linux only")
 }

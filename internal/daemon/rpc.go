@@ -6,16 +6,16 @@ import (
 	"unicode/utf8"
 )
 
-// JSON-RPC error codes the daemon answers with. The standard ones are the
+// JSON-RPC error codes the daemon (and the stop socket) answer with. The standard ones are the
 // JSON-RPC 2.0 specification's; -32001 is the socket convention's code for
 // a missing or incompatible handshake.
 const (
-	codeParseError     = -32700
-	codeInvalidRequest = -32600
-	codeMethodNotFound = -32601
-	codeInvalidParams  = -32602
-	codeInternalError  = -32603
-	codeHandshake      = -32001
+	CodeParseError     = -32700
+	CodeInvalidRequest = -32600
+	CodeMethodNotFound = -32601
+	CodeInvalidParams  = -32602
+	CodeInternalError  = -32603
+	CodeHandshake      = -32001
 )
 
 // request is one decoded call or notification. id is the id exactly as the
@@ -65,7 +65,7 @@ type entry struct {
 // decodeFrame parses one frame by JSON-RPC 2.0's rules.
 func decodeFrame(frame []byte) decoded {
 	if !utf8.Valid(frame) || !json.Valid(frame) {
-		return decoded{fatal: errorResponse(nullID, codeParseError, "the frame is not one UTF-8 JSON value", nil)}
+		return decoded{fatal: errorResponse(nullID, CodeParseError, "the frame is not one UTF-8 JSON value", nil)}
 	}
 	trimmed := bytes.TrimSpace(frame)
 	if trimmed[0] != '[' {
@@ -73,10 +73,10 @@ func decodeFrame(frame []byte) decoded {
 	}
 	var items []json.RawMessage
 	if err := json.Unmarshal(trimmed, &items); err != nil {
-		return decoded{fatal: errorResponse(nullID, codeParseError, "the batch cannot be read", nil)}
+		return decoded{fatal: errorResponse(nullID, CodeParseError, "the batch cannot be read", nil)}
 	}
 	if len(items) == 0 {
-		return decoded{fatal: errorResponse(nullID, codeInvalidRequest, "an empty batch is not a request", nil)}
+		return decoded{fatal: errorResponse(nullID, CodeInvalidRequest, "an empty batch is not a request", nil)}
 	}
 	d := decoded{batch: true, entries: make([]entry, 0, len(items))}
 	for _, item := range items {
@@ -90,11 +90,11 @@ func decodeFrame(frame []byte) decoded {
 func decodeEntry(raw json.RawMessage) entry {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
-		return entry{err: errorResponse(nullID, codeInvalidRequest, "a request must be a JSON object", nil)}
+		return entry{err: errorResponse(nullID, CodeInvalidRequest, "a request must be a JSON object", nil)}
 	}
 	id, hasID := m["id"]
 	if hasID && !validID(id) {
-		return entry{err: errorResponse(nullID, codeInvalidRequest, "id must be a string, a number or null", nil)}
+		return entry{err: errorResponse(nullID, CodeInvalidRequest, "id must be a string, a number or null", nil)}
 	}
 	replyID := nullID
 	if hasID {
@@ -102,11 +102,11 @@ func decodeEntry(raw json.RawMessage) entry {
 	}
 	var version string
 	if err := json.Unmarshal(m["jsonrpc"], &version); err != nil || version != "2.0" {
-		return entry{err: errorResponse(replyID, codeInvalidRequest, `jsonrpc must be "2.0"`, nil)}
+		return entry{err: errorResponse(replyID, CodeInvalidRequest, `jsonrpc must be "2.0"`, nil)}
 	}
 	var method string
 	if err := json.Unmarshal(m["method"], &method); err != nil || method == "" {
-		return entry{err: errorResponse(replyID, codeInvalidRequest, "method must be a non-empty string", nil)}
+		return entry{err: errorResponse(replyID, CodeInvalidRequest, "method must be a non-empty string", nil)}
 	}
 	req := request{method: method, params: m["params"]}
 	if hasID {

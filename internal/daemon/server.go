@@ -199,13 +199,13 @@ func (s *Server) dropped(reason string) {
 // decides between the daemon's own methods and MCP.
 func (s *Server) serveConn(ctx context.Context, conn *net.UnixConn) {
 	defer s.wg.Done()
-	peer, err := readPeer(conn)
+	peer, err := ReadPeer(conn)
 	if err != nil {
 		s.log.Warn("cannot read a connection's peer credentials; closed")
 		conn.Close()
 		return
 	}
-	if err := admit(peer, s.euid); err != nil {
+	if err := Admit(peer, s.euid); err != nil {
 		s.log.Warn("refused a connection from another user", "peer_uid", peer.UID)
 		conn.Close()
 		return
@@ -261,7 +261,7 @@ func (s *Server) answer(ctx context.Context, ctl *control, out *outbox, frame []
 		}
 		b, err := marshal(res)
 		if err != nil {
-			replies = append(replies, errorResponse(e.req.id, codeInternalError, "the result could not be encoded", nil))
+			replies = append(replies, errorResponse(e.req.id, CodeInternalError, "the result could not be encoded", nil))
 			continue
 		}
 		replies = append(replies, resultResponse(e.req.id, b))

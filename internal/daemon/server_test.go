@@ -42,8 +42,8 @@ func TestRequestsBeforeHelloAreRefused(t *testing.T) {
 		t.Run(method, func(t *testing.T) {
 			c := dial(t, td.path)
 			e := errorOf(t, c.call(`{"jsonrpc":"2.0","id":1,"method":"`+method+`"}`))
-			if e.Code != codeHandshake {
-				t.Errorf("code %d, want %d", e.Code, codeHandshake)
+			if e.Code != CodeHandshake {
+				t.Errorf("code %d, want %d", e.Code, CodeHandshake)
 			}
 		})
 	}
@@ -60,18 +60,18 @@ func TestHelloParams(t *testing.T) {
 		params string // "" leaves params out
 		code   int
 	}{
-		{"another protocol", `{"protocol":2}`, codeHandshake},
-		{"protocol zero", `{"protocol":0}`, codeHandshake},
-		{"a protocol beyond 64 bits", `{"protocol":100000000000000000000000}`, codeHandshake},
-		{"no params", "", codeInvalidParams},
-		{"null params", `null`, codeInvalidParams},
-		{"positional params", `[1]`, codeInvalidParams},
-		{"no protocol", `{}`, codeInvalidParams},
-		{"a null protocol", `{"protocol":null}`, codeInvalidParams},
-		{"protocol as a string", `{"protocol":"1"}`, codeInvalidParams},
-		{"protocol as a fraction", `{"protocol":1.0}`, codeInvalidParams},
-		{"an unknown parameter", `{"protocol":1,"via":"x"}`, codeInvalidParams},
-		{"a parameter name in another case", `{"Protocol":1}`, codeInvalidParams},
+		{"another protocol", `{"protocol":2}`, CodeHandshake},
+		{"protocol zero", `{"protocol":0}`, CodeHandshake},
+		{"a protocol beyond 64 bits", `{"protocol":100000000000000000000000}`, CodeHandshake},
+		{"no params", "", CodeInvalidParams},
+		{"null params", `null`, CodeInvalidParams},
+		{"positional params", `[1]`, CodeInvalidParams},
+		{"no protocol", `{}`, CodeInvalidParams},
+		{"a null protocol", `{"protocol":null}`, CodeInvalidParams},
+		{"protocol as a string", `{"protocol":"1"}`, CodeInvalidParams},
+		{"protocol as a fraction", `{"protocol":1.0}`, CodeInvalidParams},
+		{"an unknown parameter", `{"protocol":1,"via":"x"}`, CodeInvalidParams},
+		{"a parameter name in another case", `{"Protocol":1}`, CodeInvalidParams},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -84,12 +84,12 @@ func TestHelloParams(t *testing.T) {
 			if e.Code != tc.code {
 				t.Fatalf("code %d (%s), want %d", e.Code, e.Message, tc.code)
 			}
-			if tc.code == codeInvalidParams && (e.Data == nil || e.Data.Code != engine.CodeInvalidArguments) {
+			if tc.code == CodeInvalidParams && (e.Data == nil || e.Data.Code != engine.CodeInvalidArguments) {
 				t.Errorf("data %+v, want the invalid_arguments error object", e.Data)
 			}
 			// A failed hello leaves the connection without a handshake.
-			if e := errorOf(t, c.call(`{"jsonrpc":"2.0","id":2,"method":"sessions.list"}`)); e.Code != codeHandshake {
-				t.Errorf("after a failed hello: code %d, want %d", e.Code, codeHandshake)
+			if e := errorOf(t, c.call(`{"jsonrpc":"2.0","id":2,"method":"sessions.list"}`)); e.Code != CodeHandshake {
+				t.Errorf("after a failed hello: code %d, want %d", e.Code, CodeHandshake)
 			}
 		})
 	}
@@ -105,8 +105,8 @@ func TestUnknownMethodsCarryTheContractsErrorObject(t *testing.T) {
 	for _, method := range []string{"takeover.resume", "session.revoke", "approval.answer", "initialize", "tools/list", "Hello", "sessions.List"} {
 		t.Run(method, func(t *testing.T) {
 			e := errorOf(t, c.call(`{"jsonrpc":"2.0","id":1,"method":"`+method+`","params":{}}`))
-			if e.Code != codeMethodNotFound {
-				t.Fatalf("code %d, want %d", e.Code, codeMethodNotFound)
+			if e.Code != CodeMethodNotFound {
+				t.Fatalf("code %d, want %d", e.Code, CodeMethodNotFound)
 			}
 			if e.Data == nil || e.Data.Code != engine.CodeUnknownMethod || e.Data.Disposition.Retry != info.Disposition.Retry || e.Data.Suggestion != info.Suggestion {
 				t.Errorf("data %+v, want the unknown_method object from the engine's table", e.Data)
@@ -125,7 +125,7 @@ func TestMethodsWithoutParamsRefuseParams(t *testing.T) {
 		for _, params := range []string{`null`, `[]`, `{"x":1}`, `"s"`} {
 			t.Run(method+" "+params, func(t *testing.T) {
 				e := errorOf(t, c.call(`{"jsonrpc":"2.0","id":1,"method":"`+method+`","params":`+params+`}`))
-				if e.Code != codeInvalidParams || e.Data == nil || e.Data.Code != engine.CodeInvalidArguments {
+				if e.Code != CodeInvalidParams || e.Data == nil || e.Data.Code != engine.CodeInvalidArguments {
 					t.Errorf("error %+v, want -32602 with invalid_arguments", e)
 				}
 			})
@@ -206,7 +206,7 @@ func TestBatchesRunInOrder(t *testing.T) {
 		id   string
 		code int // 0: a result
 	}
-	wants := []want{{`"m"`, codeHandshake}, {`"h"`, 0}, {`null`, codeInvalidRequest}, {`"s"`, 0}, {`"u"`, codeMethodNotFound}}
+	wants := []want{{`"m"`, CodeHandshake}, {`"h"`, 0}, {`null`, CodeInvalidRequest}, {`"s"`, 0}, {`"u"`, CodeMethodNotFound}}
 	if len(replies) != len(wants) {
 		t.Fatalf("%d replies, want %d: %s", len(replies), len(wants), line)
 	}
@@ -228,7 +228,7 @@ func TestBatchesRunInOrder(t *testing.T) {
 		t.Errorf("reply id %s, want 9", got)
 	}
 	// An empty batch is one invalid-request reply, not an array.
-	if e := errorOf(t, c.call(`[]`)); e.Code != codeInvalidRequest {
+	if e := errorOf(t, c.call(`[]`)); e.Code != CodeInvalidRequest {
 		t.Errorf("empty batch: code %d", e.Code)
 	}
 }
@@ -238,7 +238,7 @@ func TestUnreadableFramesAreAnsweredAndTheConnectionGoesOn(t *testing.T) {
 	c := helloClient(t, td.path)
 	for _, frame := range []string{`{"jsonrpc":`, "\xff\xfe", `{"a":1} {"b":2}`} {
 		r := c.call(frame)
-		if e := errorOf(t, r); e.Code != codeParseError || string(r["id"]) != "null" {
+		if e := errorOf(t, r); e.Code != CodeParseError || string(r["id"]) != "null" {
 			t.Errorf("%q: %s, want -32700 with id null", frame, stringify(r))
 		}
 	}

@@ -1,0 +1,94 @@
+package stopsock
+
+import (
+	"bytes"
+	"encoding/json"
+	"time"
+
+	"github.com/nish-driver/nish-driver/internal/daemon"
+)
+
+// The wire is the daemon socket's (docs/daemon.md), cut down to what stop
+// needs: JSON-RPC 2.0, one JSON value a line, hello {protocol: 1} first,
+// then kill, which answers the sessions it ended. Every connection is short:
+// stop sends both requests at once and reads both replies.
+//
+//	→ {"jsonrpc":"2.0","id":1,"method":"hello","params":{"protocol":1}}
+//	→ {"jsonrpc":"2.0","id":2,"method":"kill"}
+//	← {"jsonrpc":"2.0","id":1,"result":{"protocol":1,...,"methods":["hello","kill"],"peer":"unix:uid=...,gid=...,pid=..."}}
+//	← {"jsonrpc":"2.0","id":2,"result":{"ended":["mcp:claude:4242"]}}
+
+// Methods are what a stop socket answers, in the order hello lists them.
+var Methods = []string{"hello", "kill"}
+
+// MaxFrame is the size from which a request line closes its connection: a
+// stop socket takes two short requests, nothing more.
+const MaxFrame = 4 << 10
+
+// ConnBound bounds one connection on the driver's side, from accept to the
+// last reply: a client that stalls never holds the socket longer.
+const ConnBound = 10 * time.Second
+
+// request is one line a client sent; ID stays the raw JSON it wrote.
+type request struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params"`
+}
+
+// rpcError is a JSON-RPC error object, with the daemon socket's codes.
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+// reply is one line a stop socket writes.
+type reply struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *rpcError       `json:"error,omitempty"`
+}
+
+// helloParams are hello's only parameters.
+type helloParams struct {
+	Protocol *int `json:"protocol"`
+}
+
+// noParams says whether a request has no parameters (absent or {}).
+func noParams(p json.RawMessage) bool {
+	p = bytes.TrimSpace(p)
+	if len(p) == 0 {
+		return true
+	}
+	var m map[string]json.RawMessage
+	return json.Unmarshal(p, &m) == nil && m != nil && len(m) == 0
+}
+
+// encodeLine writes v as one line.
+func encodeLine(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		// Only our own reply types are encoded; they always encode.
+		panic(err)
+	}
+	return append(b, '\n')
+}
+
+// errorReply is the reply to id for an error.
+func errorReply(id json.RawMessage, code int, message string) reply {
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	return reply{JSONRPC: "2.0", ID: id, Error: &rpcError{Code: code, Message: message}}
+}
+
+// resultReply is the reply to id for a result.
+func resultReply(id json.RawMessage, v any) reply {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return errorReply(id, daemon.CodeInternalError, "the result could not be encoded")
+	}
+	return reply{JSONRPC: "2.0", ID: id, Result: b}
+}
