@@ -37,7 +37,10 @@ func TestMain(m *testing.M) {
 var desktopVars = []string{"DISPLAY", "WAYLAND_DISPLAY", "XDG_SESSION_TYPE", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "XDG_STATE_HOME"}
 
 // noDesktopEnv is this process's environment without any desktop, with the
-// audit log under a temporary state directory.
+// audit log under a temporary state directory and a private cache, where a
+// driver with no runtime folder keeps its stop socket (so a `stop` run by
+// hand never reaches a test's drivers, nor a test's `stop` another's). The
+// cache folder's path is short: a socket path has at most 107 bytes.
 func noDesktopEnv(t *testing.T) []string {
 	t.Helper()
 	var env []string
@@ -52,7 +55,12 @@ func noDesktopEnv(t *testing.T) []string {
 			env = append(env, kv)
 		}
 	}
-	return append(env, "XDG_STATE_HOME="+t.TempDir())
+	cache, err := os.MkdirTemp("", "nd-cache-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(cache) })
+	return append(env, "XDG_STATE_HOME="+t.TempDir(), "XDG_CACHE_HOME="+cache)
 }
 
 // run runs the binary to completion.
