@@ -35,6 +35,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/godbus/dbus/v5"
 )
 
 // Options shape a desktop.
@@ -63,6 +65,7 @@ type Desktop struct {
 
 	vars  map[string]string
 	opts  Options
+	seat  *dbus.Conn // the Wayland lane's keyboard and pointer (wayland_seat.go)
 	mu    sync.Mutex
 	procs []proc
 }
@@ -124,6 +127,9 @@ func (d *Desktop) start(ctx context.Context) error {
 			return err
 		}
 		if err := d.startWayland(ctx); err != nil {
+			return err
+		}
+		if err := d.startSeat(ctx); err != nil {
 			return err
 		}
 		return d.startAccessibilityBus(ctx)
@@ -349,6 +355,7 @@ func (d *Desktop) trackWaited(cmd *exec.Cmd, done chan struct{}) {
 // Close stops every process the desktop started (newest first, each with
 // its process group) and removes its private directory.
 func (d *Desktop) Close() error {
+	d.closeSeat()
 	d.mu.Lock()
 	procs := d.procs
 	d.procs = nil

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -87,4 +88,25 @@ func TestWaylandDesktopRunsWaylandAndXwaylandApps(t *testing.T) {
 			t.Errorf("a pyatspi walk of %q: %v\n%.400s", c.title, err, got)
 		}
 	}
+}
+
+// The seat has a keyboard, as a person's does: the newest Wayland window
+// gets the focus and its frame says active on the accessibility bus.
+func TestWaylandDesktopFocusesTheNewestWindow(t *testing.T) {
+	d := startWaylandDesk(t)
+	synthetic := testkit.Fixture(t, "synthetic.py")
+	cmd := d.Command("/usr/bin/python3", synthetic, "2")
+	out := startCapturing(t, d, cmd)
+	testkit.Eventually(t, 20*time.Second, "the fixture says ready", func() bool { return strings.Contains(out.String(), "ready") })
+	probe := fmt.Sprintf(`import sys; sys.path.insert(0, %q)
+import pyatspi
+from busapps import find_frame
+f = find_frame(%d, "Synthetic")
+print("active" if f is not None and f.getState().contains(pyatspi.STATE_ACTIVE) else "not active")`,
+		filepath.Dir(synthetic), cmd.Process.Pid)
+	var got []byte
+	testkit.Eventually(t, 10*time.Second, "the window is active", func() bool {
+		got, _ = d.Command("/usr/bin/python3", "-c", probe).CombinedOutput()
+		return strings.TrimSpace(string(got)) == "active"
+	})
 }
