@@ -488,7 +488,28 @@ type Window struct {
 	Focused  bool
 	OnScreen bool
 	Stacking int // 0 is the topmost
+	// FrameSpace says what Frame and the frames of the window's elements
+	// are relative to (docs/contract.md#frame-coordinates).
+	FrameSpace FrameSpace
 }
+
+// FrameSpace is what a window's frames are relative to. It is a fact of
+// the window's source, not of the display server: the engine only passes
+// it on to the model and leaves out what it cannot know.
+type FrameSpace string
+
+const (
+	// ScreenSpace: Frame is the window's place on the root window, in
+	// device pixels, and its elements' frames are root coordinates too;
+	// reads show them relative to the window's top-left.
+	ScreenSpace FrameSpace = ""
+	// WindowSpace: where the window is on screen is not known (a Wayland
+	// compositor tells no client). Frame is the window's size at 0,0, and
+	// its elements' frames are relative to its top-left, in the app's
+	// logical pixels, as the app reports them. Its stacking order is not
+	// known either: Stacking only puts the focused window first.
+	WindowSpace FrameSpace = "window"
+)
 
 // ProcessIdentity identifies a process beyond its pid, so a reused pid is
 // not mistaken for an approved app.

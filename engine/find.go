@@ -202,7 +202,7 @@ func findElements(ctx context.Context, c *Conn, a *Args) Result {
 	if err := sn.details(ctx, c.d, kept, positions); err != nil {
 		return Failure(err)
 	}
-	res := FindElementsResult{OK: true, SnapshotID: sn.id, Window: windowInfo(w), Elements: make([]FoundRow, 0, len(positions)),
+	res := FindElementsResult{OK: true, SnapshotID: sn.id, Window: windowInfo(w), Coordinates: w.FrameSpace, Elements: make([]FoundRow, 0, len(positions)),
 		MatchCount: total, Truncated: total > len(positions) || sn.tree.Truncated}
 	for _, p := range positions {
 		res.Elements = append(res.Elements, foundRow(sn, p, w.Frame))

@@ -168,11 +168,18 @@ func listWindows(ctx context.Context, c *Conn, a *Args) Result {
 		}
 		fr := w.Frame
 		title := shownTitle(w.Title)
-		row := WindowRow{WindowID: uint64(w.ID), Pid: w.Pid, App: app, Title: title, Frame: &fr,
-			Focused: boolp(w.Focused), OnScreen: boolp(w.OnScreen), Stacking: intp(w.Stacking), Approved: boolp(true)}
+		row := WindowRow{WindowID: uint64(w.ID), Pid: w.Pid, App: app, Title: title,
+			Focused: boolp(w.Focused), OnScreen: boolp(w.OnScreen), Approved: boolp(true)}
+		place := ""
+		if w.FrameSpace == ScreenSpace {
+			// A window's place and stacking are shown only when they are
+			// known, never made up (docs/contract.md#frame-coordinates).
+			row.Frame, row.Stacking = &fr, intp(w.Stacking)
+			place = fmt.Sprintf(" %dx%d+%d+%d stack=%d", fr.W, fr.H, fr.X, fr.Y, w.Stacking)
+		}
 		res.Windows = append(res.Windows, row)
-		fmt.Fprintf(&b, "window=%d %s pid=%d %s %dx%d+%d+%d stack=%d%s\n", w.ID, quote(app), w.Pid, quote(title),
-			fr.W, fr.H, fr.X, fr.Y, w.Stacking, map[bool]string{true: " focused", false: ""}[w.Focused])
+		fmt.Fprintf(&b, "window=%d %s pid=%d %s%s%s\n", w.ID, quote(app), w.Pid, quote(title),
+			place, map[bool]string{true: " focused", false: ""}[w.Focused])
 	}
 	if len(res.Windows) == 0 {
 		b.WriteString("no windows\n")
@@ -249,7 +256,7 @@ func getWindowState(ctx context.Context, c *Conn, a *Args) Result {
 			return Failure(err)
 		}
 	}
-	res := WindowStateResult{OK: true, SnapshotID: sn.id, SnapshotKept: kept, Window: windowInfo(w), Skeleton: ra.skeleton}
+	res := WindowStateResult{OK: true, SnapshotID: sn.id, SnapshotKept: kept, Window: windowInfo(w), Coordinates: w.FrameSpace, Skeleton: ra.skeleton}
 	if ra.root != nil {
 		res.Root = ra.root.String()
 	}

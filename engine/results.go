@@ -11,11 +11,13 @@ type WindowRow struct {
 	Pid      int    `json:"pid"`
 	App      string `json:"app"`
 	Title    string `json:"title,omitempty"`
-	Frame    *Rect  `json:"frame,omitempty"`
-	Focused  *bool  `json:"focused,omitempty"`
-	OnScreen *bool  `json:"on_screen,omitempty"`
-	Stacking *int   `json:"stacking,omitempty"`
-	Approved *bool  `json:"approved,omitempty"`
+	// Frame and Stacking are left out for a window whose place on screen
+	// and stacking are not known (WindowSpace).
+	Frame    *Rect `json:"frame,omitempty"`
+	Focused  *bool `json:"focused,omitempty"`
+	OnScreen *bool `json:"on_screen,omitempty"`
+	Stacking *int  `json:"stacking,omitempty"`
+	Approved *bool `json:"approved,omitempty"`
 }
 
 // ListWindowsResult is list_windows' result.
@@ -89,8 +91,13 @@ type WindowStateResult struct {
 	// SnapshotKept says the read is the earlier snapshot of the same id,
 	// kept because the app reported no change to what it holds since
 	// (readWindow; frames that moved are read again).
-	SnapshotKept    bool       `json:"snapshot_kept,omitempty"`
-	Window          WindowInfo `json:"window"`
+	SnapshotKept bool       `json:"snapshot_kept,omitempty"`
+	Window       WindowInfo `json:"window"`
+	// Coordinates is "window" when the elements' frames (and the
+	// window's) are relative to the window's top-left because its place
+	// on screen is not known; left out when they are the screen's
+	// (docs/contract.md#frame-coordinates).
+	Coordinates     FrameSpace `json:"coordinates,omitempty"`
 	Skeleton        bool       `json:"skeleton,omitempty"`
 	Root            string     `json:"root,omitempty"`
 	Elements        any        `json:"elements"`
@@ -290,9 +297,11 @@ type FindElementsResult struct {
 	OK         bool       `json:"ok"`
 	SnapshotID string     `json:"snapshot_id"`
 	Window     WindowInfo `json:"window"`
-	Elements   []FoundRow `json:"elements"`
-	MatchCount int        `json:"match_count"`
-	Truncated  bool       `json:"truncated"`
+	// Coordinates: as WindowStateResult's.
+	Coordinates FrameSpace `json:"coordinates,omitempty"`
+	Elements    []FoundRow `json:"elements"`
+	MatchCount  int        `json:"match_count"`
+	Truncated   bool       `json:"truncated"`
 	// AccessibilityHint is the read's hint (get_window_state's): a find
 	// that matches nothing in a window that reads empty says why.
 	AccessibilityHint *AccessibilityHint `json:"accessibility_hint,omitempty"`
@@ -306,6 +315,8 @@ type WaitForResult struct {
 	Met        bool       `json:"met"`
 	SnapshotID string     `json:"snapshot_id"`
 	Window     WindowInfo `json:"window"`
-	Element    *FoundRow  `json:"element,omitempty"`
-	WaitedMs   int64      `json:"waited_ms"`
+	// Coordinates: as WindowStateResult's.
+	Coordinates FrameSpace `json:"coordinates,omitempty"`
+	Element     *FoundRow  `json:"element,omitempty"`
+	WaitedMs    int64      `json:"waited_ms"`
 }

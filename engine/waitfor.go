@@ -164,7 +164,7 @@ func waitFor(ctx context.Context, c *Conn, a *Args) Result {
 	if t := sn.tree.Nodes[0].Name; t != "" {
 		w.Title = t
 	}
-	res := WaitForResult{OK: true, Met: met, SnapshotID: sn.id, Window: windowInfo(w), WaitedMs: time.Since(start).Milliseconds()}
+	res := WaitForResult{OK: true, Met: met, SnapshotID: sn.id, Window: windowInfo(w), Coordinates: w.FrameSpace, WaitedMs: time.Since(start).Milliseconds()}
 	text := fmt.Sprintf("%s window=%d met=%v waited_ms=%d title=%s token=%s:N", sn.id, w.ID, met, res.WaitedMs, quote(res.Window.Title), sn.id)
 	if pos >= 0 {
 		if err := sn.fill(ctx, c.d, []int{pos}); err != nil {

@@ -27,17 +27,11 @@ func (b *Backend) EnableAccessibility(ctx context.Context) (bool, error) {
 // WindowAccessibility says whether a window matched an accessible frame
 // and which toolkit its app is built on.
 func (b *Backend) WindowAccessibility(ctx context.Context, w engine.WindowID) (engine.WindowAccessibility, error) {
-	win, _, ok, err := b.frameOf(ctx, w)
+	win, err := b.frameOf(ctx, w)
 	if err != nil {
 		return engine.WindowAccessibility{}, err
 	}
-	bus := ""
-	if ok {
-		b.mu.Lock()
-		bus = b.frameBus[w]
-		b.mu.Unlock()
-	}
-	return b.accessibilityOf(ctx, ok, bus, win.Pid), nil
+	return b.accessibilityOf(ctx, win.accessible(), win.bus, win.pid), nil
 }
 
 // toolkitOf names an app's toolkit family: what the app says on the bus
@@ -98,7 +92,7 @@ func (b *Backend) emptyTreeProbes(ctx context.Context) []engine.Probe {
 	if err != nil {
 		return nil
 	}
-	frames, _, err := b.a.AllFrames(ctx)
+	match, err := b.src.matcher(ctx)
 	if err != nil {
 		return nil
 	}
@@ -109,18 +103,17 @@ func (b *Backend) emptyTreeProbes(ctx context.Context) []engine.Probe {
 			continue
 		}
 		seen[w.Pid] = true
-		xw, err := b.x.Describe(uint64(w.ID))
-		if err != nil {
+		f, ok := match(w)
+		if !ok {
 			continue
 		}
-		f, onBus := matchFrame(xw, frames)
-		bus := ""
+		onBus, bus := f.accessible(), ""
 		if onBus {
-			bare, err := b.a.FrameIsBare(ctx, f.ID)
+			bare, err := b.a.FrameIsBare(ctx, f.id)
 			if err != nil || !bare {
 				continue
 			}
-			bus = f.Bus
+			bus = f.bus
 		}
 		info := b.accessibilityOf(ctx, onBus, bus, w.Pid)
 		if h := engine.HintFor(info, 1, false); h != nil {

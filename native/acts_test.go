@@ -22,39 +22,8 @@ import (
 func TestHeadlessActsOnARealForm(t *testing.T) {
 	onDesktop(t)
 	pid, h := grantedSynthetic(t, 6)
-	read := h.ok("get_window_state", map[string]any{"pid": pid})
-
-	// A button whose handler changes a label: the diff shows the label.
-	click := testkit.Token(t, read, "push_button", "Click me")
-	res := h.ok("click", map[string]any{"element_token": click})
-	if res["path"] != "atspi_action" || res["took_cursor"] != false || res["effect"] == "no_change" {
-		t.Fatalf("click: %v", res)
-	}
-	if !strings.Contains(asJSON(t, res["diff"]), "clicked 1") {
-		t.Fatalf("the diff shows the status label: %v", res["diff"])
-	}
-
-	read = h.ok("get_window_state", map[string]any{"pid": pid})
-	box := testkit.Token(t, read, "check_box", "Check 2")
-	if res := h.ok("click", map[string]any{"element_token": box}); res["effect"] != "confirmed" || !strings.Contains(asJSON(t, res["diff"]), "checked") {
-		t.Fatalf("a check box click is confirmed by its state, and the diff shows it: %v", res)
-	}
-
-	entry := testkit.Token(t, read, "text", "")
-	for _, e := range read["elements"].([]any) {
-		row := e.(map[string]any)
-		if row["role"] == "text" && row["value"] == "value 1" {
-			entry = row["element_token"].(string)
-		}
-	}
-	res = h.ok("type_text", map[string]any{"element_token": entry, "text": " typed"})
-	if res["path"] != "atspi_text" || res["effect"] != "confirmed" || !strings.Contains(asJSON(t, res["diff"]), " typed") {
-		t.Fatalf("type_text is confirmed and the diff shows the new value: %v", res)
-	}
-	res = h.ok("set_value", map[string]any{"element_token": entry, "value": "replaced"})
-	if res["readback"] != "match" || res["effect"] != "confirmed" {
-		t.Fatalf("set_value text: %v", res)
-	}
+	read, entry := clickTypeAndSet(t, h, pid)
+	var res map[string]any
 
 	spin := testkit.Token(t, read, "spin_button", "Amount")
 	res = h.ok("set_value", map[string]any{"element_token": spin, "value": 42})
@@ -89,7 +58,7 @@ func TestHeadlessActsOnARealForm(t *testing.T) {
 
 	// observe rides along.
 	read = h.ok("get_window_state", map[string]any{"pid": pid})
-	click = testkit.Token(t, read, "push_button", "Click me")
+	click := testkit.Token(t, read, "push_button", "Click me")
 	res = h.ok("click", map[string]any{"element_token": click, "observe": map[string]any{"tree": true, "screenshot": true}})
 	obs := res["observe"].(map[string]any)
 	if obs["tree_text"] == nil || obs["screenshot"] == nil {
@@ -387,4 +356,47 @@ func (b *actSignal) Refresh(ctx context.Context, nodes []*engine.Node) error {
 func (b *actSignal) DoAction(ctx context.Context, ref engine.ElementRef, action string) error {
 	b.signal()
 	return b.Backend.DoAction(ctx, ref, action)
+}
+
+// clickTypeAndSet reads the synthetic form (pid) and acts on it headless
+// as most tests begin: clicks "Click me" (the diff shows the status label
+// it changes), clicks a check box (confirmed by its state), types into the
+// entry holding "value 1" and sets its text (confirmed, read back). It
+// returns the read the entry's token came from and that token.
+func clickTypeAndSet(t *testing.T, h *harness, pid int) (read map[string]any, entry string) {
+	t.Helper()
+	read = h.ok("get_window_state", map[string]any{"pid": pid})
+
+	// A button whose handler changes a label: the diff shows the label.
+	click := testkit.Token(t, read, "push_button", "Click me")
+	res := h.ok("click", map[string]any{"element_token": click})
+	if res["path"] != "atspi_action" || res["took_cursor"] != false || res["effect"] == "no_change" {
+		t.Fatalf("click: %v", res)
+	}
+	if !strings.Contains(asJSON(t, res["diff"]), "clicked 1") {
+		t.Fatalf("the diff shows the status label: %v", res["diff"])
+	}
+
+	read = h.ok("get_window_state", map[string]any{"pid": pid})
+	box := testkit.Token(t, read, "check_box", "Check 2")
+	if res := h.ok("click", map[string]any{"element_token": box}); res["effect"] != "confirmed" || !strings.Contains(asJSON(t, res["diff"]), "checked") {
+		t.Fatalf("a check box click is confirmed by its state, and the diff shows it: %v", res)
+	}
+
+	entry = testkit.Token(t, read, "text", "")
+	for _, e := range read["elements"].([]any) {
+		row := e.(map[string]any)
+		if row["role"] == "text" && row["value"] == "value 1" {
+			entry = row["element_token"].(string)
+		}
+	}
+	res = h.ok("type_text", map[string]any{"element_token": entry, "text": " typed"})
+	if res["path"] != "atspi_text" || res["effect"] != "confirmed" || !strings.Contains(asJSON(t, res["diff"]), " typed") {
+		t.Fatalf("type_text is confirmed and the diff shows the new value: %v", res)
+	}
+	res = h.ok("set_value", map[string]any{"element_token": entry, "value": "replaced"})
+	if res["readback"] != "match" || res["effect"] != "confirmed" {
+		t.Fatalf("set_value text: %v", res)
+	}
+	return read, entry
 }

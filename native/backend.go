@@ -20,6 +20,7 @@ import (
 type Backend struct {
 	x    *xlib.Display
 	a    *atspi.Client
+	src  windowSource // where windows come from: X11 or the accessibility bus (windows.go)
 	opts Options
 
 	// lastPress is the driver's last synthetic button press (Unix nanos):
@@ -59,9 +60,8 @@ func Open(opts Options) (*Backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Backend{
+	b := &Backend{
 		x:        x,
-		a:        atspi.New(atspi.Options{Getenv: opts.Getenv}),
 		opts:     opts,
 		frames:   map[engine.WindowID]atspi.ID{},
 		frameBus: map[engine.WindowID]string{},
@@ -69,7 +69,17 @@ func Open(opts Options) (*Backend, error) {
 		names:    map[engine.ProcessIdentity]string{},
 		watchers: map[string]*appWatcher{},
 		tk:       &takeoverParts{indicators: map[*indicator]bool{}},
-	}, nil
+	}
+	// In a Wayland session the X display is Xwayland's, which holds only
+	// some of the apps: the windows then come from the accessibility bus,
+	// and their frames are relative to each window (windows_wayland.go).
+	wayland := waylandSession(b.getenv)
+	b.a = atspi.New(atspi.Options{Getenv: opts.Getenv, WindowCoordinates: wayland})
+	b.src = x11Windows{b}
+	if wayland {
+		b.src = newWaylandWindows(b)
+	}
+	return b, nil
 }
 
 // getenv is the backend's view of the environment (Options.Getenv, else
@@ -112,8 +122,8 @@ func xErr(err error) error {
 }
 
 // Windows lists the visible top-level windows, topmost first, named by
-// their AT-SPI application name when the app is on the bus, else by their
-// WM_CLASS.
+// their AT-SPI application name when the app is on the bus, else (X11) by
+// their WM_CLASS.
 func (b *Backend) Windows(ctx context.Context) ([]engine.Window, error) {
 	return b.windows(ctx, true)
 }
@@ -129,43 +139,22 @@ func (b *Backend) WindowsWithoutNames(ctx context.Context) ([]engine.Window, err
 	return b.windows(ctx, false)
 }
 
+// windows lists the windows through the backend's source (windows.go).
 func (b *Backend) windows(ctx context.Context, named bool) ([]engine.Window, error) {
-	tops, err := b.x.TopLevels()
-	if err != nil {
-		return nil, xErr(err)
-	}
-	focused, _ := b.x.FocusedTopLevel()
-	names := map[int]string{}
-	if named {
-		names = b.appNames(ctx)
-	}
-	out := make([]engine.Window, 0, len(tops))
-	for _, w := range tops {
-		if !w.Mapped {
-			continue
-		}
-		app := names[w.Pid]
-		if named && app == "" {
-			app = w.Class
-		}
-		if named && app == "" {
-			app = w.Instance
-		}
-		out = append(out, engine.Window{
-			ID: engine.WindowID(w.ID), Pid: w.Pid, App: app, Title: w.Title,
-			Frame:   engine.Rect{X: w.Frame.X, Y: w.Frame.Y, W: w.Frame.W, H: w.Frame.H},
-			Focused: w.ID == focused, OnScreen: onScreen(w.Frame), Stacking: w.Stacking,
-		})
-	}
-	return out, nil
+	return b.src.list(ctx, named)
 }
 
 // appNames maps pids to their apps' AT-SPI names. A name is remembered per
 // process identity, so an app that is busy or stopped keeps the name it was
 // listed and approved under instead of falling back to its WM_CLASS.
 func (b *Backend) appNames(ctx context.Context) map[int]string {
-	names := map[int]string{}
 	apps, _ := b.a.Apps(ctx)
+	return b.namesOf(apps)
+}
+
+// namesOf is appNames of a list of the apps on the bus.
+func (b *Backend) namesOf(apps []atspi.App) map[int]string {
+	names := map[int]string{}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, a := range apps {
@@ -183,60 +172,9 @@ func (b *Backend) appNames(ctx context.Context) map[int]string {
 	return names
 }
 
-// onScreen: any part of the window lies on the screen's first 32k pixels
-// (Xvfb and real screens alike start at 0,0).
-func onScreen(r xlib.Rect) bool { return r.X+r.W > 0 && r.Y+r.H > 0 && r.W > 0 && r.H > 0 }
-
 // Process reads a process's identity from /proc.
 func (b *Backend) Process(ctx context.Context, pid int) (engine.ProcessIdentity, error) {
 	return processIdentity(pid)
-}
-
-// frameOf finds the AT-SPI frame of an X window: the match remembered from
-// the last read when it still stands, else a fresh match. It keeps the
-// window's scale up to date: measured at the match, and again (one
-// GetExtents of the frame) whenever the window's X geometry changed.
-func (b *Backend) frameOf(ctx context.Context, w engine.WindowID) (xlib.Window, atspi.ID, bool, error) {
-	win, err := b.x.Describe(uint64(w))
-	if err != nil {
-		return xlib.Window{}, "", false, xErr(err)
-	}
-	b.mu.Lock()
-	id, ok := b.frames[w]
-	sc, measured := b.scales[w]
-	b.mu.Unlock()
-	if ok {
-		if !measured || sc.Device != rectOf(win.Frame) {
-			if ext, err := b.a.Extents(ctx, id); err == nil {
-				b.mu.Lock()
-				b.scales[w] = measureScale(win.Frame, rectFromAtspi(ext))
-				b.mu.Unlock()
-			}
-		}
-		return win, id, true, nil
-	}
-	frames, _, err := b.a.AllFrames(ctx)
-	if err != nil {
-		return win, "", false, atspiErr(err)
-	}
-	f, ok := matchFrame(win, frames)
-	if !ok {
-		return win, "", false, nil
-	}
-	b.mu.Lock()
-	b.frames[w] = f.ID
-	b.frameBus[w] = f.Bus
-	b.scales[w] = measureScale(win.Frame, rectFromAtspi(f.Extents))
-	b.mu.Unlock()
-	return win, f.ID, true, nil
-}
-
-func (b *Backend) forget(w engine.WindowID) {
-	b.mu.Lock()
-	delete(b.frames, w)
-	delete(b.frameBus, w)
-	delete(b.scales, w)
-	b.mu.Unlock()
 }
 
 // scaleOf is window w's scale as last measured (1 when never).
@@ -347,13 +285,14 @@ func saneFrame(r engine.Rect) engine.Rect {
 // the window alone, so it can still be captured and acted on in a takeover.
 func (b *Backend) read(ctx context.Context, w engine.WindowID, budget engine.Budget, details atspi.Details) (*engine.Tree, error) {
 	ctx = answering(ctx)
-	win, frame, ok, err := b.frameOf(ctx, w)
+	win, err := b.frameOf(ctx, w)
 	if err != nil {
 		return nil, err
 	}
-	if !ok {
+	if !win.accessible() {
 		return bareWindow(w, win), nil
 	}
+	frame := win.id
 	opts := atspi.ReadOptions{Budget: atspi.Budget{MaxElements: budget.MaxElements, MaxDepth: budget.MaxDepth}, Details: details}
 	t, err := b.a.ReadTree(ctx, frame, opts)
 	if err != nil {
@@ -363,8 +302,9 @@ func (b *Backend) read(ctx context.Context, w engine.WindowID, budget engine.Bud
 		if k := atspi.KindOf(err); k != atspi.KindGone && k != atspi.KindStale {
 			return nil, atspiErr(err)
 		}
-		_, frame2, ok2, err2 := b.frameOf(ctx, w)
-		if err2 != nil || !ok2 || frame2 == frame {
+		win2, err2 := b.frameOf(ctx, w)
+		frame2 := win2.id
+		if err2 != nil || !win2.accessible() || frame2 == frame {
 			return nil, atspiErr(err)
 		}
 		if t, err = b.a.ReadTree(ctx, frame2, opts); err != nil {
@@ -378,11 +318,11 @@ func (b *Backend) read(ctx context.Context, w engine.WindowID, budget engine.Bud
 const bareWindowID = engine.ElementID("x11:window")
 
 // bareWindow is the tree of a window without accessibility: one frame row.
-func bareWindow(w engine.WindowID, win xlib.Window) *engine.Tree {
+func bareWindow(w engine.WindowID, win windowFrame) *engine.Tree {
 	return &engine.Tree{Window: w, Nodes: []engine.Node{{
-		ID: bareWindowID, Parent: -1, Role: "frame", Name: win.Title, Detailed: true,
+		ID: bareWindowID, Parent: -1, Role: "frame", Name: win.title, Detailed: true,
 		States: []string{"enabled", "sensitive", "showing", "visible"},
-		Frame:  engine.Rect{X: win.Frame.X, Y: win.Frame.Y, W: win.Frame.W, H: win.Frame.H},
+		Frame:  win.geom,
 	}}}
 }
 
@@ -432,12 +372,12 @@ var _ engine.HitTester = (*Backend)(nil)
 // point in the app's own pixels, scale.go), one level at a time. A window
 // without an accessible frame names no element.
 func (b *Backend) ElementsAt(ctx context.Context, w engine.WindowID, p engine.Point) ([]engine.ElementID, error) {
-	_, frame, ok, err := b.frameOf(ctx, w)
-	if err != nil || !ok {
+	win, err := b.frameOf(ctx, w)
+	if err != nil || !win.accessible() {
 		return nil, err
 	}
 	at := b.scaleOf(w).toApp(p)
-	ids, err := b.a.ElementsAt(ctx, frame, at.X, at.Y)
+	ids, err := b.a.ElementsAt(ctx, win.id, at.X, at.Y)
 	return elementIDs(ids), atspiErr(err)
 }
 
@@ -480,24 +420,21 @@ func (b *Backend) Pointer(ctx context.Context) (engine.Point, error) {
 }
 
 func (b *Backend) FocusedWindow(ctx context.Context) (engine.WindowID, error) {
-	id, err := b.x.FocusedTopLevel()
-	return engine.WindowID(id), xErr(err)
+	return b.src.focused(ctx)
 }
 
 func (b *Backend) TopmostAt(ctx context.Context, p engine.Point) (engine.WindowID, error) {
-	id, err := b.x.TopmostAt(p.X, p.Y, nil)
-	return engine.WindowID(id), xErr(err)
+	return b.src.topmostAt(ctx, p)
 }
 
 func (b *Backend) Raise(ctx context.Context, w engine.WindowID) error {
-	return xErr(b.x.Raise(uint64(w)))
+	return b.src.raise(ctx, w)
 }
 
 func (b *Backend) HasKey(name string) bool { return b.x.HasKeysym(name) }
 
 func (b *Backend) Capture(ctx context.Context, w engine.WindowID) (*image.RGBA, error) {
-	img, err := b.x.Capture(uint64(w))
-	return img, xErr(err)
+	return b.src.capture(ctx, w)
 }
 
 // AskConsent shows the consent dialog and waits for the person's click.

@@ -50,7 +50,7 @@ func (aw *appWatcher) seqOf(m engine.ChangeMark) (uint64, bool) {
 // watcherFor returns the live watcher of a window's app, starting one when
 // needed.
 func (b *Backend) watcherFor(ctx context.Context, w engine.WindowID) (*appWatcher, error) {
-	if _, _, ok, err := b.frameOf(ctx, w); err != nil || !ok {
+	if win, err := b.frameOf(ctx, w); err != nil || !win.accessible() {
 		if err == nil {
 			err = engine.Errf(engine.CodeNotActionable, "window %d has no accessible app", uint64(w))
 		}

@@ -40,6 +40,7 @@ func TestMain(m *testing.M) {
 	desktops = pool
 	code := m.Run()
 	pool.close()
+	waylandDesktops.close()
 	os.Exit(code)
 }
 
@@ -105,6 +106,9 @@ func backendOptions(t testing.TB) native.Options {
 	return native.Options{Display: d.Display, Getenv: func(k string) string {
 		if v, ok := vars[k]; ok {
 			return v
+		}
+		if k == "WAYLAND_DISPLAY" {
+			return "" // the desktop's, never the caller's own session's
 		}
 		return os.Getenv(k)
 	}}

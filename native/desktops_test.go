@@ -11,8 +11,17 @@ import (
 	"github.com/nish-driver/nish-driver/internal/sandbox"
 )
 
-// desktops is the pool the desktop tests take their desktops from.
-var desktops *desktopPool
+// desktops is the pool the desktop tests take their desktops from;
+// waylandDesktops the pool of the Wayland tests (a headless GNOME session,
+// sandbox's Wayland lane), whose first desktop starts when a test asks.
+var (
+	desktops        *desktopPool
+	waylandDesktops = &desktopPool{
+		opts:  sandbox.Options{Wayland: true, Screen: "1280x800x24"},
+		slots: make(chan struct{}, 1),
+		held:  map[string]*sandbox.Desktop{},
+	}
+)
 
 // maxDesktops bounds the pool: each desktop runs its test's apps (a browser,
 // an office suite), and more desktops than cores only add load.
@@ -35,7 +44,8 @@ func desktopPoolSize() int {
 // fails the package at once); the others start when a second test needs
 // one at the same time.
 type desktopPool struct {
-	slots chan struct{} // one token per desktop in use
+	opts  sandbox.Options // how its desktops start
+	slots chan struct{}   // one token per desktop in use
 
 	mu    sync.Mutex
 	first *sandbox.Desktop
@@ -50,6 +60,7 @@ func newDesktopPool(size int) (*desktopPool, error) {
 		return nil, err
 	}
 	return &desktopPool{
+		opts:  sandbox.Options{},
 		slots: make(chan struct{}, size),
 		first: d,
 		free:  []*sandbox.Desktop{d},
@@ -70,7 +81,7 @@ func (p *desktopPool) take(t *testing.T) *sandbox.Desktop {
 	p.mu.Unlock()
 	if d == nil {
 		var err error
-		if d, err = sandbox.Start(context.Background(), sandbox.Options{}); err != nil {
+		if d, err = sandbox.Start(context.Background(), p.opts); err != nil {
 			<-p.slots
 			t.Fatalf("starting another test desktop: %v", err)
 		}
@@ -119,6 +130,18 @@ func onDesktop(t *testing.T) {
 	desktops.take(t)
 }
 
+// onWaylandDesktop begins a test on a Wayland desktop (headless mutter
+// with Xwayland) held as onDesktop holds an X11 one: the helpers find it
+// through t alike.
+func onWaylandDesktop(t *testing.T) {
+	t.Helper()
+	if strings.Contains(t.Name(), "/") {
+		t.Fatal("onWaylandDesktop belongs at the top of a top-level test, not in a subtest")
+	}
+	t.Parallel()
+	waylandDesktops.take(t)
+}
+
 // aloneOnDesktop begins a desktop test that must be the only test in the
 // process, one that counts the process's goroutines: it does not call
 // t.Parallel, so it runs before any parallel test starts.
@@ -132,6 +155,9 @@ func aloneOnDesktop(t *testing.T) {
 func deskOf(tb testing.TB) *sandbox.Desktop {
 	root, _, _ := strings.Cut(tb.Name(), "/")
 	if d := desktops.heldBy(root); d != nil {
+		return d
+	}
+	if d := waylandDesktops.heldBy(root); d != nil {
 		return d
 	}
 	if _, bench := tb.(*testing.B); bench {

@@ -19,28 +19,38 @@ func TestGTK4ButtonsActHeadless(t *testing.T) {
 	grant(t, h, ap.cmd.Process.Pid)
 	pid := ap.cmd.Process.Pid
 
-	for i, want := range []string{"7", "77"} {
-		read := h.ok("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})
-		var seven map[string]any
-		for _, e := range read["elements"].([]any) {
-			row := e.(map[string]any)
-			if row["role"] == "push_button" && strings.HasPrefix(asStr(row["label"]), "7") {
-				seven = row
-				break
-			}
-		}
-		if seven == nil {
-			t.Fatalf("no 7 button:\n%s", read["tree_text"])
-		}
-		if f := seven["frame"].(map[string]any); f["w"].(float64) <= 0 || f["h"].(float64) <= 0 {
-			t.Fatalf("the 7 button has no frame (read as not showing): %v", seven)
-		}
-		res := h.ok("click", map[string]any{"element_token": seven["element_token"]})
-		if res["effect"] != "changed" && res["effect"] != "confirmed" {
-			t.Fatalf("click %d: effect %v (the settle ended before GTK 4's late click?): %v", i, res["effect"], res)
-		}
-		if diff := asJSON(t, res["diff"]); !strings.Contains(diff, `"value":"`+want+`"`) {
-			t.Fatalf("click %d: the diff does not show the display reading %q: %s", i, want, diff)
+	for _, want := range []string{"7", "77"} {
+		clickCalculatorKey(t, h, pid, "7", want)
+	}
+}
+
+// clickCalculatorKey reads gnome-calculator's window (pid), clicks the
+// keypad button whose label starts with key, headless, and checks that
+// the click is confirmed and its diff shows the display reading want. It
+// returns the read before the click.
+func clickCalculatorKey(t *testing.T, h *harness, pid int, key, want string) map[string]any {
+	t.Helper()
+	read := h.ok("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})
+	var button map[string]any
+	for _, e := range read["elements"].([]any) {
+		row := e.(map[string]any)
+		if row["role"] == "push_button" && strings.HasPrefix(asStr(row["label"]), key) {
+			button = row
+			break
 		}
 	}
+	if button == nil {
+		t.Fatalf("no %s button:\n%s", key, read["tree_text"])
+	}
+	if f := button["frame"].(map[string]any); f["w"].(float64) <= 0 || f["h"].(float64) <= 0 {
+		t.Fatalf("the %s button has no frame (read as not showing): %v", key, button)
+	}
+	res := h.ok("click", map[string]any{"element_token": button["element_token"]})
+	if res["effect"] != "changed" && res["effect"] != "confirmed" {
+		t.Fatalf("click %s: effect %v (the settle ended before GTK 4's late click?): %v", key, res["effect"], res)
+	}
+	if diff := asJSON(t, res["diff"]); !strings.Contains(diff, `"value":"`+want+`"`) {
+		t.Fatalf("click %s: the diff does not show the display reading %q: %s", key, want, diff)
+	}
+	return read
 }

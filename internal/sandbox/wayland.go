@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"strings"
 	"time"
@@ -102,6 +103,26 @@ func (d *Desktop) startMutter(ctx context.Context) error {
 	d.vars["DISPLAY"] = display
 	d.vars["XAUTHORITY"] = auth[0]
 	d.vars["WAYLAND_DISPLAY"] = d.Wayland
+	return d.admitOwnUser(ctx)
+}
+
+// admitOwnUser lets this user's X clients reach Xwayland without its
+// cookie. The desktop's apps find the cookie through XAUTHORITY, as a
+// session's apps do; a test binary or a bench driving the desktop from its
+// own process (the backend under test, the scripted person) has the
+// caller's environment instead, and libX11 reads XAUTHORITY from the
+// process's. Server-interpreted access for the local user admits exactly
+// the connections of the user who owns the desktop.
+func (d *Desktop) admitOwnUser(ctx context.Context) error {
+	u, err := user.Current()
+	if err != nil {
+		return fmt.Errorf("sandbox: who runs the desktop: %w", err)
+	}
+	cmd := exec.CommandContext(ctx, "xhost", "+si:localuser:"+u.Username)
+	cmd.Env = d.Env()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("sandbox: xhost on Xwayland (Debian: x11-xserver-utils): %v %s", err, out)
+	}
 	return nil
 }
 

@@ -190,23 +190,28 @@ func (d *Display) StackIndex(id uint64) (int, error) {
 	return i, err
 }
 
-// FindByClass lists the root's children whose WM_CLASS class or instance
+// FindByClass lists the top-level windows whose WM_CLASS class or instance
 // is class, topmost first, mapped or not and override-redirect included:
 // how tests find the driver's own windows (the consent dialog, the
-// indicator), which the driver's window list leaves out. The test desktop
-// has no window manager, so they are children of the root.
+// indicator), which the driver's window list leaves out. The X11 test
+// desktop has no window manager, so they are children of the root; on the
+// Wayland one mutter manages Xwayland and puts a window it decorates in a
+// frame of its own, so a root child without a class is looked into too.
 func (d *Display) FindByClass(class string) ([]uint64, error) {
 	var out []uint64
 	err := d.call(func() {
 		kids, _ := d.children(d.root)
 		for i := len(kids) - 1; i >= 0; i-- {
-			var h C.XClassHint
-			if C.XGetClassHint(d.dpy, kids[i], &h) == 0 {
+			cls, inst, ok := d.classOf(kids[i])
+			if !ok {
+				inner, _ := d.children(kids[i])
+				for j := len(inner) - 1; j >= 0; j-- {
+					if cls, inst, ok := d.classOf(inner[j]); ok && (cls == class || inst == class) {
+						out = append(out, uint64(inner[j]))
+					}
+				}
 				continue
 			}
-			inst, cls := C.GoString(h.res_name), C.GoString(h.res_class)
-			C.XFree(unsafe.Pointer(h.res_name))
-			C.XFree(unsafe.Pointer(h.res_class))
 			if cls == class || inst == class {
 				out = append(out, uint64(kids[i]))
 			}
@@ -214,6 +219,19 @@ func (d *Display) FindByClass(class string) ([]uint64, error) {
 		C.xt_err_reset() // windows vanishing mid-walk are not errors
 	})
 	return out, err
+}
+
+// classOf is a window's WM_CLASS class and instance; ok is false when it
+// has none.
+func (d *Display) classOf(w C.Window) (cls, inst string, ok bool) {
+	var h C.XClassHint
+	if C.XGetClassHint(d.dpy, w, &h) == 0 {
+		return "", "", false
+	}
+	inst, cls = C.GoString(h.res_name), C.GoString(h.res_class)
+	C.XFree(unsafe.Pointer(h.res_name))
+	C.XFree(unsafe.Pointer(h.res_class))
+	return cls, inst, true
 }
 
 // maxText bounds TextProperty's read.

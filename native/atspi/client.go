@@ -21,6 +21,10 @@ type Options struct {
 	// NoPeerToPeer makes every call go through the bus daemon even when an
 	// app offers a private socket. For measurements and tests.
 	NoPeerToPeer bool
+	// WindowCoordinates makes extents and points relative to their
+	// window's top-left instead of the screen's (hittest.go): on Wayland,
+	// where no client knows where a window is.
+	WindowCoordinates bool
 }
 
 // Client talks to the AT-SPI accessibility bus and to the apps on it. It

@@ -152,7 +152,7 @@ func (r *detailRead) send() error {
 			return mapErr(err, nil, r.ctx, targetElement)
 		}
 		if pl.extents {
-			p.add(w, call{target: i, kind: kindExtents}, t.bus, t.path, "org.a11y.atspi.Component", "GetExtents", uint32(0))
+			p.add(w, call{target: i, kind: kindExtents}, t.bus, t.path, "org.a11y.atspi.Component", "GetExtents", r.c.coordType())
 		}
 		if pl.actions {
 			p.add(w, call{target: i, kind: kindActions}, t.bus, t.path, "org.a11y.atspi.Action", "GetActions")

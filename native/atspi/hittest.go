@@ -4,17 +4,33 @@ import (
 	"context"
 )
 
-// coordScreen is ATSPI_COORD_TYPE_SCREEN: a point or extents relative to
-// the screen's top-left, in the app's own (logical) pixels. GTK 3 answers
-// GetAccessibleAtPoint in screen and window coordinates alike; the driver
-// asks in screen coordinates, the space its extents come in.
-const coordScreen = uint32(0)
+// The coordinate types of AT-SPI's extents and points, in the app's own
+// (logical) pixels: ATSPI_COORD_TYPE_SCREEN is relative to the screen's
+// top-left, ATSPI_COORD_TYPE_WINDOW to the window's. On X11 the driver asks
+// in screen coordinates, the space X geometry comes in. On Wayland no
+// client knows where a window is: apps answer SCREEN with their
+// window-relative extents, and GTK 4 with 0,0 for every element, so there
+// the driver asks in window coordinates (Options.WindowCoordinates). GTK 3
+// answers GetAccessibleAtPoint in screen and window coordinates alike.
+const (
+	coordScreen = uint32(0)
+	coordWindow = uint32(1)
+)
+
+// coordType is the coordinate type every extents and point call of the
+// client uses.
+func (c *Client) coordType() uint32 {
+	if c.opts.WindowCoordinates {
+		return coordWindow
+	}
+	return coordScreen
+}
 
 // maxHitDepth bounds the walk down a window's elements at a point.
 const maxHitDepth = 64
 
-// ElementsAt lists the elements of a window's frame at a point (screen
-// coordinates in the app's pixels), outermost first: the frame's child
+// ElementsAt lists the elements of a window's frame at a point (in the
+// app's pixels, in the client's coordinate type), outermost first: the frame's child
 // holding the point, that child's child holding it, and so on, one
 // Component.GetAccessibleAtPoint per level (GTK 3 answers one level at a
 // time; a toolkit that answers with the deepest element at once ends the
@@ -31,7 +47,7 @@ func (c *Client) ElementsAt(ctx context.Context, frame ID, x, y int) ([]ID, erro
 		if err != nil {
 			return nil, mapErr(err, nil, ctx, targetFrame)
 		}
-		rep, err := conn.call(ctx, bus, path, "org.a11y.atspi.Component", "GetAccessibleAtPoint", int32(x), int32(y), coordScreen)
+		rep, err := conn.call(ctx, bus, path, "org.a11y.atspi.Component", "GetAccessibleAtPoint", int32(x), int32(y), c.coordType())
 		if err != nil {
 			if depth > 0 && !errConnGone(err) && ctx.Err() == nil {
 				break // an element without Component: the walk ends there
@@ -81,14 +97,15 @@ func (c *Client) cellPlaceAt(ctx context.Context, conn *wireConn, bus, table, ce
 	return place, true
 }
 
-// Extents reads one element's extents (screen coordinates in the app's
-// pixels): one Component.GetExtents.
+// Extents reads one element's extents (in the app's pixels, screen or
+// window coordinates as the client asks, coordType): one
+// Component.GetExtents.
 func (c *Client) Extents(ctx context.Context, id ID) (Rect, error) {
 	conn, bus, path, _, err := c.reach(ctx, id, targetFrame)
 	if err != nil {
 		return Rect{}, err
 	}
-	rep, err := conn.call(ctx, bus, path, "org.a11y.atspi.Component", "GetExtents", coordScreen)
+	rep, err := conn.call(ctx, bus, path, "org.a11y.atspi.Component", "GetExtents", c.coordType())
 	if err != nil {
 		return Rect{}, mapErr(err, conn, ctx, targetFrame)
 	}

@@ -25,7 +25,8 @@ type Frame struct {
 	Role    string
 	Name    string // the window title as the app tells it (untrusted)
 	States  []string
-	Extents Rect // root (screen) coordinates
+	Path    string // its object path on Bus: with Bus, the window's identity on the bus
+	Extents Rect   // root (screen) coordinates, or the window's own (Options.WindowCoordinates)
 }
 
 // listBound bounds how long one app may take to answer while apps or
@@ -134,7 +135,7 @@ func (c *Client) Frames(ctx context.Context, app App) ([]Frame, error) {
 		if path == nullPath || b == "" {
 			continue
 		}
-		frames = append(frames, Frame{ID: c.mintID(tag, b, path), Bus: b, Pid: app.Pid, AppName: app.Name})
+		frames = append(frames, Frame{ID: c.mintID(tag, b, path), Bus: b, Path: path, Pid: app.Pid, AppName: app.Name})
 		paths = append(paths, path)
 	}
 	if d.err != nil {
@@ -153,7 +154,7 @@ func (c *Client) Frames(ctx context.Context, app App) ([]Frame, error) {
 		p.add(w, call{target: i, kind: kindRole}, f.Bus, path, "org.a11y.atspi.Accessible", "GetRole")
 		p.add(w, call{target: i, kind: kindState}, f.Bus, path, "org.a11y.atspi.Accessible", "GetState")
 		p.add(w, call{target: i, kind: kindName}, f.Bus, path, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Accessible", "Name")
-		p.add(w, call{target: i, kind: kindExtents}, f.Bus, path, "org.a11y.atspi.Component", "GetExtents", uint32(0))
+		p.add(w, call{target: i, kind: kindExtents}, f.Bus, path, "org.a11y.atspi.Component", "GetExtents", c.coordType())
 	}
 	p.flush()
 	gone := make([]bool, len(frames))

@@ -65,7 +65,7 @@ func (r *reader) readBlock(e *elem, room int) error {
 	p := newPipe(r.ctx)
 	p.add(conn, call{kind: kindTableRows}, e.bus, e.path, propertiesIface, "Get", "org.a11y.atspi.Table", "NRows")
 	p.add(conn, call{kind: kindTableColumns}, e.bus, e.path, propertiesIface, "Get", "org.a11y.atspi.Table", "NColumns")
-	p.add(conn, call{kind: kindExtents}, e.bus, e.path, "org.a11y.atspi.Component", "GetExtents", coordScreen)
+	p.add(conn, call{kind: kindExtents}, e.bus, e.path, "org.a11y.atspi.Component", "GetExtents", r.c.coordType())
 	if err := r.drain(p, func(a answer) {
 		d := a.decoder()
 		switch a.kind {
@@ -204,8 +204,8 @@ func (r *reader) corners(conn *wireConn, e *elem, b *block) {
 	b.r0, b.c0 = 0, 0
 	b.r1, b.c1 = min(b.rows, maxBlockRows)-1, min(b.cols, maxBlockColumns)-1
 	p := newPipe(r.ctx)
-	p.add(conn, call{target: 0, kind: kindCell}, e.bus, e.path, "org.a11y.atspi.Component", "GetAccessibleAtPoint", b.x+1, b.y+1, coordScreen)
-	p.add(conn, call{target: 1, kind: kindCell}, e.bus, e.path, "org.a11y.atspi.Component", "GetAccessibleAtPoint", b.x+b.w-2, b.y+b.h-2, coordScreen)
+	p.add(conn, call{target: 0, kind: kindCell}, e.bus, e.path, "org.a11y.atspi.Component", "GetAccessibleAtPoint", b.x+1, b.y+1, r.c.coordType())
+	p.add(conn, call{target: 1, kind: kindCell}, e.bus, e.path, "org.a11y.atspi.Component", "GetAccessibleAtPoint", b.x+b.w-2, b.y+b.h-2, r.c.coordType())
 	var buses [2]string
 	if r.drain(p, func(a answer) {
 		bus, path := a.decoder().ref()

@@ -1,0 +1,230 @@
+package native_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
+)
+
+// On a Wayland desktop (headless mutter with Xwayland, sandbox's Wayland
+// lane) the windows come from the accessibility bus: GTK 3 and GTK 4 apps
+// that are Wayland clients and a GTK 3 app on Xwayland are each listed
+// once, with the driver's own window ids, and every headless tool works on
+// them as on X11, with frames relative to each window. The consent dialog
+// is an X11 window on Xwayland, clicked there by the person.
+
+// waylandWindow is one approved window row of list_windows.
+type waylandWindow struct {
+	id    float64
+	pid   int
+	title string
+	row   map[string]any
+}
+
+// approvedWindows lists the session's windows by pid, failing on a row
+// that invents a place (frame or stacking) or lacks what a row must say.
+func approvedWindows(t *testing.T, h *harness) map[int][]waylandWindow {
+	t.Helper()
+	lw := h.ok("list_windows", nil)
+	out := map[int][]waylandWindow{}
+	for _, w := range lw["windows"].([]any) {
+		row := w.(map[string]any)
+		if row["approved"] != true {
+			continue
+		}
+		for _, invented := range []string{"frame", "stacking"} {
+			if _, has := row[invented]; has {
+				t.Fatalf("a Wayland window is listed with a %s it cannot know: %v", invented, row)
+			}
+		}
+		id, _ := row["window_id"].(float64)
+		if id <= 0 || asStr(row["app"]) == "" || row["focused"] == nil {
+			t.Fatalf("a window row without id, app or focus: %v", row)
+		}
+		pid := int(row["pid"].(float64))
+		out[pid] = append(out[pid], waylandWindow{id: id, pid: pid, title: asStr(row["title"]), row: row})
+	}
+	return out
+}
+
+func TestWaylandWindowsReadsAndActs(t *testing.T) {
+	onWaylandDesktop(t)
+	d := deskOf(t)
+	form := startSynthetic(t, 6).cmd.Process.Pid
+	calc := startApp(t, "gnome-calculator", "gnome-calculator").cmd.Process.Pid
+	onX := startReady(t, "the synthetic fixture on Xwayland",
+		d.UseX11(d.Command("/usr/bin/python3", testkit.Fixture(t, "synthetic.py"), "3"))).Process.Pid
+
+	h := newHarness(t, 20*time.Second)
+	p := newPerson(t)
+	// Xwayland holds the one X11 app, not the Wayland ones.
+	tops, err := p.p.Display().TopLevels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	xPids := map[int]bool{}
+	for _, w := range tops {
+		xPids[w.Pid] = true
+	}
+	if !xPids[onX] || xPids[form] || xPids[calc] {
+		t.Fatalf("Xwayland's windows belong to pids %v; want the X11 app %d and neither Wayland app (%d, %d)", xPids, onX, form, calc)
+	}
+
+	wg := p.answer("allow")
+	h.ok("start_session", map[string]any{"apps": []any{form, calc, onX}})
+	wg.Wait()
+
+	first := approvedWindows(t, h)
+	second := approvedWindows(t, h)
+	for _, c := range []struct {
+		pid   int
+		title string
+	}{{form, "Synthetic 6 rows"}, {calc, "Calculator"}, {onX, "Synthetic 3 rows"}} {
+		a, b := first[c.pid], second[c.pid]
+		if len(a) != 1 || len(b) != 1 {
+			t.Fatalf("pid %d is listed %d and %d times, want once: %v", c.pid, len(a), len(b), first)
+		}
+		if a[0].id != b[0].id {
+			t.Fatalf("pid %d's window id changed between two lists: %v then %v", c.pid, a[0].id, b[0].id)
+		}
+		if a[0].title != c.title {
+			t.Fatalf("pid %d's title is %q, want %q", c.pid, a[0].title, c.title)
+		}
+	}
+	ids := []float64{first[form][0].id, first[calc][0].id, first[onX][0].id}
+	if len(slices.Compact(slices.Sorted(slices.Values(ids)))) != 3 {
+		t.Fatalf("three windows share ids: %v", ids)
+	}
+
+	t.Run("form", func(t *testing.T) { waylandForm(t, h, form, first[form][0].id) })
+	t.Run("gtk4", func(t *testing.T) { waylandCalculator(t, h, calc) })
+	t.Run("xwayland", func(t *testing.T) { waylandXwayland(t, h, onX) })
+}
+
+// waylandRead reads a window whole and checks what every Wayland read
+// says: window-relative frames, each inside the window.
+func waylandRead(t *testing.T, h *harness, args map[string]any) map[string]any {
+	t.Helper()
+	args["max_elements"] = 5000
+	r := h.call("get_window_state", args)
+	if r.Err != nil {
+		t.Fatal(r.Text)
+	}
+	noCanary(t, "a Wayland read", r)
+	read := testkit.Decode(t, r.Structured)
+	if read["coordinates"] != "window" {
+		t.Fatalf("a Wayland read does not say its frames are window-relative: coordinates=%v", read["coordinates"])
+	}
+	win := read["window"].(map[string]any)["frame"].(map[string]any)
+	ww, wh := win["w"].(float64), win["h"].(float64)
+	if win["x"] != 0.0 || win["y"] != 0.0 || ww <= 0 || wh <= 0 {
+		t.Fatalf("the window's frame is not its size at 0,0: %v", win)
+	}
+	for _, e := range read["elements"].([]any) {
+		f := e.(map[string]any)["frame"].(map[string]any)
+		x, y, w, hh := f["x"].(float64), f["y"].(float64), f["w"].(float64), f["h"].(float64)
+		if w > 0 && (x < -1 || y < -1 || x+w > ww+1 || y+hh > wh+1) {
+			// A row partly outside could be a scrolled child; one wholly
+			// outside the window is not window-relative.
+			if x >= ww || y >= wh || x+w <= 0 || y+hh <= 0 {
+				t.Fatalf("a frame lies outside its %vx%v window: %v", ww, wh, e)
+			}
+		}
+	}
+	return read
+}
+
+// waylandForm: the GTK 3 form as a Wayland client, read as completely as
+// a pyatspi walk, found, waited on and acted on headless.
+func waylandForm(t *testing.T, h *harness, pid int, id float64) {
+	read := waylandRead(t, h, map[string]any{"pid": pid})
+	if got := read["window"].(map[string]any)["window_id"].(float64); got != id {
+		t.Fatalf("the read is of window %v, the list said %v", got, id)
+	}
+	// As complete as a pyatspi walk of the same window (within 2%).
+	walked := walkCount(t, pid, "Synthetic")
+	n := int(read["element_count"].(float64))
+	t.Logf("the form: %d elements read, %d walked by pyatspi", n, walked)
+	if diff := n - walked; diff*50 > walked || -diff*50 > walked {
+		t.Fatalf("the read has %d elements, a pyatspi walk %d", n, walked)
+	}
+	// By window id, and by app: the same window.
+	byID := waylandRead(t, h, map[string]any{"window_id": id})
+	if byID["window"].(map[string]any)["pid"].(float64) != float64(pid) {
+		t.Fatalf("window_id %v reads pid %v", id, byID["window"])
+	}
+	skel := h.ok("get_window_state", map[string]any{"pid": pid, "skeleton": true})
+	if skel["coordinates"] != "window" {
+		t.Fatalf("a skeleton read does not say its coordinates: %v", skel["coordinates"])
+	}
+
+	find := h.call("find_elements", map[string]any{"window_id": id, "role": "push_button", "label": "Click me"})
+	if find.Err != nil {
+		t.Fatal(find.Text)
+	}
+	noCanary(t, "find", find)
+	found := testkit.Decode(t, find.Structured)
+	if found["coordinates"] != "window" || found["match_count"] != 1.0 {
+		t.Fatalf("find_elements: %v", found)
+	}
+	wait := h.ok("wait_for", map[string]any{"pid": pid, "timeout_ms": 5000,
+		"condition": map[string]any{"kind": "appears", "role": "push_button", "label": "Click me"}})
+	if wait["met"] != true || wait["coordinates"] != "window" {
+		t.Fatalf("wait_for: %v", wait)
+	}
+
+	clickTypeAndSet(t, h, pid)
+
+	// A wait heard through the app's change reports: the status label
+	// changes after a click sent while the wait is on.
+	read = waylandRead(t, h, map[string]any{"pid": pid})
+	click := testkit.Token(t, read, "push_button", "Click me")
+	done := make(chan map[string]any, 1)
+	go func() {
+		done <- h.ok("wait_for", map[string]any{"pid": pid, "timeout_ms": 10000,
+			"condition": map[string]any{"kind": "appears", "label": "clicked 2"}})
+	}()
+	time.Sleep(200 * time.Millisecond) // let the wait read first; it is met either way
+	h.ok("click", map[string]any{"element_token": click})
+	if w := <-done; w["met"] != true {
+		t.Fatalf("wait_for the status label: %v", w)
+	}
+}
+
+// waylandCalculator: GTK 4 reports 0,0 for every element in screen
+// coordinates; in window coordinates its keys lie apart, and a click on
+// one shows in the display.
+func waylandCalculator(t *testing.T, h *harness, pid int) {
+	read := waylandRead(t, h, map[string]any{"pid": pid})
+	places := map[string]bool{}
+	for _, e := range read["elements"].([]any) {
+		row := e.(map[string]any)
+		if row["role"] == "push_button" {
+			f := row["frame"].(map[string]any)
+			places[fmt.Sprint(f["x"], ",", f["y"])] = true
+		}
+	}
+	if len(places) < 10 {
+		t.Fatalf("the calculator's buttons lie at %d places; its keypad alone has over 10:\n%s", len(places), read["tree_text"])
+	}
+	clickCalculatorKey(t, h, pid, "7", "7")
+}
+
+// waylandXwayland: a GTK 3 app on Xwayland is read through the same bus,
+// with window-relative frames too.
+func waylandXwayland(t *testing.T, h *harness, pid int) {
+	read := waylandRead(t, h, map[string]any{"pid": pid})
+	walked := walkCount(t, pid, "Synthetic")
+	n := int(read["element_count"].(float64))
+	t.Logf("the Xwayland form: %d elements read, %d walked by pyatspi", n, walked)
+	if diff := n - walked; diff*50 > walked || -diff*50 > walked {
+		t.Fatalf("the read has %d elements, a pyatspi walk %d", n, walked)
+	}
+	if !strings.Contains(asJSON(t, read["elements"]), "Click me") {
+		t.Fatalf("the Xwayland form's read lacks its button:\n%s", read["tree_text"])
+	}
+}

@@ -1,0 +1,94 @@
+package native
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/native/atspi"
+)
+
+// wlFrame is a frame of app bus with path, as the bus lists it.
+func wlFrame(bus, path string, pid int, title string, states ...string) atspi.Frame {
+	return atspi.Frame{ID: atspi.ID(bus + "@1" + path), Bus: bus, Path: path, Pid: pid, AppName: "bus name",
+		Name: title, States: states, Extents: atspi.Rect{X: 7, Y: 9, W: 640, H: 480}}
+}
+
+// The ids the Wayland source gives: one per frame, kept across listings,
+// never given again; a frame that goes is forgotten unless its app only
+// did not answer; hidden frames and frames without a pid are not windows;
+// the focused window comes first; the place is never invented.
+func TestWaylandWindowIDs(t *testing.T) {
+	s := newWaylandWindows(nil)
+	apps := func(busy ...string) []atspi.App {
+		out := []atspi.App{{Bus: ":1.1", Pid: 11}, {Bus: ":1.2", Pid: 12}}
+		for i := range out {
+			for _, b := range busy {
+				if out[i].Bus == b {
+					out[i].Err = errors.New("no answer")
+				}
+			}
+		}
+		return out
+	}
+	names := map[int]string{11: "Form", 12: "Calculator"}
+	form := wlFrame(":1.1", "/a/1", 11, "Form", "showing", "visible")
+	dialog := wlFrame(":1.1", "/a/2", 11, "Dialog", "showing", "active")
+	hidden := wlFrame(":1.1", "/a/3", 11, "Hidden")
+	calc := wlFrame(":1.2", "/b/1", 12, "Calculator", "visible")
+	nopid := wlFrame(":1.3", "/c/1", 0, "No pid", "showing")
+
+	type want struct {
+		ids  []engine.WindowID // in list order
+		gone []engine.WindowID
+	}
+	steps := []struct {
+		name   string
+		frames []atspi.Frame
+		busy   []string
+		want   want
+	}{
+		{"first listing", []atspi.Frame{form, calc, hidden, nopid}, nil, want{ids: []engine.WindowID{1, 2}}},
+		{"stable, a listed-twice frame once", []atspi.Frame{calc, form, form}, nil, want{ids: []engine.WindowID{1, 2}}},
+		{"a new focused window first", []atspi.Frame{form, calc, dialog}, nil, want{ids: []engine.WindowID{3, 1, 2}}},
+		{"a busy app keeps its windows", []atspi.Frame{calc}, []string{":1.1"}, want{ids: []engine.WindowID{3, 1, 2}}},
+		{"a closed window is forgotten", []atspi.Frame{form, calc}, nil, want{ids: []engine.WindowID{1, 2}, gone: []engine.WindowID{3}}},
+		{"reopened, it gets a new id", []atspi.Frame{form, calc, wlFrame(":1.1", "/a/2", 11, "Dialog", "showing")}, nil, want{ids: []engine.WindowID{1, 2, 4}}},
+	}
+	for _, st := range steps {
+		wins, gone := s.update(st.frames, apps(st.busy...), names)
+		var ids []engine.WindowID
+		for i, w := range wins {
+			ids = append(ids, w.ID)
+			if w.Stacking != i || w.FrameSpace != engine.WindowSpace || w.Frame != (engine.Rect{W: 640, H: 480}) || !w.OnScreen {
+				t.Fatalf("%s: window %+v", st.name, w)
+			}
+			if w.App != names[w.Pid] {
+				t.Fatalf("%s: app %q for pid %d", st.name, w.App, w.Pid)
+			}
+		}
+		if !equalIDs(ids, st.want.ids) || !equalIDs(gone, st.want.gone) {
+			t.Fatalf("%s: ids %v gone %v, want %v gone %v", st.name, ids, gone, st.want.ids, st.want.gone)
+		}
+	}
+	var e *engine.Error
+	if _, err := s.frame(context.Background(), 3); !errors.As(err, &e) || e.Code != engine.CodeWindowGone {
+		t.Fatalf("a forgotten window reads as gone: %v", err)
+	}
+	if f, err := s.frame(context.Background(), 1); err != nil || f.id != form.ID || f.bus != ":1.1" || f.pid != 11 {
+		t.Fatalf("window 1's frame: %+v %v", f, err)
+	}
+}
+
+func equalIDs(a, b []engine.WindowID) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
