@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/doctor"
@@ -70,35 +71,52 @@ func TestOpenOrUnavailableKeepsWhyTheDisplayDidNotOpen(t *testing.T) {
 	}
 }
 
-// An X display inside a Wayland session (Xwayland) holds only the apps
-// that speak X11: the live backend opens it but does not say ready, and
-// says why (native/wayland_session.go).
-func TestAnXDisplayInAWaylandSessionIsNotReady(t *testing.T) {
-	onDesktop(t)
-	for _, env := range []map[string]string{
-		{"WAYLAND_DISPLAY": "wayland-0"},
-		{"XDG_SESSION_TYPE": "wayland"},
-	} {
-		opts := backendOptions(t)
-		inner := opts.Getenv
-		opts.Getenv = func(k string) string {
-			if v, ok := env[k]; ok {
-				return v
-			}
-			return inner(k)
+// The headless GNOME desktop is ready: its windows come from the
+// accessibility bus and Xwayland shows the consent dialog. The doctor
+// names the compositor and Xwayland, and says what is not built there
+// (takeover, hand-back) with its reason; a takeover asked for is refused
+// before the dialog, which then asks for the app alone.
+func TestTheWaylandDesktopIsReady(t *testing.T) {
+	onWaylandDesktop(t)
+	d := deskOf(t)
+	b := openBackend(t)
+	reg := b.Registry(context.Background())
+	if !reg.Ready() || reg.SessionType != "wayland" {
+		t.Fatalf("ready %v, session %q; probes %+v", reg.Ready(), reg.SessionType, reg.Probes)
+	}
+	if want := (engine.DesktopFacts{Compositor: engine.CompositorMutter, Xwayland: d.Display}); reg.Desktop != want {
+		t.Errorf("desktop %+v, want %+v", reg.Desktop, want)
+	}
+	r := doctor.Build(reg)
+	if r.Desktop == nil || r.Desktop.Compositor != engine.CompositorMutter {
+		t.Errorf("the report's desktop is %+v", r.Desktop)
+	}
+	caps := map[string]engine.Capability{}
+	for _, c := range reg.Capabilities() {
+		caps[c.Name] = c
+	}
+	for _, name := range []string{"read_tree", "act_semantic", "clipboard_write"} {
+		if caps[name].Status != engine.StatusAvailable {
+			t.Errorf("%s: %+v, want available", name, caps[name])
 		}
-		b, release := native.OpenOrUnavailable(opts)
-		reg := b.Registry(context.Background())
-		release()
-		if _, live := b.(*native.Backend); !live {
-			t.Fatalf("%v: OpenOrUnavailable gave %T on a desktop that answers", env, b)
+	}
+	for _, name := range []string{"input_takeover", "takeover_indicator", "takeover_handback"} {
+		if c := caps[name]; c.Status != engine.StatusUnavailable || c.ReasonCode != doctor.ReasonWaylandPortalNotBuilt {
+			t.Errorf("%s: %+v, want unavailable for %s", name, c, doctor.ReasonWaylandPortalNotBuilt)
 		}
-		if reg.Ready() || reg.SessionType != "wayland" {
-			t.Errorf("%v: ready %v, session %q", env, reg.Ready(), reg.SessionType)
-		}
-		r := doctor.Build(reg)
-		if len(r.NextSteps) == 0 || r.NextSteps[0].ReasonCode != doctor.ReasonWaylandSessionUnsupported {
-			t.Errorf("%v: next steps %+v", env, r.NextSteps)
-		}
+	}
+
+	form := startSynthetic(t, 2).cmd.Process.Pid
+	h := newHarness(t, 20*time.Second)
+	p := newPerson(t)
+	wg := p.answer("allow")
+	st := h.ok("start_session", map[string]any{"apps": []any{form}, "input": "takeover"})
+	wg.Wait()
+	tk := st["takeover"].(map[string]any)
+	if tk["on"] != false || tk["reason"] != doctor.ReasonWaylandPortalNotBuilt || tk["action"] == nil {
+		t.Fatalf("takeover %v: want refused up front with %s and what to do", tk, doctor.ReasonWaylandPortalNotBuilt)
+	}
+	if st["input"] != "headless" {
+		t.Fatalf("input %v, want headless", st["input"])
 	}
 }

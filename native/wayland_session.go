@@ -55,22 +55,18 @@ func waylandDesktop(getenv func(string) string, display string) engine.DesktopFa
 var waylandTakeoverParts = []string{engine.PartXTest, engine.PartShape}
 
 // inWaylandSession is reg, a registry read on display inside a Wayland
-// session. With windowsFromBus (the backend lists the windows from the
-// accessibility bus) the X display counts for what it does there, showing
-// the consent dialog; without, the x11 entry is unavailable, since its
-// windows are not the desktop's. Either way the parts X gives only to X11
-// windows are unavailable (takeover, hand-back: wayland_portal_not_built;
-// capture: the same until the screen cast is built).
-func inWaylandSession(reg engine.Registry, display string, getenv func(string) string, windowsFromBus bool) engine.Registry {
+// session, where the backend lists the windows from the accessibility bus
+// (windows_wayland.go): the X display counts for what it does there,
+// showing the consent dialog, and the parts X gives only to X11 windows are
+// unavailable (takeover and hand-back: wayland_portal_not_built; capture:
+// the same until the screen cast is wired).
+func inWaylandSession(reg engine.Registry, display string, getenv func(string) string) engine.Registry {
 	reg.SessionType = "wayland"
 	reg.Desktop = waylandDesktop(getenv, display)
 	notBuilt := doctor.ReasonWaylandPortalNotBuilt
 	backends := make([]engine.BackendEntry, 0, len(reg.Backends))
 	for _, e := range reg.Backends {
-		switch {
-		case e.ID == engine.PartX11 && !windowsFromBus:
-			e = entry(engine.PartX11, e.Required, false, doctor.ReasonWaylandSessionUnsupported)
-		case e.ID == engine.PartXInput2:
+		if e.ID == engine.PartXInput2 {
 			e = entry(engine.PartXInput2, false, false, notBuilt)
 		}
 		backends = append(backends, e)
@@ -84,13 +80,8 @@ func inWaylandSession(reg engine.Registry, display string, getenv func(string) s
 		features = append(features, f)
 	}
 	reg.Features = features
-	msg := "Wayland (" + reg.Desktop.Compositor + "): the windows come from the accessibility bus; Xwayland " + display + " shows the consent dialog"
-	status := "ok"
-	if !windowsFromBus {
-		msg = "Wayland (" + reg.Desktop.Compositor + "): X11 " + display + " is Xwayland, which holds only some of the apps"
-		status = "fail"
-	}
-	reg.Probes = append([]engine.Probe{{Label: "session", Status: status, Message: msg}}, reg.Probes...)
+	reg.Probes = append([]engine.Probe{{Label: "session", Status: "ok",
+		Message: "Wayland (" + reg.Desktop.Compositor + "): the windows come from the accessibility bus; Xwayland " + display + " shows the consent dialog"}}, reg.Probes...)
 	return reg
 }
 
