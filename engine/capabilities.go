@@ -31,9 +31,10 @@ const (
 	PartXInput2 = "xinput2"
 	// PartXTest is the XTEST extension, which sends synthetic input.
 	PartXTest = "xtest"
-	// PartComposite is the Composite extension, which captures a window's
-	// own pixels.
-	PartComposite = "composite"
+	// PartCapture is the desktop's way to capture one window's own
+	// pixels: the Composite extension on X11, the compositor's screen
+	// cast on a Wayland session.
+	PartCapture = "window_capture"
 	// PartShape is the SHAPE extension, which lets clicks through the
 	// takeover indicator.
 	PartShape = "shape"
@@ -50,7 +51,7 @@ type CapabilitySpec struct {
 	// first and the X display, which every X capability needs too, last:
 	// the first that is not available gives the capability's status and
 	// reason, so the reason is the most particular one (a capture names
-	// the missing Composite; the display's own absence is named on its
+	// the missing Composite or screen cast; the display's own absence is named on its
 	// entry and makes the driver not ready anyway).
 	RestsOn []string
 }
@@ -59,7 +60,7 @@ type CapabilitySpec struct {
 var capabilityTable = []CapabilitySpec{
 	{Name: "read_tree", Consent: ConsentSession, RestsOn: []string{PartAtspi, PartX11}},
 	{Name: "act_semantic", Consent: ConsentSession, RestsOn: []string{PartAtspi, PartX11}},
-	{Name: "capture_window", Consent: ConsentSession, RestsOn: []string{PartComposite, PartX11}},
+	{Name: "capture_window", Consent: ConsentSession, RestsOn: []string{PartCapture, PartX11}},
 	// A takeover must hear the person take control back, sends input
 	// with XTEST and shows the click-through indicator: it is available
 	// only with hand-back (docs/contract.md#capabilities).

@@ -36,6 +36,7 @@ type Backend struct {
 	watchSeq uint64                            // serial of the newest watcher
 	tk       *takeoverParts                    // indicators, own-input echoes, kill switch (takeover.go)
 	kits     map[engine.ProcessIdentity]string // a process's toolkit by its mapped files (accessibility.go)
+	cast     *screenCast                       // a Wayland session's captures (capture_wayland.go)
 }
 
 var (
@@ -76,6 +77,7 @@ func Open(opts Options) (*Backend, error) {
 	wayland := waylandSession(b.getenv)
 	b.a = atspi.New(atspi.Options{Getenv: opts.Getenv, WindowCoordinates: wayland})
 	b.src = x11Windows{b}
+	b.cast = &screenCast{getenv: b.getenv}
 	if wayland {
 		b.src = newWaylandWindows(b)
 	}
@@ -96,6 +98,7 @@ func (b *Backend) getenv(key string) string {
 func (b *Backend) Close() {
 	b.tk.removeIndicators()
 	b.closeWatchers()
+	b.cast.close()
 	b.a.Close()
 	_ = b.x.Close()
 }

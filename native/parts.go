@@ -20,7 +20,7 @@ func displayParts(ext xlib.Extensions) (x11, xi engine.BackendEntry, features []
 	xi = entry(engine.PartXInput2, false, hasXInput21(ext), doctor.ReasonXInput2Missing)
 	features = []engine.Feature{
 		feature(engine.PartXTest, ext.XTest, doctor.ReasonXTestMissing),
-		feature(engine.PartComposite, ext.Composite, doctor.ReasonCompositeMissing),
+		feature(engine.PartCapture, ext.Composite, doctor.ReasonCompositeMissing),
 		feature(engine.PartShape, ext.Shape, doctor.ReasonX11ExtensionMissing),
 		notificationsPart,
 	}

@@ -56,7 +56,8 @@ func (b *Backend) Registry(ctx context.Context) engine.Registry {
 	reg.Features = features
 	reg.Permissions = []engine.Permission{perm, {Name: "screen_capture", Status: "not_applicable"}}
 	if waylandSession(b.getenv) {
-		reg = inWaylandSession(reg, b.x.Name(), b.getenv)
+		capture, castProbe := b.castPart(ctx)
+		reg = inWaylandSession(reg, b.x.Name(), b.getenv, capture, castProbe)
 	}
 	return reg
 }

@@ -95,7 +95,7 @@ func TestTheWaylandDesktopIsReady(t *testing.T) {
 	for _, c := range reg.Capabilities() {
 		caps[c.Name] = c
 	}
-	for _, name := range []string{"read_tree", "act_semantic", "clipboard_write"} {
+	for _, name := range []string{"read_tree", "act_semantic", "capture_window", "clipboard_write"} {
 		if caps[name].Status != engine.StatusAvailable {
 			t.Errorf("%s: %+v, want available", name, caps[name])
 		}

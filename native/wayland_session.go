@@ -57,10 +57,10 @@ var waylandTakeoverParts = []string{engine.PartXTest, engine.PartShape}
 // inWaylandSession is reg, a registry read on display inside a Wayland
 // session, where the backend lists the windows from the accessibility bus
 // (windows_wayland.go): the X display counts for what it does there,
-// showing the consent dialog, and the parts X gives only to X11 windows are
-// unavailable (takeover and hand-back: wayland_portal_not_built; capture:
-// the same until the screen cast is wired).
-func inWaylandSession(reg engine.Registry, display string, getenv func(string) string) engine.Registry {
+// showing the consent dialog; captures rest on the compositor's screen
+// cast (capture, with its probe: capture_wayland.go); takeover and
+// hand-back wait for the input portal (wayland_portal_not_built).
+func inWaylandSession(reg engine.Registry, display string, getenv func(string) string, capture engine.Feature, castProbe engine.Probe) engine.Registry {
 	reg.SessionType = "wayland"
 	reg.Desktop = waylandDesktop(getenv, display)
 	notBuilt := doctor.ReasonWaylandPortalNotBuilt
@@ -74,14 +74,18 @@ func inWaylandSession(reg engine.Registry, display string, getenv func(string) s
 	reg.Backends = backends
 	features := make([]engine.Feature, 0, len(reg.Features))
 	for _, f := range reg.Features {
-		if f.ID == engine.PartComposite || contains(waylandTakeoverParts, f.ID) {
+		switch {
+		case f.ID == engine.PartCapture:
+			f = capture
+		case contains(waylandTakeoverParts, f.ID):
 			f = feature(f.ID, false, notBuilt)
 		}
 		features = append(features, f)
 	}
 	reg.Features = features
 	reg.Probes = append([]engine.Probe{{Label: "session", Status: "ok",
-		Message: "Wayland (" + reg.Desktop.Compositor + "): the windows come from the accessibility bus; Xwayland " + display + " shows the consent dialog"}}, reg.Probes...)
+		Message: "Wayland (" + reg.Desktop.Compositor + "): the windows come from the accessibility bus; Xwayland " + display + " shows the consent dialog"},
+		castProbe}, reg.Probes...)
 	return reg
 }
 

@@ -1,7 +1,11 @@
 package native_test
 
 import (
+	"bytes"
 	"fmt"
+	"github.com/nish-driver/nish-driver/engine"
+	"image"
+	"image/png"
 	"slices"
 	"strings"
 	"testing"
@@ -226,5 +230,80 @@ func waylandXwayland(t *testing.T, h *harness, pid int) {
 	}
 	if !strings.Contains(asJSON(t, read["elements"]), "Click me") {
 		t.Fatalf("the Xwayland form's read lacks its button:\n%s", read["tree_text"])
+	}
+}
+
+// A screenshot of a Wayland window comes from mutter's screen cast: the
+// focused window's own pixels at its logical size, with the password
+// field black where the read's window-relative frame says it is. A window
+// that has lost the focus is refused with a named screenshot error, never
+// shown with another window's pixels.
+func TestWaylandScreenshotOfTheFocusedWindow(t *testing.T) {
+	onWaylandDesktop(t)
+	form := startSynthetic(t, 2).cmd.Process.Pid
+	h := newHarness(t, 20*time.Second)
+	p := newPerson(t)
+	wg := p.answer("allow")
+	h.ok("start_session", map[string]any{"apps": []any{form}})
+	wg.Wait()
+
+	var shot engine.Result
+	testkit.Eventually(t, 10*time.Second, "a screenshot of the focused form", func() bool {
+		shot = h.call("get_window_state", map[string]any{"pid": form, "include_screenshot": true})
+		return shot.Err == nil && shot.Image != nil
+	})
+	read := testkit.Decode(t, shot.Structured)
+	win := read["window"].(map[string]any)["frame"].(map[string]any)
+	img, err := png.Decode(bytes.NewReader(shot.Image.Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := img.Bounds().Size(), image.Pt(int(win["w"].(float64)), int(win["h"].(float64))); got != want {
+		t.Fatalf("the screenshot is %v, the window %v", got, want)
+	}
+	var pw map[string]any
+	for _, e := range read["elements"].([]any) {
+		if row := e.(map[string]any); row["secure"] == true {
+			pw = row
+		}
+	}
+	if pw == nil {
+		t.Fatal("the password entry is a secure row")
+	}
+	f := pw["frame"].(map[string]any)
+	x, y := int(f["x"].(float64))+int(f["w"].(float64))/2, int(f["y"].(float64))+int(f["h"].(float64))/2
+	if r, g, b, _ := img.At(x, y).RGBA(); r != 0 || g != 0 || b != 0 {
+		t.Fatalf("the password field's pixels are not blacked out at %d,%d", x, y)
+	}
+	// The window's own pixels are there: a button is not black. (Around
+	// the window, GTK's client-side shadow is transparent, so black.)
+	var button map[string]any
+	for _, e := range read["elements"].([]any) {
+		if row := e.(map[string]any); row["role"] == "push_button" && row["label"] == "Click me" {
+			button = row
+		}
+	}
+	if button == nil {
+		t.Fatal("no Click me button in the read")
+	}
+	bf := button["frame"].(map[string]any)
+	bx, by := int(bf["x"].(float64))+int(bf["w"].(float64))/2, int(bf["y"].(float64))+int(bf["h"].(float64))/2
+	if r, g, b, _ := img.At(bx, by).RGBA(); r == 0 && g == 0 && b == 0 {
+		t.Fatalf("the screenshot is black in the middle of the Click me button (%d,%d)", bx, by)
+	}
+
+	// A newer window takes the focus: the form can no longer be captured.
+	startSynthetic(t, 3)
+	var refused map[string]any
+	testkit.Eventually(t, 10*time.Second, "the unfocused form's screenshot is refused", func() bool {
+		r := h.call("get_window_state", map[string]any{"pid": form, "include_screenshot": true})
+		if r.Err != nil || r.Image != nil {
+			return false
+		}
+		refused, _ = testkit.Decode(t, r.Structured)["screenshot_error"].(map[string]any)
+		return refused != nil
+	})
+	if refused["code"] != string(engine.CodeUnsupported) {
+		t.Fatalf("screenshot_error %v, want unsupported", refused)
 	}
 }

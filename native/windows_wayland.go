@@ -3,7 +3,6 @@ package native
 import (
 	"cmp"
 	"context"
-	"image"
 	"slices"
 	"sync"
 
@@ -193,8 +192,4 @@ func (s *waylandWindows) topmostAt(ctx context.Context, p engine.Point) (engine.
 
 func (s *waylandWindows) raise(ctx context.Context, w engine.WindowID) error {
 	return errNoPlace("raise a window")
-}
-
-func (s *waylandWindows) capture(ctx context.Context, w engine.WindowID) (*image.RGBA, error) {
-	return nil, errNoPlace("capture a window")
 }
