@@ -73,6 +73,30 @@ func isTopLevelShown(states []string) bool {
 	return slices.Contains(states, "showing") || slices.Contains(states, "visible")
 }
 
+// isPopupFrame: an untitled frame that is not active, of an app with a
+// titled window, is one of that window's pop-ups (a suggestion list, a
+// bubble, a menu), not a window of its own. X11's window list leaves
+// pop-ups out (they are override-redirect windows, and unmapped when
+// closed); the bus says less: Chromium keeps the frames of its address
+// bar's suggestion lists "showing" and "visible" after they close, for
+// the life of the browser window, so each Chromium window would be listed
+// three times. An app whose every frame is untitled keeps them all.
+func isPopupFrame(f atspi.Frame, titled map[string]bool) bool {
+	return f.Name == "" && titled[f.Bus] && !slices.Contains(f.States, "active")
+}
+
+// appsWithTitledFrames are the bus names of the apps that list a shown
+// frame with a title.
+func appsWithTitledFrames(frames []atspi.Frame) map[string]bool {
+	titled := map[string]bool{}
+	for _, f := range frames {
+		if f.Name != "" && isTopLevelShown(f.States) {
+			titled[f.Bus] = true
+		}
+	}
+	return titled
+}
+
 // update takes one listing of the bus: frames of the apps that answered,
 // every app on the bus (an app with Err did not answer in time), and the
 // apps' names by pid. A window of an app still on the bus that did not
@@ -86,11 +110,12 @@ func (s *waylandWindows) update(frames []atspi.Frame, apps []atspi.App, names ma
 			busy[a.Bus] = true
 		}
 	}
+	titled := appsWithTitledFrames(frames)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	seen := map[engine.WindowID]bool{}
 	for _, f := range frames {
-		if f.Pid <= 0 || !isTopLevelShown(f.States) {
+		if f.Pid <= 0 || !isTopLevelShown(f.States) || isPopupFrame(f, titled) {
 			continue
 		}
 		key := frameKey{f.Bus, f.Path}

@@ -18,7 +18,9 @@ func wlFrame(bus, path string, pid int, title string, states ...string) atspi.Fr
 // The ids the Wayland source gives: one per frame, kept across listings,
 // never given again; a frame that goes is forgotten unless its app only
 // did not answer; hidden frames and frames without a pid are not windows;
-// the focused window comes first; the place is never invented.
+// untitled pop-ups of a titled window are not windows, though an app's
+// only, untitled, window is; the focused window comes first; the place is
+// never invented.
 func TestWaylandWindowIDs(t *testing.T) {
 	s := newWaylandWindows(nil)
 	apps := func(busy ...string) []atspi.App {
@@ -32,12 +34,14 @@ func TestWaylandWindowIDs(t *testing.T) {
 		}
 		return out
 	}
-	names := map[int]string{11: "Form", 12: "Calculator"}
+	names := map[int]string{11: "Form", 12: "Calculator", 14: "Untitled"}
 	form := wlFrame(":1.1", "/a/1", 11, "Form", "showing", "visible")
 	dialog := wlFrame(":1.1", "/a/2", 11, "Dialog", "showing", "active")
 	hidden := wlFrame(":1.1", "/a/3", 11, "Hidden")
 	calc := wlFrame(":1.2", "/b/1", 12, "Calculator", "visible")
 	nopid := wlFrame(":1.3", "/c/1", 0, "No pid", "showing")
+	popup := wlFrame(":1.2", "/b/2", 12, "", "showing", "visible")
+	untitled := wlFrame(":1.4", "/d/1", 14, "", "showing")
 
 	type want struct {
 		ids  []engine.WindowID // in list order
@@ -49,12 +53,14 @@ func TestWaylandWindowIDs(t *testing.T) {
 		busy   []string
 		want   want
 	}{
-		{"first listing", []atspi.Frame{form, calc, hidden, nopid}, nil, want{ids: []engine.WindowID{1, 2}}},
+		{"first listing", []atspi.Frame{form, calc, hidden, nopid, popup}, nil, want{ids: []engine.WindowID{1, 2}}},
 		{"stable, a listed-twice frame once", []atspi.Frame{calc, form, form}, nil, want{ids: []engine.WindowID{1, 2}}},
 		{"a new focused window first", []atspi.Frame{form, calc, dialog}, nil, want{ids: []engine.WindowID{3, 1, 2}}},
 		{"a busy app keeps its windows", []atspi.Frame{calc}, []string{":1.1"}, want{ids: []engine.WindowID{3, 1, 2}}},
 		{"a closed window is forgotten", []atspi.Frame{form, calc}, nil, want{ids: []engine.WindowID{1, 2}, gone: []engine.WindowID{3}}},
 		{"reopened, it gets a new id", []atspi.Frame{form, calc, wlFrame(":1.1", "/a/2", 11, "Dialog", "showing")}, nil, want{ids: []engine.WindowID{1, 2, 4}}},
+		{"an untitled window alone is listed, a pop-up is not", []atspi.Frame{form, calc, popup, untitled}, nil, want{ids: []engine.WindowID{1, 2, 5}, gone: []engine.WindowID{4}}},
+		{"an active untitled frame is listed", []atspi.Frame{form, calc, wlFrame(":1.2", "/b/2", 12, "", "showing", "active")}, nil, want{ids: []engine.WindowID{6, 1, 2}, gone: []engine.WindowID{5}}},
 	}
 	for _, st := range steps {
 		wins, gone := s.update(st.frames, apps(st.busy...), names)
