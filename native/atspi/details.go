@@ -40,6 +40,7 @@ type detailRead struct {
 	plans   []detailPlan
 	p       *pipe
 	conns   map[string]*wireConn
+	coords  map[string]uint32 // each app's coordinate type, asked before the pipe (coordType)
 	// queued: follow-up calls were added since the last flush.
 	queued bool
 	// checks counts, per text element, the security checks still due
@@ -66,6 +67,12 @@ func (c *Client) details(ctx context.Context, targets []detailTarget, which Deta
 	r := &detailRead{c: c, ctx: ctx, targets: targets}
 	if r.plan(which) == 0 {
 		return 0, nil
+	}
+	r.coords = map[string]uint32{}
+	for i, t := range targets {
+		if _, known := r.coords[t.bus]; !known && r.plans[i].extents {
+			r.coords[t.bus] = c.coordType(ctx, t.bus)
+		}
 	}
 	r.p = newPipe(ctx)
 	defer r.p.close()
@@ -152,7 +159,7 @@ func (r *detailRead) send() error {
 			return mapErr(err, nil, r.ctx, targetElement)
 		}
 		if pl.extents {
-			p.add(w, call{target: i, kind: kindExtents}, t.bus, t.path, "org.a11y.atspi.Component", "GetExtents", r.c.coordType())
+			p.add(w, call{target: i, kind: kindExtents}, t.bus, t.path, "org.a11y.atspi.Component", "GetExtents", r.coords[t.bus])
 		}
 		if pl.actions {
 			p.add(w, call{target: i, kind: kindActions}, t.bus, t.path, "org.a11y.atspi.Action", "GetActions")

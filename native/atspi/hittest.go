@@ -2,6 +2,7 @@ package atspi
 
 import (
 	"context"
+	"strings"
 )
 
 // The coordinate types of AT-SPI's extents and points, in the app's own
@@ -12,18 +13,35 @@ import (
 // window-relative extents, and GTK 4 with 0,0 for every element, so there
 // the driver asks in window coordinates (Options.WindowCoordinates). GTK 3
 // answers GetAccessibleAtPoint in screen and window coordinates alike.
+//
+// Qt is the exception: its window coordinates are wrong (Qt 5.15's bridge,
+// getRelativeRect, sets an element's top to its x less the window's y and
+// moves its edges instead of the rectangle, so a toolbar button at 4,26
+// reads 4,4 and 51 high, and buttons right of the middle get negative
+// heights), while on Wayland its screen coordinates are the window's own
+// (a Qt window there is at 0,0 as far as Qt knows: its frame reads 0,0 in
+// screen coordinates, measured with KeePassXC and FeatherPad under
+// mutter). So a Qt app is asked in screen coordinates on Wayland too.
 const (
 	coordScreen = uint32(0)
 	coordWindow = uint32(1)
 )
 
 // coordType is the coordinate type every extents and point call of the
-// client uses.
-func (c *Client) coordType() uint32 {
-	if c.opts.WindowCoordinates {
-		return coordWindow
+// client to the app at bus uses. On Wayland it asks the app's toolkit
+// (once per app, remembered): call it before queuing calls on a pipe.
+func (c *Client) coordType(ctx context.Context, bus string) uint32 {
+	if !c.opts.WindowCoordinates || windowCoordinatesWrong(c.ToolkitName(ctx, bus)) {
+		return coordScreen
 	}
-	return coordScreen
+	return coordWindow
+}
+
+// windowCoordinatesWrong reports whether apps of a toolkit answer wrong
+// extents in window coordinates and window-relative ones in screen
+// coordinates on Wayland (Qt, above).
+func windowCoordinatesWrong(toolkit string) bool {
+	return strings.EqualFold(toolkit, "Qt")
 }
 
 // maxHitDepth bounds the walk down a window's elements at a point.
@@ -41,13 +59,14 @@ func (c *Client) ElementsAt(ctx context.Context, frame ID, x, y int) ([]ID, erro
 	if err != nil {
 		return nil, err
 	}
+	coords := c.coordType(ctx, bus)
 	var chain []ID
 	for depth := 0; depth < maxHitDepth; depth++ {
 		conn, err := c.connFor(ctx, bus)
 		if err != nil {
 			return nil, mapErr(err, nil, ctx, targetFrame)
 		}
-		rep, err := conn.call(ctx, bus, path, "org.a11y.atspi.Component", "GetAccessibleAtPoint", int32(x), int32(y), c.coordType())
+		rep, err := conn.call(ctx, bus, path, "org.a11y.atspi.Component", "GetAccessibleAtPoint", int32(x), int32(y), coords)
 		if err != nil {
 			if depth > 0 && !errConnGone(err) && ctx.Err() == nil {
 				break // an element without Component: the walk ends there
@@ -105,7 +124,7 @@ func (c *Client) Extents(ctx context.Context, id ID) (Rect, error) {
 	if err != nil {
 		return Rect{}, err
 	}
-	rep, err := conn.call(ctx, bus, path, "org.a11y.atspi.Component", "GetExtents", c.coordType())
+	rep, err := conn.call(ctx, bus, path, "org.a11y.atspi.Component", "GetExtents", c.coordType(ctx, bus))
 	if err != nil {
 		return Rect{}, mapErr(err, conn, ctx, targetFrame)
 	}

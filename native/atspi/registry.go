@@ -141,6 +141,7 @@ func (c *Client) Frames(ctx context.Context, app App) ([]Frame, error) {
 	if d.err != nil {
 		return nil, mapErr(d.err, conn, ctx, targetApp)
 	}
+	coords := c.coordType(ctx, app.Bus)
 	p := newPipe(ctx)
 	defer p.close()
 	for i, f := range frames {
@@ -154,7 +155,7 @@ func (c *Client) Frames(ctx context.Context, app App) ([]Frame, error) {
 		p.add(w, call{target: i, kind: kindRole}, f.Bus, path, "org.a11y.atspi.Accessible", "GetRole")
 		p.add(w, call{target: i, kind: kindState}, f.Bus, path, "org.a11y.atspi.Accessible", "GetState")
 		p.add(w, call{target: i, kind: kindName}, f.Bus, path, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Accessible", "Name")
-		p.add(w, call{target: i, kind: kindExtents}, f.Bus, path, "org.a11y.atspi.Component", "GetExtents", c.coordType())
+		p.add(w, call{target: i, kind: kindExtents}, f.Bus, path, "org.a11y.atspi.Component", "GetExtents", coords)
 	}
 	p.flush()
 	gone := make([]bool, len(frames))

@@ -62,10 +62,11 @@ func (r *reader) readBlock(e *elem, room int) error {
 	b.rows, b.cols = -1, -1
 
 	// Round 1: size and extents.
+	coords := r.c.coordType(r.ctx, e.bus)
 	p := newPipe(r.ctx)
 	p.add(conn, call{kind: kindTableRows}, e.bus, e.path, propertiesIface, "Get", "org.a11y.atspi.Table", "NRows")
 	p.add(conn, call{kind: kindTableColumns}, e.bus, e.path, propertiesIface, "Get", "org.a11y.atspi.Table", "NColumns")
-	p.add(conn, call{kind: kindExtents}, e.bus, e.path, "org.a11y.atspi.Component", "GetExtents", r.c.coordType())
+	p.add(conn, call{kind: kindExtents}, e.bus, e.path, "org.a11y.atspi.Component", "GetExtents", coords)
 	if err := r.drain(p, func(a answer) {
 		d := a.decoder()
 		switch a.kind {
@@ -203,9 +204,10 @@ func blockSize(e *elem) *TableSize {
 func (r *reader) corners(conn *wireConn, e *elem, b *block) {
 	b.r0, b.c0 = 0, 0
 	b.r1, b.c1 = min(b.rows, maxBlockRows)-1, min(b.cols, maxBlockColumns)-1
+	coords := r.c.coordType(r.ctx, e.bus)
 	p := newPipe(r.ctx)
-	p.add(conn, call{target: 0, kind: kindCell}, e.bus, e.path, "org.a11y.atspi.Component", "GetAccessibleAtPoint", b.x+1, b.y+1, r.c.coordType())
-	p.add(conn, call{target: 1, kind: kindCell}, e.bus, e.path, "org.a11y.atspi.Component", "GetAccessibleAtPoint", b.x+b.w-2, b.y+b.h-2, r.c.coordType())
+	p.add(conn, call{target: 0, kind: kindCell}, e.bus, e.path, "org.a11y.atspi.Component", "GetAccessibleAtPoint", b.x+1, b.y+1, coords)
+	p.add(conn, call{target: 1, kind: kindCell}, e.bus, e.path, "org.a11y.atspi.Component", "GetAccessibleAtPoint", b.x+b.w-2, b.y+b.h-2, coords)
 	var buses [2]string
 	if r.drain(p, func(a answer) {
 		bus, path := a.decoder().ref()
