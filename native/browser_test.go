@@ -206,55 +206,7 @@ func TestBrowserReads(t *testing.T) {
 			}
 			noCanary(t, "full read", r)
 			read = testkit.Decode(t, r.Structured)
-			if read["truncated"] != false {
-				t.Fatalf("the page fits the budget: truncated=%v", read["truncated"])
-			}
-			// Every kind of element the page has, with its label.
-			for _, want := range []struct {
-				label string
-				roles []string
-			}{
-				{"Form Fixture", []string{"heading"}},
-				{"Account", []string{"link"}},
-				{"Name", []string{"entry"}},
-				{"Subscribe", []string{"check_box"}},
-				{"Submit", []string{"push_button"}},
-				{"Save", []string{"push_button"}},
-				{"Apples", []string{"list_item", "static", "text"}},
-				{"Item 150", []string{"table_cell", "static", "text"}},
-			} {
-				rowWith(t, read, want.label, want.roles...)
-			}
-			// The password input is a secure row with no value.
-			var secure int
-			for _, e := range read["elements"].([]any) {
-				row := e.(map[string]any)
-				if row["secure"] == true {
-					secure++
-					if _, has := row["value"]; has {
-						t.Fatalf("a secure row carries a value: %v", row)
-					}
-				}
-			}
-			if secure != 1 {
-				t.Fatalf("%d secure rows, want the one password input", secure)
-			}
-			// Frames and actions are read for what is shown.
-			_, save := rowWith(t, read, "Save", "push_button")
-			if f := save["frame"].(map[string]any); f["w"].(float64) <= 0 || f["h"].(float64) <= 0 {
-				t.Fatalf("the Save button has no frame: %v", save)
-			}
-			if !strings.Contains(asJSON(t, save["actions"]), "\"") {
-				t.Fatalf("the Save button has no actions: %v", save)
-			}
-
-			// As complete as a pyatspi walk of the same window (within 2%).
-			walked := walkCount(t, b.pid, browserPage)
-			n := int(read["element_count"].(float64))
-			if diff := n - walked; diff*50 > walked || -diff*50 > walked {
-				t.Fatalf("the read has %d elements, a pyatspi walk %d", n, walked)
-			}
-
+			pageReadWhole(t, b, read)
 			// Skeleton and drill-down share the read's tokens.
 			skel := h.ok("get_window_state", map[string]any{"pid": b.pid, "skeleton": true, "max_elements": 200})
 			docTok, _ := rowWith(t, skel, "", "document_web", "document_frame")
@@ -291,6 +243,63 @@ func TestBrowserReads(t *testing.T) {
 			clickBelowTheFold(t, h, b.pid, h.ok("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000}))
 		})
 	}
+}
+
+// pageReadWhole checks a full read of the fixture page in browser b: not
+// truncated, every kind of element the page has with its label, the
+// password input one secure row without a value, frames and actions for
+// what is shown, and as many elements as a pyatspi walk of the window.
+func pageReadWhole(t *testing.T, b *browser, read map[string]any) {
+	t.Helper()
+	if read["truncated"] != false {
+		t.Fatalf("the page fits the budget: truncated=%v", read["truncated"])
+	}
+	// Every kind of element the page has, with its label.
+	for _, want := range []struct {
+		label string
+		roles []string
+	}{
+		{"Form Fixture", []string{"heading"}},
+		{"Account", []string{"link"}},
+		{"Name", []string{"entry"}},
+		{"Subscribe", []string{"check_box"}},
+		{"Submit", []string{"push_button"}},
+		{"Save", []string{"push_button"}},
+		{"Apples", []string{"list_item", "static", "text"}},
+		{"Item 150", []string{"table_cell", "static", "text"}},
+	} {
+		rowWith(t, read, want.label, want.roles...)
+	}
+	// The password input is a secure row with no value.
+	var secure int
+	for _, e := range read["elements"].([]any) {
+		row := e.(map[string]any)
+		if row["secure"] == true {
+			secure++
+			if _, has := row["value"]; has {
+				t.Fatalf("a secure row carries a value: %v", row)
+			}
+		}
+	}
+	if secure != 1 {
+		t.Fatalf("%d secure rows, want the one password input", secure)
+	}
+	// Frames and actions are read for what is shown.
+	_, save := rowWith(t, read, "Save", "push_button")
+	if f := save["frame"].(map[string]any); f["w"].(float64) <= 0 || f["h"].(float64) <= 0 {
+		t.Fatalf("the Save button has no frame: %v", save)
+	}
+	if !strings.Contains(asJSON(t, save["actions"]), "\"") {
+		t.Fatalf("the Save button has no actions: %v", save)
+	}
+
+	// As complete as a pyatspi walk of the same window (within 2%).
+	walked := walkCount(t, b.pid, browserPage)
+	n := int(read["element_count"].(float64))
+	if diff := n - walked; diff*50 > walked || -diff*50 > walked {
+		t.Fatalf("the read has %d elements, a pyatspi walk %d", n, walked)
+	}
+	t.Logf("%s: %d elements read, %d walked by pyatspi", b.kind, n, walked)
 }
 
 // walkCount is how many elements a pyatspi walk (atspi/testdata/walk.py)

@@ -28,50 +28,65 @@ const qtCanary = "qtcanary7b4e"
 // accessibility hint.
 func TestQtReadsAreComplete(t *testing.T) {
 	onDesktop(t)
-	cases := []struct {
-		name    string
-		start   func(testing.TB) *desktopApp
-		hasRole string
-		secure  int // secure rows (KeePassXC's view holds password fields)
-	}{
-		{"KeePassXC", startKeePassXC, "password_text", 2},
-		{"FeatherPad", startFeatherPad, "menu_bar", 0},
-	}
-	for _, c := range cases {
+	for _, c := range qtApps {
 		t.Run(c.name, func(t *testing.T) {
 			a := c.start(t)
 			defer a.alive(t)
-			if a.app.Name != c.name {
-				t.Fatalf("on the bus as %q, want %q", a.app.Name, c.name)
-			}
 			h, _ := grantedRead(t, a)
-			r := completeAsWalk(t, h, a, c.name)
-			if h, has := r.read["accessibility_hint"]; has {
-				t.Fatalf("a complete read of a Qt app carries a hint: %v", h)
-			}
-			if rolesOf(r.read)[c.hasRole] == 0 {
-				t.Fatalf("no %s row: %v", c.hasRole, rolesOf(r.read))
-			}
-			secure := 0
-			for _, e := range r.read["elements"].([]any) {
-				row := e.(map[string]any)
-				if row["role"] == "password_text" {
-					if row["secure"] != true {
-						t.Fatalf("a password field is not secure: %v", row)
-					}
-					if _, has := row["value"]; has {
-						t.Fatalf("a password field carries a value: %v", row)
-					}
-				}
-				if row["secure"] == true && hasArea(row) {
-					secure++
-				}
-			}
-			if secure < c.secure {
-				t.Fatalf("%d secure rows on screen, want at least %d", secure, c.secure)
-			}
+			qtReadComplete(t, h, a, c)
 		})
 	}
+}
+
+// qtApp is a Qt app of the tests and what a complete read of its first
+// view holds.
+type qtApp struct {
+	name    string
+	start   func(testing.TB) *desktopApp
+	hasRole string
+	secure  int // secure rows (KeePassXC's view holds password fields)
+}
+
+var qtApps = []qtApp{
+	{"KeePassXC", startKeePassXC, "password_text", 2},
+	{"FeatherPad", startFeatherPad, "menu_bar", 0},
+}
+
+// qtReadComplete checks a Qt app's registration and a read of its window
+// through the session of h: as complete as a pyatspi walk, without a
+// hint, with the app's telling role, and its password fields secure rows
+// without a value. It returns the read.
+func qtReadComplete(t *testing.T, h *harness, a *desktopApp, c qtApp) map[string]any {
+	t.Helper()
+	if a.app.Name != c.name {
+		t.Fatalf("on the bus as %q, want %q", a.app.Name, c.name)
+	}
+	r := completeAsWalk(t, h, a, c.name)
+	if h, has := r.read["accessibility_hint"]; has {
+		t.Fatalf("a complete read of a Qt app carries a hint: %v", h)
+	}
+	if rolesOf(r.read)[c.hasRole] == 0 {
+		t.Fatalf("no %s row: %v", c.hasRole, rolesOf(r.read))
+	}
+	secure := 0
+	for _, e := range r.read["elements"].([]any) {
+		row := e.(map[string]any)
+		if row["role"] == "password_text" {
+			if row["secure"] != true {
+				t.Fatalf("a password field is not secure: %v", row)
+			}
+			if _, has := row["value"]; has {
+				t.Fatalf("a password field carries a value: %v", row)
+			}
+		}
+		if row["secure"] == true && hasArea(row) {
+			secure++
+		}
+	}
+	if secure < c.secure {
+		t.Fatalf("%d secure rows on screen, want at least %d", secure, c.secure)
+	}
+	return r.read
 }
 
 // TestKeePassXCMasterPassword checks the master password field end to end:

@@ -66,14 +66,7 @@ func TestWaylandWindowsReadsAndActs(t *testing.T) {
 	h := newHarness(t, 20*time.Second)
 	p := newPerson(t)
 	// Xwayland holds the one X11 app, not the Wayland ones.
-	tops, err := p.p.Display().TopLevels()
-	if err != nil {
-		t.Fatal(err)
-	}
-	xPids := map[int]bool{}
-	for _, w := range tops {
-		xPids[w.Pid] = true
-	}
+	xPids := xwaylandPids(t, p)
 	if !xPids[onX] || xPids[form] || xPids[calc] {
 		t.Fatalf("Xwayland's windows belong to pids %v; want the X11 app %d and neither Wayland app (%d, %d)", xPids, onX, form, calc)
 	}
@@ -82,31 +75,57 @@ func TestWaylandWindowsReadsAndActs(t *testing.T) {
 	h.ok("start_session", map[string]any{"apps": []any{form, calc, onX}})
 	wg.Wait()
 
-	first := approvedWindows(t, h)
-	second := approvedWindows(t, h)
-	for _, c := range []struct {
-		pid   int
-		title string
-	}{{form, "Synthetic 6 rows"}, {calc, "Calculator"}, {onX, "Synthetic 3 rows"}} {
-		a, b := first[c.pid], second[c.pid]
-		if len(a) != 1 || len(b) != 1 {
-			t.Fatalf("pid %d is listed %d and %d times, want once: %v", c.pid, len(a), len(b), first)
+	first := listedOnce(t, h, form, calc, onX)
+	for pid, title := range map[int]string{form: "Synthetic 6 rows", calc: "Calculator", onX: "Synthetic 3 rows"} {
+		if first[pid].title != title {
+			t.Fatalf("pid %d's title is %q, want %q", pid, first[pid].title, title)
 		}
-		if a[0].id != b[0].id {
-			t.Fatalf("pid %d's window id changed between two lists: %v then %v", c.pid, a[0].id, b[0].id)
-		}
-		if a[0].title != c.title {
-			t.Fatalf("pid %d's title is %q, want %q", c.pid, a[0].title, c.title)
-		}
-	}
-	ids := []float64{first[form][0].id, first[calc][0].id, first[onX][0].id}
-	if len(slices.Compact(slices.Sorted(slices.Values(ids)))) != 3 {
-		t.Fatalf("three windows share ids: %v", ids)
 	}
 
-	t.Run("form", func(t *testing.T) { waylandForm(t, h, form, first[form][0].id) })
+	t.Run("form", func(t *testing.T) { waylandForm(t, h, form, first[form].id) })
 	t.Run("gtk4", func(t *testing.T) { waylandCalculator(t, h, calc) })
 	t.Run("xwayland", func(t *testing.T) { waylandXwayland(t, h, onX) })
+}
+
+// xwaylandPids are the pids of the X11 windows on the desktop's Xwayland,
+// as the person's X connection sees them: a Wayland client has none.
+func xwaylandPids(t *testing.T, p *person) map[int]bool {
+	t.Helper()
+	tops, err := p.p.Display().TopLevels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pids := map[int]bool{}
+	for _, w := range tops {
+		pids[w.Pid] = true
+	}
+	return pids
+}
+
+// listedOnce lists the session's windows twice and checks that each of
+// pids has exactly one window, with the same id both times and no id
+// shared with another's; it returns each pid's window.
+func listedOnce(t *testing.T, h *harness, pids ...int) map[int]waylandWindow {
+	t.Helper()
+	first := approvedWindows(t, h)
+	second := approvedWindows(t, h)
+	out := map[int]waylandWindow{}
+	var ids []float64
+	for _, pid := range pids {
+		a, b := first[pid], second[pid]
+		if len(a) != 1 || len(b) != 1 {
+			t.Fatalf("pid %d is listed %d and %d times, want once: %v", pid, len(a), len(b), first)
+		}
+		if a[0].id != b[0].id {
+			t.Fatalf("pid %d's window id changed between two lists: %v then %v", pid, a[0].id, b[0].id)
+		}
+		out[pid] = a[0]
+		ids = append(ids, a[0].id)
+	}
+	if len(slices.Compact(slices.Sorted(slices.Values(ids)))) != len(pids) {
+		t.Fatalf("%d windows share ids: %v", len(pids), ids)
+	}
+	return out
 }
 
 // waylandRead reads a window whole and checks what every Wayland read
@@ -120,6 +139,15 @@ func waylandRead(t *testing.T, h *harness, args map[string]any) map[string]any {
 	}
 	noCanary(t, "a Wayland read", r)
 	read := testkit.Decode(t, r.Structured)
+	windowRelative(t, read)
+	return read
+}
+
+// windowRelative checks what every Wayland read says: it names its
+// coordinates "window", the window's frame is its size at 0,0, and no
+// element lies wholly outside it.
+func windowRelative(t *testing.T, read map[string]any) {
+	t.Helper()
 	if read["coordinates"] != "window" {
 		t.Fatalf("a Wayland read does not say its frames are window-relative: coordinates=%v", read["coordinates"])
 	}
@@ -131,6 +159,9 @@ func waylandRead(t *testing.T, h *harness, args map[string]any) map[string]any {
 	for _, e := range read["elements"].([]any) {
 		f := e.(map[string]any)["frame"].(map[string]any)
 		x, y, w, hh := f["x"].(float64), f["y"].(float64), f["w"].(float64), f["h"].(float64)
+		if w < 0 || hh < 0 {
+			t.Fatalf("a frame of negative size: %v", e)
+		}
 		if w > 0 && (x < -1 || y < -1 || x+w > ww+1 || y+hh > wh+1) {
 			// A row partly outside could be a scrolled child; one wholly
 			// outside the window is not window-relative.
@@ -139,7 +170,6 @@ func waylandRead(t *testing.T, h *harness, args map[string]any) map[string]any {
 			}
 		}
 	}
-	return read
 }
 
 // waylandForm: the GTK 3 form as a Wayland client, read as completely as

@@ -1,0 +1,118 @@
+package native_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nish-driver/nish-driver/engine"
+)
+
+// The everyday apps as Wayland clients on the headless GNOME desktop: Qt
+// (QT_QPA_PLATFORM=wayland), Chromium (--ozone-platform=wayland) and
+// Firefox (MOZ_ENABLE_WAYLAND=1), each started by the same helpers as on
+// X11. Each must really be a Wayland client (no window of its on
+// Xwayland), be listed once, read as completely as on X11 in window
+// coordinates, be found, and take a headless act whose effect shows.
+
+// TestWaylandQtApps: KeePassXC and FeatherPad in one session; typing into
+// FeatherPad's text shows in the act's diff.
+func TestWaylandQtApps(t *testing.T) {
+	onWaylandDesktop(t)
+	apps := make([]*desktopApp, len(qtApps))
+	pids := make([]any, len(qtApps))
+	for i, c := range qtApps {
+		apps[i] = c.start(t)
+		pids[i] = apps[i].pid
+	}
+	h := newHarness(t, 20*time.Second)
+	p := newPerson(t)
+	onX := xwaylandPids(t, p)
+	wg := p.answer("allow")
+	h.ok("start_session", map[string]any{"apps": pids})
+	wg.Wait()
+
+	for i, c := range qtApps {
+		a := apps[i]
+		t.Run(c.name, func(t *testing.T) {
+			defer a.alive(t)
+			if onX[a.pid] {
+				t.Fatalf("%s has a window on Xwayland: not a Wayland client", c.name)
+			}
+			id := listedOnce(t, h, a.pid)[a.pid].id
+			read := qtReadComplete(t, h, a, c)
+			windowRelative(t, read)
+			if got := windowOf(t, read); float64(got) != id {
+				t.Fatalf("the read is of window %v, the list said %v", got, id)
+			}
+		})
+	}
+
+	// Qt's window coordinates are wrong (native/atspi/hittest.go): the
+	// toolbar's buttons would lie on a diagonal, each top at its left.
+	t.Run("FeatherPad frames", func(t *testing.T) {
+		read := waylandRead(t, h, map[string]any{"pid": apps[1].pid})
+		_, open := rowWith(t, read, "Open", "push_button")
+		_, newb := rowWith(t, read, "New", "push_button")
+		_, menu := rowWith(t, read, "", "menu_bar")
+		of, nf, mf := open["frame"].(map[string]any), newb["frame"].(map[string]any), menu["frame"].(map[string]any)
+		if of["y"] != nf["y"] || of["h"] != nf["h"] || of["x"].(float64) <= nf["x"].(float64) {
+			t.Fatalf("the toolbar's New and Open buttons are not side by side: %v, %v", nf, of)
+		}
+		if nf["y"].(float64) < mf["y"].(float64)+mf["h"].(float64) {
+			t.Fatalf("the toolbar's New button (%v) is not below the menu bar (%v)", nf, mf)
+		}
+	})
+
+	// Found by role, and typed into headless: the text's new start shows
+	// in the diff.
+	t.Run("FeatherPad typing", func(t *testing.T) {
+		fp := apps[1]
+		found := h.ok("find_elements", map[string]any{"pid": fp.pid, "role": "text", "states": []any{"focused"}})
+		if found["coordinates"] != "window" || found["match_count"] != 1.0 {
+			t.Fatalf("find_elements for FeatherPad's text: %v", found)
+		}
+		text := found["elements"].([]any)[0].(map[string]any)
+		if !strings.HasPrefix(asString(text["value"]), "Line 1 of the notes.") {
+			t.Fatalf("the text found is not the notes: %.80q", text["value"])
+		}
+		res := h.ok("type_text", map[string]any{"element_token": text["element_token"], "text": "Wayland says hello. "})
+		if res["took_cursor"] != false || !strings.Contains(asJSON(t, res["diff"]), "Wayland says hello.") {
+			t.Fatalf("typing into FeatherPad: %v", res)
+		}
+		after := waylandRead(t, h, map[string]any{"pid": fp.pid})
+		if _, row := rowWith(t, after, "Wayland says hello.", "text"); !strings.Contains(asString(row["value"]), "Line 1 of the notes.") {
+			t.Fatalf("the typed text replaced the notes: %.80q", row["value"])
+		}
+		fp.alive(t)
+	})
+}
+
+// TestWaylandBrowsers: Chromium and Firefox on the fixture page: read
+// whole, found, waited on and clicked headless (the page's status line
+// answers each click).
+func TestWaylandBrowsers(t *testing.T) {
+	onWaylandDesktop(t)
+	for _, kind := range browsers {
+		t.Run(kind.String(), func(t *testing.T) {
+			b, h, read := grantedBrowser(t, kind, engine.Options{})
+			defer b.alive(t)
+			if xwaylandPids(t, newPerson(t))[b.pid] {
+				t.Fatalf("%s has a window on Xwayland: not a Wayland client", kind)
+			}
+			id := listedOnce(t, h, b.pid)[b.pid].id
+			if got := windowOf(t, read); float64(got) != id {
+				t.Fatalf("the read is of window %v, the list said %v", got, id)
+			}
+			pageReadWhole(t, b, waylandRead(t, h, map[string]any{"pid": b.pid}))
+
+			findAndWaitInBrowser(t, b, h, read)
+			save, _ := rowWith(t, waylandRead(t, h, map[string]any{"pid": b.pid}), "Save", "push_button")
+			res := h.ok("click", map[string]any{"element_token": save})
+			if res["path"] != "atspi_action" || res["took_cursor"] != false {
+				t.Fatalf("click on Save: %v", res)
+			}
+			pageAnswered(t, h, b.pid, res, "clicked: Save 2") // the find-and-wait check clicked it once
+		})
+	}
+}
