@@ -136,34 +136,7 @@ func TestCalcReadsTheVisibleBlock(t *testing.T) {
 			ref := waitSheet(t, a)
 			checkSheetFacts(t, ref, c.a1)
 			rss := rssKiB(t, a.pid)
-			h, r := grantedRead(t, a)
-			t.Logf("Calc %s: %s; reference block %d x %d", c.name, r.summary(), ref.VisibleRows, ref.VisibleColumns)
-			if r.read["truncated"] != true {
-				t.Fatalf("a read of a sheet's visible block says truncated: %s", r.summary())
-			}
-			_, table := rowWith(t, r.read, "Sheet", "table")
-			if table["child_count"] != float64(1<<31-1) {
-				t.Fatalf("the sheet's row keeps the child count it claims: %v", table)
-			}
-			cells := rolesOf(r.read)["table_cell"]
-			if want := ref.VisibleRows * ref.VisibleColumns; cells != want {
-				t.Fatalf("%d cells read, the visible block holds %d (%d x %d)", cells, want, ref.VisibleRows, ref.VisibleColumns)
-			}
-			if _, a1 := rowWith(t, r.read, "A1", "table_cell"); a1["value"] != c.a1 {
-				t.Fatalf("cell A1: %v", a1)
-			}
-			checkSheetSize(t, h, a, ref, r.read)
-			checkCellDrillDown(t, h, a, r.read, "A1", c.a1)
-			b2, b2row := rowWith(t, r.read, "B2", "table_cell")
-			if b2row["value"] != c.b2 {
-				t.Fatalf("cell B2: %v", b2row)
-			}
-			res := h.ok("set_value", map[string]any{"element_token": b2, "value": "42"})
-			diffShows(t, h, a.pid, res, "set_value of B2", `"value":"42"`)
-			// Text goes into a cell only by a takeover: Calc's cells take
-			// no EditableText.
-			b3, _ := rowWith(t, calcRead(t, h, a, map[string]any{"pid": a.pid, "max_elements": 5000}), "B3", "table_cell")
-			h.fail(engine.CodeNotActionable, "type_text", map[string]any{"element_token": b3, "text": "seven"})
+			calcVisibleBlock(t, a, ref, c.name, c.a1, c.b2)
 
 			again := waitSheet(t, a)
 			if again.VisibleRows != ref.VisibleRows {
@@ -177,6 +150,47 @@ func TestCalcReadsTheVisibleBlock(t *testing.T) {
 			}
 		})
 	}
+}
+
+// calcVisibleBlock checks a sheet open in Calc (named name, cells A1 and
+// B2 holding a1 and b2) through a session the person granted, against
+// ref, the reference client's account of it: the read is truncated, has
+// the sheet's row with the child count it claims, the visible block's
+// cells as many as the reference client sees, A1 and B2 with their text,
+// the sheet's size, A1's drill-down, set_value of a number into B2 read
+// back in the diff, and typing into a cell refused. It returns the first
+// read.
+func calcVisibleBlock(t *testing.T, a *desktopApp, ref sheetFacts, name, a1, b2 string) map[string]any {
+	t.Helper()
+	h, r := grantedRead(t, a)
+	t.Logf("Calc %s: %s; reference block %d x %d", name, r.summary(), ref.VisibleRows, ref.VisibleColumns)
+	if r.read["truncated"] != true {
+		t.Fatalf("a read of a sheet's visible block says truncated: %s", r.summary())
+	}
+	_, table := rowWith(t, r.read, "Sheet", "table")
+	if table["child_count"] != float64(1<<31-1) {
+		t.Fatalf("the sheet's row keeps the child count it claims: %v", table)
+	}
+	cells := rolesOf(r.read)["table_cell"]
+	if want := ref.VisibleRows * ref.VisibleColumns; cells != want {
+		t.Fatalf("%d cells read, the visible block holds %d (%d x %d)", cells, want, ref.VisibleRows, ref.VisibleColumns)
+	}
+	if _, cell := rowWith(t, r.read, "A1", "table_cell"); cell["value"] != a1 {
+		t.Fatalf("cell A1: %v", cell)
+	}
+	checkSheetSize(t, h, a, ref, r.read)
+	checkCellDrillDown(t, h, a, r.read, "A1", a1)
+	b2tok, b2row := rowWith(t, r.read, "B2", "table_cell")
+	if b2row["value"] != b2 {
+		t.Fatalf("cell B2: %v", b2row)
+	}
+	res := h.ok("set_value", map[string]any{"element_token": b2tok, "value": "42"})
+	diffShows(t, h, a.pid, res, "set_value of B2", `"value":"42"`)
+	// Text goes into a cell only by a takeover: Calc's cells take
+	// no EditableText.
+	b3, _ := rowWith(t, calcRead(t, h, a, map[string]any{"pid": a.pid, "max_elements": 5000}), "B3", "table_cell")
+	h.fail(engine.CodeNotActionable, "type_text", map[string]any{"element_token": b3, "text": "seven"})
+	return r.read
 }
 
 // calcRead is get_window_state of Calc with args. Calc can go over 2 s

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/sandbox"
 )
 
 // The everyday apps as Wayland clients on the headless GNOME desktop: Qt
@@ -115,4 +116,38 @@ func TestWaylandBrowsers(t *testing.T) {
 			pageAnswered(t, h, b.pid, res, "clicked: Save 2") // the find-and-wait check clicked it once
 		})
 	}
+}
+
+// TestWaylandWriter: LibreOffice Writer (its GTK 3 interface) on the
+// 400-paragraph document: read as completely as a walk, each visible
+// paragraph with its text, and typed into at a paragraph's caret.
+func TestWaylandWriter(t *testing.T) {
+	onWaylandDesktop(t)
+	a, h, read := openLongDocument(t)
+	defer a.alive(t)
+	if xwaylandPids(t, newPerson(t))[a.pid] {
+		t.Fatal("Writer has a window on Xwayland: not a Wayland client")
+	}
+	id := listedOnce(t, h, a.pid)[a.pid].id
+	if got := windowOf(t, read); float64(got) != id {
+		t.Fatalf("the read is of window %v, the list said %v", got, id)
+	}
+	windowRelative(t, read)
+	writerCompleteAsWalk(t, a, h)
+	writerParagraphs(t, a, h, waylandRead(t, h, map[string]any{"pid": a.pid}))
+}
+
+// TestWaylandCalc: LibreOffice Calc on the 200 x 8 sheet: its visible
+// block of cells is found in window coordinates (the cells at the sheet's
+// corners) and read as on X11; a number set into a cell is read back.
+func TestWaylandCalc(t *testing.T) {
+	onWaylandDesktop(t)
+	a := startOffice(t, sandbox.Calc, sheet200)
+	defer a.alive(t)
+	if xwaylandPids(t, newPerson(t))[a.pid] {
+		t.Fatal("Calc has a window on Xwayland: not a Wayland client")
+	}
+	ref := waitSheet(t, a)
+	checkSheetFacts(t, ref, "Item")
+	windowRelative(t, calcVisibleBlock(t, a, ref, "200x8", "Item", "1"))
 }
