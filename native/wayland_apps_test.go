@@ -105,7 +105,9 @@ func TestWaylandBrowsers(t *testing.T) {
 			if got := windowOf(t, read); float64(got) != id {
 				t.Fatalf("the read is of window %v, the list said %v", got, id)
 			}
-			pageReadWhole(t, b, waylandRead(t, h, map[string]any{"pid": b.pid}))
+			whole := waylandRead(t, h, map[string]any{"pid": b.pid})
+			pageReadWhole(t, b, whole)
+			pageBelowToolbar(t, whole)
 
 			findAndWaitInBrowser(t, b, h, read)
 			save, _ := rowWith(t, waylandRead(t, h, map[string]any{"pid": b.pid}), "Save", "push_button")
@@ -150,4 +152,22 @@ func TestWaylandCalc(t *testing.T) {
 	ref := waitSheet(t, a)
 	checkSheetFacts(t, ref, "Item")
 	windowRelative(t, calcVisibleBlock(t, a, ref, "200x8", "Item", "1"))
+}
+
+// pageBelowToolbar checks that a browser's window-relative frames hold
+// together: the page lies below the browser's toolbar, and the Save
+// button inside the page.
+func pageBelowToolbar(t *testing.T, read map[string]any) {
+	t.Helper()
+	_, doc := rowWith(t, read, "", "document_web", "document_frame")
+	_, save := rowWith(t, read, "Save", "push_button")
+	d, s := doc["frame"].(map[string]any), save["frame"].(map[string]any)
+	dx, dy, dw, dh := d["x"].(float64), d["y"].(float64), d["w"].(float64), d["h"].(float64)
+	sx, sy, sw, sh := s["x"].(float64), s["y"].(float64), s["w"].(float64), s["h"].(float64)
+	if dy < 40 || dw <= 0 || dh <= 0 {
+		t.Fatalf("the page (%v) does not lie below the toolbar", d)
+	}
+	if sx < dx || sy < dy || sx+sw > dx+dw || sy+sh > dy+dh {
+		t.Fatalf("the Save button (%v) lies outside the page (%v)", s, d)
+	}
 }
