@@ -186,63 +186,71 @@ func asString(v any) string {
 
 var browsers = []sandbox.Browser{sandbox.Chromium, sandbox.Firefox}
 
+// inEachBrowser runs check in a subtest per browser, on the fixture page
+// in a session the person granted (grantedBrowser, whose first read of
+// the page it is given), and fails it when the browser is gone after.
+func inEachBrowser(t *testing.T, check func(t *testing.T, b *browser, h *harness, read map[string]any)) {
+	for _, kind := range browsers {
+		t.Run(kind.String(), func(t *testing.T) {
+			b, h, read := grantedBrowser(t, kind, engine.Options{})
+			defer b.alive(t)
+			check(t, b, h, read)
+		})
+	}
+}
+
 // TestBrowserReads reads the fixture page in each browser (full, skeleton,
 // drill-down and screenshot reads, a walk's count, the password canary
 // never returned and its pixels black), then clicks the button below the
 // fold.
 func TestBrowserReads(t *testing.T) {
 	onDesktop(t)
-	for _, kind := range browsers {
-		t.Run(kind.String(), func(t *testing.T) {
-			b, h, read := grantedBrowser(t, kind, engine.Options{})
-			defer b.alive(t)
+	inEachBrowser(t, func(t *testing.T, b *browser, h *harness, read map[string]any) {
+		r := h.call("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000})
+		if r.Err != nil {
+			t.Fatal(r.Text)
+		}
+		if err := schema.ValidateOutput("get_window_state", r.Structured); err != nil {
+			t.Fatal(err)
+		}
+		noCanary(t, "full read", r)
+		read = testkit.Decode(t, r.Structured)
+		pageReadWhole(t, b, read)
+		// Skeleton and drill-down share the read's tokens.
+		skel := h.ok("get_window_state", map[string]any{"pid": b.pid, "skeleton": true, "max_elements": 200})
+		docTok, _ := rowWith(t, skel, "", "document_web", "document_frame")
+		region := h.ok("get_window_state", map[string]any{"root": docTok, "max_elements": 5000})
+		for what, got := range map[string]map[string]any{"skeleton": skel, "drill-down": region} {
+			if strings.Contains(asJSON(t, got), canary) {
+				t.Fatalf("%s read: the password canary leaked", what)
+			}
+		}
+		if region["root"] != docTok || !hasRow(region, "push_button", "Save") {
+			t.Fatalf("drill-down into the page: %v", region["tree_text"])
+		}
+		saveTok, _ := rowWith(t, region, "Save", "push_button")
+		res := h.ok("click", map[string]any{"element_token": saveTok})
+		pageAnswered(t, h, b.pid, res, "clicked: Save 1")
 
-			r := h.call("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000})
-			if r.Err != nil {
-				t.Fatal(r.Text)
-			}
-			if err := schema.ValidateOutput("get_window_state", r.Structured); err != nil {
-				t.Fatal(err)
-			}
-			noCanary(t, "full read", r)
-			read = testkit.Decode(t, r.Structured)
-			pageReadWhole(t, b, read)
-			// Skeleton and drill-down share the read's tokens.
-			skel := h.ok("get_window_state", map[string]any{"pid": b.pid, "skeleton": true, "max_elements": 200})
-			docTok, _ := rowWith(t, skel, "", "document_web", "document_frame")
-			region := h.ok("get_window_state", map[string]any{"root": docTok, "max_elements": 5000})
-			for what, got := range map[string]map[string]any{"skeleton": skel, "drill-down": region} {
-				if strings.Contains(asJSON(t, got), canary) {
-					t.Fatalf("%s read: the password canary leaked", what)
-				}
-			}
-			if region["root"] != docTok || !hasRow(region, "push_button", "Save") {
-				t.Fatalf("drill-down into the page: %v", region["tree_text"])
-			}
-			saveTok, _ := rowWith(t, region, "Save", "push_button")
-			res := h.ok("click", map[string]any{"element_token": saveTok})
-			pageAnswered(t, h, b.pid, res, "clicked: Save 1")
+		// A screenshot blacks out the password input.
+		shot := h.call("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000, "include_screenshot": true})
+		if shot.Err != nil || shot.Image == nil {
+			t.Fatalf("screenshot: %s", shot.Text)
+		}
+		noCanary(t, "screenshot read", shot)
+		img, err := png.Decode(bytes.NewReader(shot.Image.Data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, pw := rowWith(t, testkit.Decode(t, shot.Structured), "Password", "password_text")
+		f := pw["frame"].(map[string]any)
+		x, y := int(f["x"].(float64))+int(f["w"].(float64))/2, int(f["y"].(float64))+int(f["h"].(float64))/2
+		if r, g, bl, _ := img.At(x, y).RGBA(); r != 0 || g != 0 || bl != 0 {
+			t.Fatalf("the password input's pixels are not blacked out at %d,%d", x, y)
+		}
 
-			// A screenshot blacks out the password input.
-			shot := h.call("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000, "include_screenshot": true})
-			if shot.Err != nil || shot.Image == nil {
-				t.Fatalf("screenshot: %s", shot.Text)
-			}
-			noCanary(t, "screenshot read", shot)
-			img, err := png.Decode(bytes.NewReader(shot.Image.Data))
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, pw := rowWith(t, testkit.Decode(t, shot.Structured), "Password", "password_text")
-			f := pw["frame"].(map[string]any)
-			x, y := int(f["x"].(float64))+int(f["w"].(float64))/2, int(f["y"].(float64))+int(f["h"].(float64))/2
-			if r, g, bl, _ := img.At(x, y).RGBA(); r != 0 || g != 0 || bl != 0 {
-				t.Fatalf("the password input's pixels are not blacked out at %d,%d", x, y)
-			}
-
-			clickBelowTheFold(t, h, b.pid, h.ok("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000}))
-		})
-	}
+		clickBelowTheFold(t, h, b.pid, h.ok("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000}))
+	})
 }
 
 // pageReadWhole checks a full read of the fixture page in browser b: not
@@ -319,124 +327,126 @@ func walkCount(t *testing.T, pid int, prefix string) int {
 // back.
 func TestBrowserActs(t *testing.T) {
 	onDesktop(t)
-	for _, kind := range browsers {
-		t.Run(kind.String(), func(t *testing.T) {
-			b, h, read := grantedBrowser(t, kind, engine.Options{})
-			defer b.alive(t)
-			full := func() map[string]any {
-				return h.ok("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000})
-			}
-			findAndWaitInBrowser(t, b, h, read)
+	inEachBrowser(t, func(t *testing.T, b *browser, h *harness, read map[string]any) {
+		full := func() map[string]any {
+			return h.ok("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000})
+		}
+		findAndWaitInBrowser(t, b, h, read)
 
-			// A button whose handler writes into a live region.
-			read = full()
-			tok, _ := rowWith(t, read, "Save", "push_button")
-			res := h.ok("click", map[string]any{"element_token": tok})
-			if res["path"] != "atspi_action" || res["took_cursor"] != false {
-				t.Fatalf("click on Save: %v", res)
-			}
-			pageAnswered(t, h, b.pid, res, "clicked: Save 2") // the find-and-wait check clicked it once
-			b.alive(t)
+		clickSaveAgain(t, h, b, full())
+		b.alive(t)
 
-			// Ticking a check box is confirmed by its state.
-			box, _ := rowWith(t, full(), "Subscribe", "check_box")
+		// Ticking a check box is confirmed by its state.
+		box, _ := rowWith(t, full(), "Subscribe", "check_box")
+		res := h.ok("click", map[string]any{"element_token": box})
+		if res["effect"] != "confirmed" || !strings.Contains(asJSON(t, res["diff"]), "checked") {
+			t.Fatalf("ticking Subscribe: %v", res)
+		}
+		// Clicked again, it unticks, though Chromium has renamed its
+		// action from "check" to "uncheck" since the read.
+		for _, want := range []bool{false, true} {
+			box, _ = rowWith(t, full(), "Subscribe", "check_box")
 			res = h.ok("click", map[string]any{"element_token": box})
-			if res["effect"] != "confirmed" || !strings.Contains(asJSON(t, res["diff"]), "checked") {
-				t.Fatalf("ticking Subscribe: %v", res)
+			_, row := rowWith(t, full(), "Subscribe", "check_box")
+			if res["effect"] != "confirmed" || hasState(row, "checked") != want {
+				t.Fatalf("clicking Subscribe again (checked %v wanted): %v", want, res)
 			}
-			// Clicked again, it unticks, though Chromium has renamed its
-			// action from "check" to "uncheck" since the read.
-			for _, want := range []bool{false, true} {
-				box, _ = rowWith(t, full(), "Subscribe", "check_box")
-				res = h.ok("click", map[string]any{"element_token": box})
-				_, row := rowWith(t, full(), "Subscribe", "check_box")
-				if res["effect"] != "confirmed" || hasState(row, "checked") != want {
-					t.Fatalf("clicking Subscribe again (checked %v wanted): %v", want, res)
-				}
-			}
-			b.alive(t)
+		}
+		b.alive(t)
 
-			// A range input takes a number through its Value, read back.
-			volume, _ := rowWith(t, full(), "Volume", "slider")
-			res = h.ok("set_value", map[string]any{"element_token": volume, "value": 65})
-			if res["path"] != "atspi_value" || res["readback"] != "match" || res["effect"] != "confirmed" {
-				t.Fatalf("set_value of Volume: %v", res)
-			}
-			b.alive(t)
+		// A range input takes a number through its Value, read back.
+		volume, _ := rowWith(t, full(), "Volume", "slider")
+		res = h.ok("set_value", map[string]any{"element_token": volume, "value": 65})
+		if res["path"] != "atspi_value" || res["readback"] != "match" || res["effect"] != "confirmed" {
+			t.Fatalf("set_value of Volume: %v", res)
+		}
+		b.alive(t)
 
-			// Picking an option of a <select>. Chromium's options take
-			// their "select" action with the list closed; Firefox's closed
-			// options ignore it, and its box's "open" action shows the
-			// list as a popup whose items take a click, as a person would
-			// pick.
-			if kind == sandbox.Firefox {
-				combo, _ := rowWith(t, full(), "Color", "combo_box")
-				res = h.ok("click", map[string]any{"element_token": combo})
-				if res["action"] != "open" || !strings.Contains(asJSON(t, res["diff"]), "Green") {
-					t.Fatalf("opening the select shows its options: %v", res)
-				}
+		// Picking an option of a <select>. Chromium's options take
+		// their "select" action with the list closed; Firefox's closed
+		// options ignore it, and its box's "open" action shows the
+		// list as a popup whose items take a click, as a person would
+		// pick.
+		if b.kind == sandbox.Firefox {
+			combo, _ := rowWith(t, full(), "Color", "combo_box")
+			res = h.ok("click", map[string]any{"element_token": combo})
+			if res["action"] != "open" || !strings.Contains(asJSON(t, res["diff"]), "Green") {
+				t.Fatalf("opening the select shows its options: %v", res)
 			}
-			read = full()
-			green := ""
-			for _, e := range read["elements"].([]any) {
+		}
+		read = full()
+		green := ""
+		for _, e := range read["elements"].([]any) {
+			row := e.(map[string]any)
+			if row["role"] == "menu_item" && row["label"] == "Green" && (b.kind == sandbox.Chromium || hasArea(row)) {
+				green = row["element_token"].(string)
+			}
+		}
+		if green == "" {
+			t.Fatalf("no option Green to pick in:\n%s", read["tree_text"])
+		}
+		res = h.ok("click", map[string]any{"element_token": green})
+		// The diff names Green when the pick showed within the
+		// settle; it must show soon after either way (see
+		// pageAnswered).
+		testkit.Eventually(t, 10*time.Second, "the option Green selected after the pick", func() bool {
+			for _, e := range full()["elements"].([]any) {
 				row := e.(map[string]any)
-				if row["role"] == "menu_item" && row["label"] == "Green" && (kind == sandbox.Chromium || hasArea(row)) {
-					green = row["element_token"].(string)
+				if row["role"] == "menu_item" && row["label"] == "Green" && hasState(row, "selected") {
+					return true
 				}
 			}
-			if green == "" {
-				t.Fatalf("no option Green to pick in:\n%s", read["tree_text"])
-			}
-			res = h.ok("click", map[string]any{"element_token": green})
-			// The diff names Green when the pick showed within the
-			// settle; it must show soon after either way (see
-			// pageAnswered).
-			testkit.Eventually(t, 10*time.Second, "the option Green selected after the pick", func() bool {
-				for _, e := range full()["elements"].([]any) {
-					row := e.(map[string]any)
-					if row["role"] == "menu_item" && row["label"] == "Green" && hasState(row, "selected") {
-						return true
-					}
-				}
-				return false
-			})
-			if !strings.Contains(asJSON(t, res["diff"]), "Green") {
-				t.Logf("the pick of Green showed after the act's settle; its diff: %v", res["diff"])
-			}
-			b.alive(t)
-
-			// A link moves the page to its anchor.
-			link, _ := rowWith(t, full(), "Items", "link")
-			res = h.ok("click", map[string]any{"element_token": link})
-			if res["path"] != "atspi_action" || res["ok"] != true {
-				t.Fatalf("click on a link: %v", res)
-			}
-			b.alive(t)
-
-			// Submitting the form writes into the live region.
-			submit, _ := rowWith(t, full(), "Submit", "push_button")
-			res = h.ok("click", map[string]any{"element_token": submit})
-			pageAnswered(t, h, b.pid, res, "submitted:")
-			b.alive(t)
-
-			// Neither browser applies text written through accessibility
-			// (Chromium has no EditableText; Firefox accepts it and drops
-			// it), so typing asks for a takeover, with nothing sent.
-			read = full()
-			name, _ := rowWith(t, read, "Name", "entry")
-			for _, tool := range []string{"type_text", "set_value"} {
-				e := h.fail(engine.CodeNotActionable, tool, map[string]any{"element_token": name, "text": "Ada", "value": "Ada"})
-				if esc, _ := e["escalation"].(map[string]any); esc["recommend"] != "takeover" {
-					t.Fatalf("%s in a browser field recommends a takeover: %v", tool, e)
-				}
-			}
-			// The password input: never typed into or set.
-			pw, _ := rowWith(t, read, "Password", "password_text")
-			for _, tool := range []string{"type_text", "set_value"} {
-				h.fail(engine.CodeSecureField, tool, map[string]any{"element_token": pw, "text": "x", "value": "x"})
-			}
+			return false
 		})
+		if !strings.Contains(asJSON(t, res["diff"]), "Green") {
+			t.Logf("the pick of Green showed after the act's settle; its diff: %v", res["diff"])
+		}
+		b.alive(t)
+
+		// A link moves the page to its anchor.
+		link, _ := rowWith(t, full(), "Items", "link")
+		res = h.ok("click", map[string]any{"element_token": link})
+		if res["path"] != "atspi_action" || res["ok"] != true {
+			t.Fatalf("click on a link: %v", res)
+		}
+		b.alive(t)
+
+		// Submitting the form writes into the live region.
+		submit, _ := rowWith(t, full(), "Submit", "push_button")
+		res = h.ok("click", map[string]any{"element_token": submit})
+		pageAnswered(t, h, b.pid, res, "submitted:")
+		b.alive(t)
+
+		// Neither browser applies text written through accessibility
+		// (Chromium has no EditableText; Firefox accepts it and drops
+		// it), so typing asks for a takeover, with nothing sent.
+		read = full()
+		name, _ := rowWith(t, read, "Name", "entry")
+		for _, tool := range []string{"type_text", "set_value"} {
+			e := h.fail(engine.CodeNotActionable, tool, map[string]any{"element_token": name, "text": "Ada", "value": "Ada"})
+			if esc, _ := e["escalation"].(map[string]any); esc["recommend"] != "takeover" {
+				t.Fatalf("%s in a browser field recommends a takeover: %v", tool, e)
+			}
+		}
+		// The password input: never typed into or set.
+		pw, _ := rowWith(t, read, "Password", "password_text")
+		for _, tool := range []string{"type_text", "set_value"} {
+			h.fail(engine.CodeSecureField, tool, map[string]any{"element_token": pw, "text": "x", "value": "x"})
+		}
+	})
+}
+
+// clickSaveAgain clicks the fixture's Save button, a button whose handler
+// writes into a live region, headless, after findAndWaitInBrowser clicked
+// it once: the page answers with its second click.
+func clickSaveAgain(t *testing.T, h *harness, b *browser, read map[string]any) {
+	t.Helper()
+	tok, _ := rowWith(t, read, "Save", "push_button")
+	res := h.ok("click", map[string]any{"element_token": tok})
+	if res["path"] != "atspi_action" || res["took_cursor"] != false {
+		t.Fatalf("click on Save: %v", res)
 	}
+	pageAnswered(t, h, b.pid, res, "clicked: Save 2")
 }
 
 // TestBrowserTypingInATakeover types into a page's field the way a

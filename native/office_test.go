@@ -158,9 +158,9 @@ func TestCalcReadsTheVisibleBlock(t *testing.T) {
 // the sheet's row with the child count it claims, the visible block's
 // cells as many as the reference client sees, A1 and B2 with their text,
 // the sheet's size, A1's drill-down, set_value of a number into B2 read
-// back in the diff, and typing into a cell refused. It returns the first
-// read.
-func calcVisibleBlock(t *testing.T, a *desktopApp, ref sheetFacts, name, a1, b2 string) map[string]any {
+// back in the diff, and typing into a cell refused. It returns the
+// session's harness and the first read.
+func calcVisibleBlock(t *testing.T, a *desktopApp, ref sheetFacts, name, a1, b2 string) (*harness, map[string]any) {
 	t.Helper()
 	h, r := grantedRead(t, a)
 	t.Logf("Calc %s: %s; reference block %d x %d", name, r.summary(), ref.VisibleRows, ref.VisibleColumns)
@@ -190,7 +190,7 @@ func calcVisibleBlock(t *testing.T, a *desktopApp, ref sheetFacts, name, a1, b2 
 	// no EditableText.
 	b3, _ := rowWith(t, calcRead(t, h, a, map[string]any{"pid": a.pid, "max_elements": 5000}), "B3", "table_cell")
 	h.fail(engine.CodeNotActionable, "type_text", map[string]any{"element_token": b3, "text": "seven"})
-	return r.read
+	return h, r.read
 }
 
 // calcRead is get_window_state of Calc with args. Calc can go over 2 s

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/internal/sandbox"
 )
 
@@ -27,25 +26,15 @@ func TestWaylandQtApps(t *testing.T) {
 		pids[i] = apps[i].pid
 	}
 	h := newHarness(t, 20*time.Second)
-	p := newPerson(t)
-	onX := xwaylandPids(t, p)
-	wg := p.answer("allow")
-	h.ok("start_session", map[string]any{"apps": pids})
-	wg.Wait()
+	grant(t, h, pids...)
 
 	for i, c := range qtApps {
 		a := apps[i]
 		t.Run(c.name, func(t *testing.T) {
 			defer a.alive(t)
-			if onX[a.pid] {
-				t.Fatalf("%s has a window on Xwayland: not a Wayland client", c.name)
-			}
-			id := listedOnce(t, h, a.pid)[a.pid].id
 			read := qtReadComplete(t, h, a, c)
 			windowRelative(t, read)
-			if got := windowOf(t, read); float64(got) != id {
-				t.Fatalf("the read is of window %v, the list said %v", got, id)
-			}
+			waylandClientListedOnce(t, h, a.pid, read)
 		})
 	}
 
@@ -94,30 +83,15 @@ func TestWaylandQtApps(t *testing.T) {
 // answers each click).
 func TestWaylandBrowsers(t *testing.T) {
 	onWaylandDesktop(t)
-	for _, kind := range browsers {
-		t.Run(kind.String(), func(t *testing.T) {
-			b, h, read := grantedBrowser(t, kind, engine.Options{})
-			defer b.alive(t)
-			if xwaylandPids(t, newPerson(t))[b.pid] {
-				t.Fatalf("%s has a window on Xwayland: not a Wayland client", kind)
-			}
-			id := listedOnce(t, h, b.pid)[b.pid].id
-			if got := windowOf(t, read); float64(got) != id {
-				t.Fatalf("the read is of window %v, the list said %v", got, id)
-			}
-			whole := waylandRead(t, h, map[string]any{"pid": b.pid})
-			pageReadWhole(t, b, whole)
-			pageBelowToolbar(t, whole)
+	inEachBrowser(t, func(t *testing.T, b *browser, h *harness, read map[string]any) {
+		waylandClientListedOnce(t, h, b.pid, read)
+		whole := waylandRead(t, h, map[string]any{"pid": b.pid})
+		pageReadWhole(t, b, whole)
+		pageBelowToolbar(t, whole)
 
-			findAndWaitInBrowser(t, b, h, read)
-			save, _ := rowWith(t, waylandRead(t, h, map[string]any{"pid": b.pid}), "Save", "push_button")
-			res := h.ok("click", map[string]any{"element_token": save})
-			if res["path"] != "atspi_action" || res["took_cursor"] != false {
-				t.Fatalf("click on Save: %v", res)
-			}
-			pageAnswered(t, h, b.pid, res, "clicked: Save 2") // the find-and-wait check clicked it once
-		})
-	}
+		findAndWaitInBrowser(t, b, h, read)
+		clickSaveAgain(t, h, b, waylandRead(t, h, map[string]any{"pid": b.pid}))
+	})
 }
 
 // TestWaylandWriter: LibreOffice Writer (its GTK 3 interface) on the
@@ -127,13 +101,7 @@ func TestWaylandWriter(t *testing.T) {
 	onWaylandDesktop(t)
 	a, h, read := openLongDocument(t)
 	defer a.alive(t)
-	if xwaylandPids(t, newPerson(t))[a.pid] {
-		t.Fatal("Writer has a window on Xwayland: not a Wayland client")
-	}
-	id := listedOnce(t, h, a.pid)[a.pid].id
-	if got := windowOf(t, read); float64(got) != id {
-		t.Fatalf("the read is of window %v, the list said %v", got, id)
-	}
+	waylandClientListedOnce(t, h, a.pid, read)
 	windowRelative(t, read)
 	writerCompleteAsWalk(t, a, h)
 	writerParagraphs(t, a, h, waylandRead(t, h, map[string]any{"pid": a.pid}))
@@ -146,12 +114,11 @@ func TestWaylandCalc(t *testing.T) {
 	onWaylandDesktop(t)
 	a := startOffice(t, sandbox.Calc, sheet200)
 	defer a.alive(t)
-	if xwaylandPids(t, newPerson(t))[a.pid] {
-		t.Fatal("Calc has a window on Xwayland: not a Wayland client")
-	}
 	ref := waitSheet(t, a)
 	checkSheetFacts(t, ref, "Item")
-	windowRelative(t, calcVisibleBlock(t, a, ref, "200x8", "Item", "1"))
+	h, read := calcVisibleBlock(t, a, ref, "200x8", "Item", "1")
+	windowRelative(t, read)
+	waylandClientListedOnce(t, h, a.pid, read)
 }
 
 // pageBelowToolbar checks that a browser's window-relative frames hold
@@ -169,5 +136,20 @@ func pageBelowToolbar(t *testing.T, read map[string]any) {
 	}
 	if sx < dx || sy < dy || sx+sw > dx+dw || sy+sh > dy+dh {
 		t.Fatalf("the Save button (%v) lies outside the page (%v)", s, d)
+	}
+}
+
+// waylandClientListedOnce checks that the app of pid, approved in h's
+// session, is a Wayland client listed once: no window of its is on
+// Xwayland, list_windows shows it one window, and read (a read of pid) is
+// of that window.
+func waylandClientListedOnce(t *testing.T, h *harness, pid int, read map[string]any) {
+	t.Helper()
+	if xwaylandPids(t, newPerson(t))[pid] {
+		t.Fatalf("pid %d has a window on Xwayland: not a Wayland client", pid)
+	}
+	id := listedOnce(t, h, pid)[pid].id
+	if got := windowOf(t, read); float64(got) != id {
+		t.Fatalf("the read is of window %v, the list said %v", got, id)
 	}
 }
