@@ -141,7 +141,15 @@ func (c *Client) Frames(ctx context.Context, app App) ([]Frame, error) {
 	if d.err != nil {
 		return nil, mapErr(d.err, conn, ctx, targetApp)
 	}
-	coords := c.coordType(ctx, app.Bus)
+	// A frame is asked in the client's coordinate type without asking the
+	// app's toolkit (coordType): listing stays one round of calls, and
+	// what a Wayland listing uses, the frame's size, every toolkit gives
+	// right in window coordinates (Qt's are wrong for what lies away from
+	// the window's corner, not for the window itself, at its own 0,0).
+	coords := coordScreen
+	if c.opts.WindowCoordinates {
+		coords = coordWindow
+	}
 	p := newPipe(ctx)
 	defer p.close()
 	for i, f := range frames {
