@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/native/atspi"
@@ -27,10 +28,11 @@ import (
 type waylandWindows struct {
 	b *Backend
 
-	mu    sync.Mutex
-	last  engine.WindowID // the last id given
-	ids   map[frameKey]engine.WindowID
-	known map[engine.WindowID]*waylandWindow
+	mu         sync.Mutex
+	last       engine.WindowID // the last id given
+	ids        map[frameKey]engine.WindowID
+	known      map[engine.WindowID]*waylandWindow
+	askedAgain map[string]bool // bus names askNewAppsAgain has asked
 }
 
 var _ windowSource = (*waylandWindows)(nil)
@@ -46,7 +48,7 @@ type waylandWindow struct {
 }
 
 func newWaylandWindows(b *Backend) *waylandWindows {
-	return &waylandWindows{b: b, ids: map[frameKey]engine.WindowID{}, known: map[engine.WindowID]*waylandWindow{}}
+	return &waylandWindows{b: b, ids: map[frameKey]engine.WindowID{}, known: map[engine.WindowID]*waylandWindow{}, askedAgain: map[string]bool{}}
 }
 
 // list lists the windows of every app on the bus, focused first. Naming
@@ -56,6 +58,7 @@ func (s *waylandWindows) list(ctx context.Context, named bool) ([]engine.Window,
 	if err != nil {
 		return nil, atspiErr(err)
 	}
+	frames = s.askNewAppsAgain(ctx, frames, apps)
 	wins, gone := s.update(frames, apps, s.b.namesOf(apps))
 	if len(gone) > 0 {
 		s.b.mu.Lock()
@@ -65,6 +68,70 @@ func (s *waylandWindows) list(ctx context.Context, named bool) ([]engine.Window,
 		s.b.mu.Unlock()
 	}
 	return wins, nil
+}
+
+// newAppBound bounds the second ask of an app that did not answer a
+// listing in time and of which no window is known yet
+// (askNewAppsAgain): about the call bound a read has.
+const newAppBound = 2 * time.Second
+
+// askNewAppsAgain asks each app that did not answer within the listing's
+// bound, and of which no window is known, again with newAppBound, all at
+// once, and adds the frames of those that answer (apps is updated in
+// place). An app is busy right after it starts (LibreOffice laying out its
+// document, measured over 500 ms on the Wayland sandbox): a busy app keeps
+// the windows it was listed with, but one never listed would have none,
+// and a session asked for it would find no window. Each bus name is asked
+// again once, so an app that hangs holds up one listing, not every one.
+func (s *waylandWindows) askNewAppsAgain(ctx context.Context, frames []atspi.Frame, apps []atspi.App) []atspi.Frame {
+	again := s.toAskAgain(apps)
+	if len(again) == 0 {
+		return frames
+	}
+	actx, cancel := context.WithTimeout(ctx, newAppBound)
+	defer cancel()
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, i := range again {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			app, fr, err := s.b.a.AskAgain(actx, apps[i])
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			apps[i] = app
+			frames = append(frames, fr...)
+			mu.Unlock()
+		}(i)
+	}
+	wg.Wait()
+	return frames
+}
+
+// toAskAgain picks the apps askNewAppsAgain asks again (by index): those
+// that did not answer, of which no window is known and which were not
+// asked again before; it marks them asked.
+func (s *waylandWindows) toAskAgain(apps []atspi.App) []int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	listed := map[string]bool{}
+	for _, w := range s.known {
+		listed[w.key.bus] = true
+	}
+	var again []int
+	for i, a := range apps {
+		if a.Err == nil || listed[a.Bus] || s.askedAgain[a.Bus] {
+			continue
+		}
+		if len(s.askedAgain) > 1000 {
+			s.askedAgain = map[string]bool{}
+		}
+		s.askedAgain[a.Bus] = true
+		again = append(again, i)
+	}
+	return again
 }
 
 // isTopLevelShown: a frame counts as a window while it is showing or

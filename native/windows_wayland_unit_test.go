@@ -98,3 +98,23 @@ func equalIDs(a, b []engine.WindowID) bool {
 	}
 	return true
 }
+
+// An app that did not answer a listing in time is asked again when none
+// of its windows is known, once per bus name; an app that answered, or
+// whose windows are known (a busy app keeps them), is not.
+func TestWaylandAskNewAppsAgain(t *testing.T) {
+	s := newWaylandWindows(nil)
+	late := errors.New("no answer")
+	s.update([]atspi.Frame{wlFrame(":1.1", "/a/1", 11, "Form", "showing")}, nil, nil)
+	apps := []atspi.App{
+		{Bus: ":1.1", Pid: 11, Err: late}, // listed before: keeps its windows
+		{Bus: ":1.2", Pid: 12},            // answered
+		{Bus: ":1.3", Pid: 13, Err: late}, // new and late: asked again
+	}
+	if got := s.toAskAgain(apps); len(got) != 1 || got[0] != 2 {
+		t.Fatalf("asked again: %v, want [2]", got)
+	}
+	if got := s.toAskAgain(apps); len(got) != 0 {
+		t.Fatalf("asked again a second time: %v", got)
+	}
+}

@@ -105,6 +105,31 @@ func (c *Client) Apps(ctx context.Context) ([]App, error) {
 	return apps, nil
 }
 
+// AskAgain asks an app that did not answer a listing in time (its Err
+// set) again, within ctx's bound instead of the listing's: its name, then
+// its frames. It returns the app as answered (Err cleared) and its frames.
+func (c *Client) AskAgain(ctx context.Context, app App) (App, []Frame, error) {
+	conn, err := c.connFor(ctx, app.Bus)
+	if err != nil {
+		return app, nil, mapErr(err, nil, ctx, targetApp)
+	}
+	rep, err := conn.call(ctx, app.Bus, rootPath, propertiesIface, "Get", "org.a11y.atspi.Accessible", "Name")
+	if err != nil {
+		return app, nil, mapErr(err, conn, ctx, targetApp)
+	}
+	if d := rep.decoder(); d.sig() == "s" {
+		if name := d.str(); d.err == nil {
+			app.Name = name
+		}
+	}
+	app.Err = nil
+	frames, err := c.Frames(ctx, app)
+	if err != nil {
+		return app, nil, err
+	}
+	return app, frames, nil
+}
+
 // busErr maps a failure of a call to the bus itself: the bus is unreachable.
 func (c *Client) busErr(err error, bus *wireConn, ctx context.Context) error {
 	if ctx.Err() != nil {
