@@ -17,6 +17,7 @@ import (
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
 	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/testkit/enginekit"
 	"github.com/nish-driver/nish-driver/internal/testkit/mcpkit"
 	"github.com/nish-driver/nish-driver/schema"
 	"github.com/nish-driver/nish-driver/schema/input"
@@ -292,8 +293,7 @@ func TestClosingTheConnectionEndsTheTakeover(t *testing.T) {
 func TestRunEndsTheSessionBeforeReturning(t *testing.T) {
 	desk := mock.NewDemo()
 	desk.SetConsent(mock.AllowAll)
-	t.Cleanup(desk.Close)
-	server, err := New(engine.New(engine.Options{Backend: desk}), Options{})
+	server, err := New(enginekit.Start(t, desk, engine.Options{}), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

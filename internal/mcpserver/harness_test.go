@@ -12,6 +12,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/internal/testkit/enginekit"
 )
 
 // legacyProtocol is the newest protocol version that still opens with
@@ -43,8 +44,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		o.consent = mock.Deny
 	}
 	desk.SetConsent(o.consent)
-	t.Cleanup(desk.Close)
-	d := engine.New(engine.Options{Backend: desk, ConsentTimeout: 300 * time.Millisecond})
+	d := enginekit.Start(t, desk, engine.Options{ConsentTimeout: 300 * time.Millisecond})
 	server, err := New(d, Options{PeerPid: o.peerPid})
 	if err != nil {
 		t.Fatal(err)
