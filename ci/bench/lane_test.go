@@ -62,10 +62,10 @@ func TestLaneSubjects(t *testing.T) {
 }
 
 // laneRows are one subject's rows on both lanes, with whole reads of
-// x11Ms and wlMs, kept re-reads of a tenth of that and a walk on Wayland
-// of walkMs.
+// x11Ms and wlMs, kept re-reads of a tenth of that and walks of walkMs
+// on Wayland, half that on X11.
 func laneRows(rows int, x11Ms, wlMs, walkMs float64) (row, row) {
-	x := synthRow(rows, x11Ms/10, walkMs, 1000, 100)
+	x := synthRow(rows, x11Ms/10, walkMs/2, 1000, 100)
 	x.subject.name = fmt.Sprintf("synthetic %d rows", rows)
 	x.wholeReads = []time.Duration{msDur(x11Ms)}
 	w := synthRow(rows, wlMs/10, walkMs, 1000, 100)
@@ -121,7 +121,7 @@ func TestLaneChecks(t *testing.T) {
 
 	t.Run("the figures are said as ratios", func(t *testing.T) {
 		got := laneChecks([]row{clicked(x200, 50, 3), x1000, clicked(w200, 55, 4), w1000})
-		for i, want := range []string{"1.07× (wayland 32.0 ms / x11 30.0 ms; kept re-reads 3.2 / 3.0 ms)",
+		for i, want := range []string{"1.07× (wayland 32.0 ms / x11 30.0 ms; kept re-reads 3.2 / 3.0 ms; over each lane's walk 0.53×)",
 			"1.05× (wayland 105.0 ms",
 			"142.9× (pyatspi 1500 ms / driver 10.5 ms); a whole read 14.3× (105.0 ms)",
 			"1.10× (wayland 55.0 ms / x11 50.0 ms; own work 4.0 / 3.0 ms)"} {
