@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"image"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -170,7 +169,7 @@ func (b *Backend) castPart(ctx context.Context) (engine.Feature, engine.Probe) {
 		return feature(engine.PartCapture, false, doctor.ReasonCompositorUnsupported),
 			engine.Probe{Label: "screen cast", Status: "fail", Message: "mutter's screen cast does not answer: " + a.Reason.Error()}
 	}
-	sock := pipeWireSocket(b.getenv)
+	sock := pipewire.Options{Getenv: b.getenv}.SocketPath()
 	if fi, err := os.Stat(sock); err != nil || fi.Mode()&os.ModeSocket == 0 {
 		f := feature(engine.PartCapture, false, doctor.ReasonPortalUnavailable)
 		f.Action = "Start PipeWire, the desktop's screen-sharing service (systemctl --user start pipewire), then run nish-driver doctor again."
@@ -178,17 +177,4 @@ func (b *Backend) castPart(ctx context.Context) (engine.Feature, engine.Probe) {
 	}
 	return feature(engine.PartCapture, true, ""),
 		engine.Probe{Label: "screen cast", Status: "ok", Message: fmt.Sprintf("mutter's screen cast (version %d) and PipeWire answer; the focused window can be captured", a.Version)}
-}
-
-// pipeWireSocket is where PipeWire listens for this session.
-func pipeWireSocket(getenv func(string) string) string {
-	dir := getenv("PIPEWIRE_RUNTIME_DIR")
-	if dir == "" {
-		dir = getenv("XDG_RUNTIME_DIR")
-	}
-	name := getenv("PIPEWIRE_REMOTE")
-	if name == "" {
-		name = "pipewire-0"
-	}
-	return filepath.Join(dir, name)
 }
