@@ -127,3 +127,48 @@ func probeSays(reg engine.Registry, label, status, fragment string) bool {
 	}
 	return false
 }
+
+// On Wayland a takeover is refused up front (no hand-back can be heard),
+// so every pointer or keyboard act, even with a session that asked for a
+// takeover, answers requires_takeover before anything is sent.
+func TestWaylandInputNeedsTakeover(t *testing.T) {
+	onWaylandDesktop(t)
+	pid := startSynthetic(t, 2).cmd.Process.Pid
+	spy := &sendSpy{}
+	h := newHarnessAround(t, engine.Options{ConsentTimeout: 20 * time.Second}, func(b *native.Backend) engine.Backend {
+		spy.Backend = b
+		return spy
+	})
+	p := newPerson(t)
+	wg := p.answer("allow")
+	st := h.ok("start_session", map[string]any{"apps": []any{pid}, "input": "takeover"})
+	wg.Wait()
+	if st["input"] != "headless" {
+		t.Fatalf("input %v, want headless: a takeover is refused on Wayland", st["input"])
+	}
+	read := h.ok("get_window_state", map[string]any{"pid": pid})
+	entry := testkit.Token(t, read, "text", "")
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"press_key", map[string]any{"pid": pid, "key": "Return"}},
+		{"hotkey", map[string]any{"pid": pid, "keys": []any{"Control_L", "a"}}},
+		{"click", map[string]any{"pid": pid, "x": 10, "y": 10}},
+		{"double_click", map[string]any{"pid": pid, "x": 10, "y": 10}},
+		{"right_click", map[string]any{"pid": pid, "x": 10, "y": 10}},
+		{"scroll", map[string]any{"pid": pid, "x": 10, "y": 10, "direction": "down"}},
+		{"drag", map[string]any{"pid": pid, "from_x": 10, "from_y": 10, "to_x": 50, "to_y": 50}},
+		{"move_cursor", map[string]any{"pid": pid, "x": 10, "y": 10}},
+		{"type_text", map[string]any{"element_token": entry, "text": "x", "delivery_mode": "foreground"}},
+	} {
+		asked := time.Now()
+		h.fail(engine.CodeRequiresTakeover, c.tool, c.args)
+		if took := time.Since(asked); took > time.Second {
+			t.Errorf("%s took %v to be refused", c.tool, took)
+		}
+		if n := spy.count(""); n != 0 {
+			t.Fatalf("%s sent %d input events before it was refused", c.tool, n)
+		}
+	}
+}
