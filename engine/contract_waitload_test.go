@@ -11,6 +11,7 @@ import (
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/internal/testkit/enginecall"
+	"github.com/nish-driver/nish-driver/internal/testkit/enginekit"
 )
 
 // What waits in flight cost (docs/decisions.md, Waits): a wait
@@ -115,8 +116,7 @@ func testWaitsInFlightAreBounded(t *testing.T, h *harness) {
 	}
 
 	// Another session waits while this one is full.
-	other := h.d.Connect(engine.ClientInfo{Name: "Other Host", Pid: 4343})
-	defer other.Close()
+	other := enginekit.Connect(t, h.d, "Other Host", 4343)
 	oc := enginecall.Caller{T: t, Conn: other, Check: h.check}
 	oc.OK("start_session", map[string]any{"apps": []any{"Form Demo"}})
 	oc.OK("wait_for", tooMany)

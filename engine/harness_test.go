@@ -2,8 +2,6 @@ package engine_test
 
 import (
 	"context"
-	"encoding/json"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -13,6 +11,7 @@ import (
 	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/internal/testkit/audittest"
 	"github.com/nish-driver/nish-driver/internal/testkit/enginecall"
+	"github.com/nish-driver/nish-driver/internal/testkit/enginekit"
 	"github.com/nish-driver/nish-driver/schema"
 )
 
@@ -110,19 +109,13 @@ func newHarness(t *testing.T, cov *coverage, opts ...harnessOption) *harness {
 	t.Helper()
 	desk := mock.NewDemo()
 	h := &harness{t: t, desk: desk, demo: desk.Demo(), clock: testkit.NewClock(time.Unix(1_800_000_000, 0)), audit: &audittest.Log{}, cov: cov}
-	desk.SetClock(h.clock)
-	o := engine.Options{Backend: desk, Clock: h.clock, Audit: h.audit, ConsentTimeout: 300 * time.Millisecond,
+	o := engine.Options{Clock: h.clock, Audit: h.audit, ConsentTimeout: 300 * time.Millisecond,
 		CallTimeout: 300 * time.Millisecond}
 	for _, f := range opts {
 		f(&o, h)
 	}
-	h.d = engine.New(o)
-	h.c = h.d.Connect(engine.ClientInfo{Name: "Test Host", Pid: 4242})
-	t.Cleanup(func() {
-		h.c.Close()
-		h.d.Shutdown()
-		desk.Close()
-	})
+	h.d = enginekit.Start(t, desk, o)
+	h.c = enginekit.Connect(t, h.d, "Test Host", 4242)
 	return h
 }
 
@@ -160,33 +153,15 @@ func (h *harness) raw(tool string, args any) engine.Result {
 	return h.calls().Call(tool, args)
 }
 
+// check holds every result to the contract (enginekit.Check) and counts
+// its outcome for the contract test's coverage.
 func (h *harness) check(tool string, res engine.Result) {
 	h.t.Helper()
-	out, err := json.Marshal(res.Structured)
-	if err != nil {
-		h.t.Fatalf("%s: result does not marshal: %v", tool, err)
-	}
-	var doc any
-	_ = json.Unmarshal(out, &doc)
+	enginekit.Check(h.t, tool, res)
 	if res.Err != nil {
-		if err := schema.ValidateError(doc); err != nil {
-			h.t.Fatalf("%s: failure breaks the error schema: %v\n%s", tool, err, out)
-		}
-		prefix := string(res.Err.Code) + ": "
-		if !strings.HasPrefix(res.Text, prefix) || !strings.Contains(res.Text, "[retry: ") {
-			h.t.Fatalf("%s: failure text %q", tool, res.Text)
-		}
 		h.cov.add(tool, string(res.Err.Code))
 	} else {
-		if err := schema.ValidateOutput(tool, doc); err != nil {
-			h.t.Fatalf("%s: result breaks the output schema: %v\n%s", tool, err, out)
-		}
 		h.cov.add(tool, "ok")
-	}
-	for _, secret := range []string{mock.PasswordCanary, "AKIAIOSFODNN7EXAMPLE"} {
-		if strings.Contains(string(out), secret) || strings.Contains(res.Text, secret) {
-			h.t.Fatalf("%s: a secret leaked into the result", tool)
-		}
 	}
 }
 

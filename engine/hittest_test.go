@@ -13,6 +13,7 @@ import (
 	"github.com/nish-driver/nish-driver/engine/mock"
 	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/internal/testkit/enginecall"
+	"github.com/nish-driver/nish-driver/internal/testkit/enginekit"
 )
 
 // The takeover's pointer acts by token on a window whose app scales its
@@ -49,18 +50,14 @@ func newButtons(t *testing.T, frame engine.Rect, scale float64, backend func(*mo
 		b.OnAction("click", func(*mock.ActionContext) { w.status.SetName(fmt.Sprintf("clicked button %d", n)) })
 		w.buttons = append(w.buttons, b)
 	}
-	var be engine.Backend = desk
+	o := engine.Options{ConsentTimeout: 2 * time.Second, CallTimeout: time.Second}
 	if backend != nil {
-		be = backend(desk)
+		o.Backend = backend(desk)
 	}
-	d := engine.New(engine.Options{Backend: be, ConsentTimeout: 2 * time.Second, CallTimeout: time.Second})
-	c := d.Connect(engine.ClientInfo{Name: "Test Host", Pid: 4242})
-	w.calls = enginecall.Caller{T: t, Conn: c, Bound: 10 * time.Second}
-	t.Cleanup(func() {
-		c.Close()
-		d.Shutdown()
-		desk.Close()
-	})
+	d := enginekit.Start(t, desk, o)
+	c := enginekit.Connect(t, d, "Test Host", 4242)
+	w.calls = enginecall.Caller{T: t, Conn: c, Bound: 10 * time.Second,
+		Check: func(tool string, res engine.Result) { enginekit.Check(t, tool, res) }}
 	st := w.ok("start_session", map[string]any{"apps": []any{app.Pid()}, "input": "takeover"})
 	if testkit.Field[map[string]any](t, st, "takeover")["on"] != true {
 		t.Fatalf("no takeover: %v", st)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/internal/testkit/enginecall"
+	"github.com/nish-driver/nish-driver/internal/testkit/enginekit"
 )
 
 // TestSessionIDsAreUniquePerLiveConnection: two connections of one process
@@ -18,8 +19,7 @@ func TestSessionIDsAreUniquePerLiveConnection(t *testing.T) {
 	h := newHarness(t, nil)
 	plain := engine.SessionID("Twin Host", 7000)
 	connect := func(name string) enginecall.Caller {
-		c := h.d.Connect(engine.ClientInfo{Name: name, Pid: 7000})
-		t.Cleanup(c.Close)
+		c := enginekit.Connect(t, h.d, name, 7000)
 		return enginecall.Caller{T: t, Conn: c, Check: h.check}
 	}
 	sessionOf := func(c enginecall.Caller) string {

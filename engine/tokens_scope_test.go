@@ -5,6 +5,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/testkit/enginekit"
 )
 
 // Tokens are scoped to the session whose read issued them: snapshot ids
@@ -23,8 +24,7 @@ func (h *harness) on(t *testing.T) *harness {
 // second opens another MCP connection on the same driver and desktop.
 func (h *harness) second(name string) *harness {
 	h2 := *h
-	h2.c = h.d.Connect(engine.ClientInfo{Name: name, Pid: 4343})
-	h.t.Cleanup(h2.c.Close)
+	h2.c = enginekit.Connect(h.t, h.d, name, 4343)
 	return &h2
 }
 

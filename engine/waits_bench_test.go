@@ -14,6 +14,7 @@ import (
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
 	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/testkit/enginekit"
 )
 
 // What waits in flight cost, on a mock window of about 400
@@ -59,11 +60,7 @@ func newWaitBench(b *testing.B) *waitBench {
 	desk.KeepCalls(1024)
 	w := mock.DenseWindow(desk.AddApp("Big", "/usr/bin/big"), "Big", 61)
 	cd := &countingDesktop{Desktop: desk}
-	d := engine.New(engine.Options{Backend: cd, ConsentTimeout: 5 * time.Second})
-	b.Cleanup(func() {
-		d.Shutdown()
-		desk.Close()
-	})
+	d := enginekit.Start(b, desk, engine.Options{Backend: cd, ConsentTimeout: 5 * time.Second})
 	b.ReportMetric(float64(w.Len()), "elements")
 	return &waitBench{b: b, desk: cd, d: d, win: w.ID()}
 }
@@ -71,7 +68,7 @@ func newWaitBench(b *testing.B) *waitBench {
 // session opens a connection with a session on "Big".
 func (wb *waitBench) session() *engine.Conn {
 	wb.n++
-	c := wb.d.Connect(engine.ClientInfo{Name: "Bench", Pid: 7000 + wb.n})
+	c := enginekit.Connect(wb.b, wb.d, "Bench", 7000+wb.n)
 	res := c.Call(context.Background(), "start_session", json.RawMessage(`{"apps":["Big"]}`))
 	if res.Err != nil {
 		wb.b.Fatalf("start_session: %s", res.Text)

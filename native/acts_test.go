@@ -286,6 +286,19 @@ func tokenIn(t *testing.T, h *harness, pid int, old string) string {
 // the app must answer, so the act is surely waiting on it): window_gone, and the driver keeps serving.
 func TestAppExitsMidAct(t *testing.T) {
 	onDesktop(t)
+	appExitsMidAct(t, "click")
+}
+
+// On Wayland alike, for a click and for typing.
+func TestWaylandAppExitsMidAct(t *testing.T) {
+	onWaylandDesktop(t)
+	for _, tool := range []string{"click", "type_text"} {
+		t.Run(tool, func(t *testing.T) { appExitsMidAct(t, tool) })
+	}
+}
+
+// appExitsMidAct kills an app while tool (click or type_text) acts on it.
+func appExitsMidAct(t *testing.T, tool string) {
 	a := startSynthetic(t, 3)
 	other := startSynthetic(t, 4)
 	pid := a.cmd.Process.Pid
@@ -297,21 +310,26 @@ func TestAppExitsMidAct(t *testing.T) {
 	})
 	grant(t, h, pid, other.cmd.Process.Pid)
 	read := h.ok("get_window_state", map[string]any{"pid": pid})
-	click := testkit.Token(t, read, "push_button", "Click me")
+	args := map[string]any{"element_token": testkit.Token(t, read, "push_button", "Click me")}
+	if tool == "type_text" {
+		args = map[string]any{"element_token": testkit.Token(t, read, "text", ""), "text": " more"}
+	}
 	_ = syscall.Kill(pid, syscall.SIGSTOP)
 	sig.armed.Store(true)
 	done := make(chan engine.Result, 1)
-	go func() { done <- h.call("click", map[string]any{"element_token": click}) }()
+	go func() { done <- h.call(tool, args) }()
 	select {
 	case <-acting:
 	case r := <-done:
-		t.Fatalf("the click on a stopped app returned before it reached the app: %s", r.Text)
+		t.Fatalf("the %s on a stopped app returned before it reached the app: %s", tool, r.Text)
 	}
 	_ = syscall.Kill(pid, syscall.SIGKILL)
+	killed := time.Now()
 	r := <-done
 	if r.Err == nil || r.Err.Code != engine.CodeWindowGone {
 		t.Fatalf("an app that dies mid-act is window_gone: %s", r.Text)
 	}
+	t.Logf("%s: window_gone %v after the app was killed", tool, time.Since(killed).Round(time.Millisecond))
 	h.ok("get_window_state", map[string]any{"pid": other.cmd.Process.Pid})
 }
 

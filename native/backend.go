@@ -46,7 +46,7 @@ var (
 
 // Options configure the backend.
 type Options struct {
-	// Display is the X display ("" = $DISPLAY).
+	// Display is the X display ("" = DISPLAY, as Getenv gives it).
 	Display string
 	// Getenv looks up the environment (default os.Getenv): DISPLAY's bus
 	// addresses, so a caller can aim the backend at a sandbox.
@@ -57,11 +57,21 @@ type Options struct {
 // It fails when the display cannot be opened: the caller then reports the
 // backend unavailable with the doctor's reason.
 func Open(opts Options) (*Backend, error) {
-	x, err := xlib.Open(opts.Display)
+	b := &Backend{opts: opts}
+	display := opts.Display
+	if display == "" {
+		display = b.getenv("DISPLAY")
+	}
+	if display == "" {
+		// Xlib would read the process's own DISPLAY, which may name
+		// another desktop than the one the options describe.
+		return nil, ErrNoDisplay
+	}
+	x, err := xlib.Open(display)
 	if err != nil {
 		return nil, err
 	}
-	b := &Backend{
+	*b = Backend{
 		x:        x,
 		opts:     opts,
 		frames:   map[engine.WindowID]atspi.ID{},
@@ -83,6 +93,10 @@ func Open(opts Options) (*Backend, error) {
 	}
 	return b, nil
 }
+
+// ErrNoDisplay is Open's answer when no X display is named: DISPLAY is
+// unset (a Wayland session without Xwayland, a text console).
+var ErrNoDisplay = errors.New("native: no X display is named (DISPLAY is unset)")
 
 // getenv is the backend's view of the environment (Options.Getenv, else
 // the process's).

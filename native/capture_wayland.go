@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -64,6 +62,22 @@ func (c *screenCast) focusedWindow(ctx context.Context) (*image.RGBA, error) {
 	return img, err
 }
 
+// ready says whether the compositor's screen cast answers (nil), or why
+// not: asked on the kept connection (two bus calls) before the focus is
+// looked at, so a desktop that cannot capture at all (KDE, sway, a mutter
+// that died) says so rather than asking for a focus that would not help.
+func (c *screenCast) ready(ctx context.Context) error {
+	client, err := c.dial(ctx)
+	if err != nil {
+		return err
+	}
+	a := client.Probe(ctx)
+	if errors.Is(a.Reason, mutter.ErrNoBus) {
+		c.drop(client)
+	}
+	return a.Reason
+}
+
 func (c *screenCast) dial(ctx context.Context) (*mutter.Client, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -103,6 +117,9 @@ func (s *waylandWindows) capture(ctx context.Context, w engine.WindowID) (*image
 	f, err := s.frame(ctx, w)
 	if err != nil {
 		return nil, err
+	}
+	if err := s.b.cast.ready(ctx); err != nil {
+		return nil, castErr(err)
 	}
 	focused, err := s.focused(ctx)
 	if err != nil {
@@ -163,32 +180,21 @@ func castErr(err error) error {
 }
 
 // castPart is the window_capture part on a Wayland session: mutter's
-// screen cast answers and PipeWire runs (its socket is there).
+// screen cast answers and PipeWire runs. PipeWire is asked by a connect to
+// its socket, not by the socket file: a PipeWire that crashed leaves the
+// file behind.
 func (b *Backend) castPart(ctx context.Context) (engine.Feature, engine.Probe) {
 	a := mutter.Probe(ctx, mutter.Options{Getenv: b.getenv, Timeout: probeBound})
 	if !a.Available {
 		return feature(engine.PartCapture, false, doctor.ReasonCompositorUnsupported),
 			engine.Probe{Label: "screen cast", Status: "fail", Message: "mutter's screen cast does not answer: " + a.Reason.Error()}
 	}
-	sock := pipeWireSocket(b.getenv)
-	if fi, err := os.Stat(sock); err != nil || fi.Mode()&os.ModeSocket == 0 {
+	sock := pipewire.Options{Getenv: b.getenv}.SocketPath()
+	if !answers("unix", sock) {
 		f := feature(engine.PartCapture, false, doctor.ReasonPortalUnavailable)
 		f.Action = "Start PipeWire, the desktop's screen-sharing service (systemctl --user start pipewire), then run nish-driver doctor again."
-		return f, engine.Probe{Label: "screen cast", Status: "fail", Message: "no PipeWire socket at " + sock}
+		return f, engine.Probe{Label: "screen cast", Status: "fail", Message: "PipeWire does not answer at " + sock}
 	}
 	return feature(engine.PartCapture, true, ""),
 		engine.Probe{Label: "screen cast", Status: "ok", Message: fmt.Sprintf("mutter's screen cast (version %d) and PipeWire answer; the focused window can be captured", a.Version)}
-}
-
-// pipeWireSocket is where PipeWire listens for this session.
-func pipeWireSocket(getenv func(string) string) string {
-	dir := getenv("PIPEWIRE_RUNTIME_DIR")
-	if dir == "" {
-		dir = getenv("XDG_RUNTIME_DIR")
-	}
-	name := getenv("PIPEWIRE_REMOTE")
-	if name == "" {
-		name = "pipewire-0"
-	}
-	return filepath.Join(dir, name)
 }

@@ -118,7 +118,14 @@ func backendOptions(t testing.TB) native.Options {
 // ends (after the cleanups registered since, such as an engine's on it).
 func openBackend(t testing.TB) *native.Backend {
 	t.Helper()
-	b, err := native.Open(backendOptions(t))
+	return openBackendWith(t, backendOptions(t))
+}
+
+// openBackendWith is openBackend with options of the test's own (an
+// environment that tells another session than the desktop's).
+func openBackendWith(t testing.TB, opts native.Options) *native.Backend {
+	t.Helper()
+	b, err := native.Open(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +158,12 @@ func newHarnessWith(t testing.TB, opts engine.Options) *harness {
 // watches the engine's calls into it.
 func newHarnessAround(t testing.TB, opts engine.Options, wrap func(*native.Backend) engine.Backend) *harness {
 	t.Helper()
-	b := openBackend(t)
+	return newHarnessOn(t, openBackend(t), opts, wrap)
+}
+
+// newHarnessOn is newHarnessAround on a backend the test opened itself.
+func newHarnessOn(t testing.TB, b *native.Backend, opts engine.Options, wrap func(*native.Backend) engine.Backend) *harness {
+	t.Helper()
 	opts.Backend = b
 	if wrap != nil {
 		opts.Backend = wrap(b)

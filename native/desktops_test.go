@@ -21,6 +21,9 @@ var (
 		slots: make(chan struct{}, 1),
 		held:  map[string]*sandbox.Desktop{},
 	}
+	// ownDesktops are the desktops tests start for themselves
+	// (onOwnWaylandDesktop); only held is used.
+	ownDesktops = &desktopPool{held: map[string]*sandbox.Desktop{}}
 )
 
 // maxDesktops bounds the pool: each desktop runs its test's apps (a browser,
@@ -142,6 +145,37 @@ func onWaylandDesktop(t *testing.T) {
 	waylandDesktops.take(t)
 }
 
+// onOwnWaylandDesktop begins a test that breaks its desktop (kills the
+// compositor, PipeWire or the accessibility bus) on a Wayland desktop of
+// its own, started for it and closed when it ends: a pooled desktop would
+// hand the damage to the next test. alone keeps it out of the parallel
+// run, for a test that counts the process's goroutines (as
+// aloneOnDesktop). The helpers find it through t as a pooled one.
+func onOwnWaylandDesktop(t *testing.T, alone bool) *sandbox.Desktop {
+	t.Helper()
+	if strings.Contains(t.Name(), "/") {
+		t.Fatal("onOwnWaylandDesktop belongs at the top of a top-level test, not in a subtest")
+	}
+	if !alone {
+		t.Parallel()
+	}
+	d, err := sandbox.Start(context.Background(), waylandDesktops.opts)
+	if err != nil {
+		t.Fatalf("starting the test's own Wayland desktop: %v", err)
+	}
+	ownDesktops.mu.Lock()
+	ownDesktops.held[t.Name()] = d
+	ownDesktops.mu.Unlock()
+	// Registered first, so it runs last, after the test's own clean-ups.
+	t.Cleanup(func() {
+		ownDesktops.mu.Lock()
+		delete(ownDesktops.held, t.Name())
+		ownDesktops.mu.Unlock()
+		_ = d.Close()
+	})
+	return d
+}
+
 // aloneOnDesktop begins a desktop test that must be the only test in the
 // process, one that counts the process's goroutines: it does not call
 // t.Parallel, so it runs before any parallel test starts.
@@ -158,6 +192,9 @@ func deskOf(tb testing.TB) *sandbox.Desktop {
 		return d
 	}
 	if d := waylandDesktops.heldBy(root); d != nil {
+		return d
+	}
+	if d := ownDesktops.heldBy(root); d != nil {
 		return d
 	}
 	if _, bench := tb.(*testing.B); bench {

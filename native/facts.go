@@ -25,6 +25,10 @@ type desktopFacts struct {
 	Wayland bool
 	// Compositor names a Wayland session's compositor (compositorOf).
 	Compositor string
+	// CompositorGone: the session names its compositor's socket
+	// (WAYLAND_DISPLAY) and nothing answers there: the compositor died,
+	// taking Xwayland and the session's apps with it.
+	CompositorGone bool
 	// SessionBus: the D-Bus session bus (where the accessibility bus is
 	// announced) accepted a connection.
 	SessionBus bool
@@ -34,6 +38,9 @@ type desktopFacts struct {
 	// Cause is why the built backend could not start, in the driver's
 	// own words (its error), for the doctor's probe.
 	Cause string
+	// Lost: the built backend started and then lost its display (Cause
+	// says which).
+	Lost bool
 }
 
 // factDialTimeout bounds each socket probe of gatherFacts.
@@ -52,6 +59,9 @@ func gatherFacts(display string, getenv func(string) string) desktopFacts {
 	f.Wayland = waylandSession(getenv)
 	if f.Wayland {
 		f.Compositor = compositorOf(getenv)
+		if sock := waylandSocket(getenv); sock != "" {
+			f.CompositorGone = !answers("unix", sock)
+		}
 	}
 	if display != "" {
 		sockets, local := displaySockets(display)
@@ -92,6 +102,19 @@ func displaySockets(display string) (sockets []string, local bool) {
 	}
 	path := "/tmp/.X11-unix/X" + num
 	return []string{path, "@" + path}, true
+}
+
+// waylandSocket is the compositor's socket WAYLAND_DISPLAY names (a name
+// in XDG_RUNTIME_DIR, or a path), "" when it names none.
+func waylandSocket(getenv func(string) string) string {
+	name := getenv("WAYLAND_DISPLAY")
+	if name == "" || filepath.IsAbs(name) {
+		return name
+	}
+	if rt := getenv("XDG_RUNTIME_DIR"); rt != "" {
+		return filepath.Join(rt, name)
+	}
+	return ""
 }
 
 // sessionBusSockets lists the unix sockets of the session bus addresses.

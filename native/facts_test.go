@@ -2,6 +2,7 @@ package native
 
 import (
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 
 	"net"
 	"path/filepath"
@@ -42,16 +43,7 @@ func TestFactsProbeSockets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { l.Close() })
-		go func() {
-			for {
-				c, err := l.Accept()
-				if err != nil {
-					return
-				}
-				c.Close()
-			}
-		}()
+		testkit.SilentServer(t, l)
 		return p
 	}
 	bus := listen("bus")

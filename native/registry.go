@@ -19,6 +19,9 @@ const probeBound = 2 * time.Second
 // kill switch's grab, and the probes that say what was checked. The
 // capabilities follow from these parts through the engine's table.
 func (b *Backend) Registry(ctx context.Context) engine.Registry {
+	if b.x.Lost() {
+		return b.lostRegistry()
+	}
 	ext := b.x.Extensions()
 
 	reg := engine.Registry{SessionType: "x11"}

@@ -21,6 +21,10 @@ func unavailableRegistry(f desktopFacts) engine.Registry {
 	}
 	displayProbe := engine.Probe{Label: "display server", Status: "ok", Message: "X11 " + f.Display + " answers"}
 	switch {
+	case f.Wayland && f.CompositorGone:
+		// Not a session without Xwayland: no session at all any more.
+		x11Reason = doctor.ReasonDisplayUnreachable
+		displayProbe = engine.Probe{Label: "display server", Status: "fail", Message: "the session is Wayland and its compositor does not answer (it has ended, Xwayland with it), so the consent dialog cannot be shown"}
 	case f.Wayland:
 		// Xwayland is where the consent dialog shows; a Wayland session
 		// without one that answers leaves the dialog nowhere to go.
@@ -104,6 +108,9 @@ func nativeProbe(f desktopFacts) engine.Probe {
 		return engine.Probe{Label: "native backend", Status: "fail", Message: "not built into this binary"}
 	}
 	msg := "built into this binary; it could not start"
+	if f.Lost {
+		msg = "built into this binary; it started and then lost its display"
+	}
 	if f.Cause != "" {
 		msg += ": " + f.Cause
 	}

@@ -30,6 +30,7 @@ func TestUnavailableNamesTheFirstObstacle(t *testing.T) {
 		{"built, only DISPLAY missing", desktopFacts{SessionBus: true, Built: true}, "none", doctor.ReasonDisplayUnreachable, doctor.ReasonDisplayUnreachable, false},
 		{"built, no display and no bus", desktopFacts{Built: true}, "none", doctor.ReasonDisplayUnreachable, doctor.ReasonAtspiBusUnreachable, true},
 		{"built, a Wayland session", desktopFacts{Display: ":0", DisplayLocal: true, DisplayAnswers: true, Wayland: true, SessionBus: true, Built: true}, "wayland", doctor.ReasonWaylandSessionUnsupported, doctor.ReasonWaylandSessionUnsupported, false},
+		{"built, the Wayland compositor gone", desktopFacts{Display: ":0", DisplayLocal: true, Wayland: true, CompositorGone: true, SessionBus: true, Built: true, Lost: true, Cause: "the connection to X display :0 was lost"}, "wayland", doctor.ReasonDisplayUnreachable, doctor.ReasonDisplayUnreachable, false},
 		{"built, the display answers but would not open", desktopFacts{Display: ":0", DisplayLocal: true, DisplayAnswers: true, SessionBus: true, Built: true, Cause: "xlib: cannot open display"}, "x11", doctor.ReasonDisplayUnreachable, doctor.ReasonDisplayUnreachable, false},
 	}
 	for _, tt := range tests {

@@ -3,6 +3,7 @@ package native
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/nish-driver/nish-driver/engine"
@@ -74,7 +75,7 @@ func TestWaylandWindowIDs(t *testing.T) {
 				t.Fatalf("%s: app %q for pid %d", st.name, w.App, w.Pid)
 			}
 		}
-		if !equalIDs(ids, st.want.ids) || !equalIDs(gone, st.want.gone) {
+		if !slices.Equal(ids, st.want.ids) || !slices.Equal(gone, st.want.gone) {
 			t.Fatalf("%s: ids %v gone %v, want %v gone %v", st.name, ids, gone, st.want.ids, st.want.gone)
 		}
 	}
@@ -85,18 +86,6 @@ func TestWaylandWindowIDs(t *testing.T) {
 	if f, err := s.frame(context.Background(), 1); err != nil || f.id != form.ID || f.bus != ":1.1" || f.pid != 11 {
 		t.Fatalf("window 1's frame: %+v %v", f, err)
 	}
-}
-
-func equalIDs(a, b []engine.WindowID) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // An app that did not answer a listing in time is asked again when none

@@ -21,12 +21,8 @@ import (
 // beside the engine's own time for the same call in-process. It runs for
 // the subjects marked mcp (the 200- and 1,000-row synthetic windows).
 
-// keptWait is how long a cold read waits first: longer than the engine
-// keeps a snapshot for re-use (engine/reuse.go reuseMaxAge, 2 s), so the
-// read is a whole read, not a kept one.
-const keptWait = 2200 * time.Millisecond
-
-// coldRuns is how many cold reads each side makes (each after keptWait).
+// coldRuns is how many cold (whole) reads each side makes, each after
+// reuseAge so that it is a whole read, not a kept one.
 const coldRuns = 3
 
 // loopCall is one call of the agent loop measured on both sides.
@@ -34,7 +30,7 @@ type loopCall struct {
 	name string
 	tool string
 	args func(pid int) map[string]any
-	// cold waits keptWait before each call.
+	// cold waits reuseAge before each call.
 	cold bool
 }
 
@@ -82,19 +78,19 @@ func (b *bench) loopRuns(c loopCall) int {
 }
 
 // measureEngineLoop times the loop's calls in-process on the session the
-// read phase used.
-func (b *bench) measureEngineLoop(s *session, pid int, m *mcpRow) error {
+// read phase used; the cold reads are the row's whole reads, already
+// timed.
+func (b *bench) measureEngineLoop(s *session, pid int, r *row) error {
 	for _, c := range loopCalls {
-		f := m.figures(c.name)
-		if !c.cold {
-			if res, _ := s.call(c.tool, c.args(pid)); res.Err != nil { // warm-up
-				return callErr("engine "+c.name, res)
-			}
+		f := r.mcp.figures(c.name)
+		if c.cold {
+			f.engine = r.wholeReads
+			continue
+		}
+		if res, _ := s.call(c.tool, c.args(pid)); res.Err != nil { // warm-up
+			return callErr("engine "+c.name, res)
 		}
 		for i := 0; i < b.loopRuns(c); i++ {
-			if c.cold {
-				time.Sleep(keptWait)
-			}
 			res, d := s.call(c.tool, c.args(pid))
 			if res.Err != nil {
 				return callErr("engine "+c.name, res)
@@ -197,7 +193,7 @@ func (b *bench) measureClientLoop(pid int, m *mcpRow) error {
 		}
 		for i := 0; i < b.loopRuns(c); i++ {
 			if c.cold {
-				time.Sleep(keptWait)
+				time.Sleep(reuseAge)
 			}
 			r, err := p.call(c.tool, c.args(pid))
 			if err != nil {

@@ -28,7 +28,7 @@ func printLoop(w io.Writer, rows []row, runs int) bool {
 		return false
 	}
 	fmt.Fprintln(w, "the agent loop through MCP: engine = engine.Conn.Call in-process; client = the built nish-driver over stdio,")
-	fmt.Fprintf(w, "from the request's write to the reply's last byte; cold = a whole read (%.1f s after the last, past snapshot keeping),\n", keptWait.Seconds())
+	fmt.Fprintf(w, "from the request's write to the reply's last byte; cold = a whole read (%.1f s after the last, past snapshot keeping),\n", reuseAge.Seconds())
 	fmt.Fprintf(w, "median of %d; re-read = the unchanged window (kept snapshot) and find_elements {role: push_button, label: Click me}, median of %d:\n", coldRuns, runs)
 	writeAligned(w, lines)
 	return true
@@ -39,7 +39,7 @@ func printLoop(w io.Writer, rows []row, runs int) bool {
 // client within 1.3× the engine's time for it, and a kept re-read seen by
 // a client within 0.35× the cold read's client-seen time.
 func loopChecks(rows []row) []check {
-	r, ok := findRows(rows, 1000)
+	r, ok := findRows(rows, x11, 1000)
 	ok = ok && r.mcp != nil && r.mcp.failed == ""
 	var cold, kept *loopFigures
 	if ok {

@@ -18,6 +18,7 @@ import (
 // is not the driver's read).
 type row struct {
 	subject subject
+	lane    lane
 	// failed is why the subject could not be measured ("" when it was).
 	// It names a step and an error code or local error, never app text.
 	failed string
@@ -28,6 +29,8 @@ type row struct {
 	fullFirst  time.Duration   // the first (cold) full read
 	fullReads  []time.Duration // re-reads of the unchanged window
 	fullParts  []phases        // where each re-read's time went
+	wholeReads []time.Duration // full reads each past the engine's keeping: the app read whole
+	wholeParts []phases        // where each whole read's time went
 	skelReads  []time.Duration // skeleton reads after a warm-up
 	dfltReads  []time.Duration // default reads ({pid}: 250 rows) after a warm-up
 	dfltParts  []phases        // where each default read's time went
@@ -37,11 +40,13 @@ type row struct {
 	walkElems  int             // elements the pyatspi walk visited
 	walkFailed string          // why the baseline is missing ("" when measured)
 	mcp        *mcpRow         // the MCP phase, for the subjects that have one
+	click      *clickRow       // the headless clicks, for the subjects that have them
 }
 
-func (r row) fullMedian() time.Duration { return medianDuration(r.fullReads) }
-func (r row) skelMedian() time.Duration { return medianDuration(r.skelReads) }
-func (r row) walkMedian() float64       { return medianFloat(r.walkMs) }
+func (r row) fullMedian() time.Duration  { return medianDuration(r.fullReads) }
+func (r row) wholeMedian() time.Duration { return medianDuration(r.wholeReads) }
+func (r row) skelMedian() time.Duration  { return medianDuration(r.skelReads) }
+func (r row) walkMedian() float64        { return medianFloat(r.walkMs) }
 
 // skelPercent is the skeleton read's bytes as a percentage of the full
 // read's.
@@ -64,7 +69,7 @@ func (r row) speedup() float64 {
 
 // measure starts the subject, measures it and stops it.
 func (b *bench) measure(s subject) row {
-	r := row{subject: s}
+	r := row{subject: s, lane: b.lane}
 	app, err := b.start(s)
 	if err != nil {
 		r.failed = "start: " + err.Error()
@@ -92,6 +97,7 @@ type session struct {
 	b    *timedBackend
 	d    *engine.Driver
 	conn *engine.Conn
+	acts *actLog // the engine's traces of the session's acts
 }
 
 func (b *bench) openSession() (*session, error) {
@@ -106,8 +112,9 @@ func (b *bench) openSession() (*session, error) {
 		return nil, fmt.Errorf("native backend: %v", err)
 	}
 	tb := &timedBackend{Backend: nb}
-	d := engine.New(engine.Options{Backend: tb, ConsentTimeout: 20 * time.Second})
-	return &session{b: tb, d: d, conn: d.Connect(engine.ClientInfo{Name: "bench", Pid: os.Getpid()})}, nil
+	acts := &actLog{}
+	d := engine.New(engine.Options{Backend: tb, ConsentTimeout: 20 * time.Second, ActTrace: acts.add})
+	return &session{b: tb, d: d, conn: d.Connect(engine.ClientInfo{Name: "bench", Pid: os.Getpid()}), acts: acts}, nil
 }
 
 func (s *session) close() {
@@ -208,8 +215,13 @@ func (b *bench) measureReads(pid int, r *row) error {
 		return fmt.Errorf("full read: %v", err)
 	}
 	// The cold read was the warm-up; now the unchanged window again.
-	if r.fullReads, r.fullParts, err = s.repeat("full re-read", fullArgs, b.runs); err != nil {
+	if r.fullReads, r.fullParts, err = s.repeat("full re-read", fullArgs, b.runs, 0); err != nil {
 		return err
+	}
+	if r.subject.mcp || r.subject.wayland {
+		if r.wholeReads, r.wholeParts, err = s.repeat("whole read", fullArgs, coldRuns, reuseAge); err != nil {
+			return err
+		}
 	}
 
 	skelArgs := map[string]any{"pid": pid, "skeleton": true}
@@ -220,7 +232,7 @@ func (b *bench) measureReads(pid int, r *row) error {
 	if r.skelBytes, err = resultBytes(res); err != nil {
 		return fmt.Errorf("skeleton read: %v", err)
 	}
-	if r.skelReads, _, err = s.repeat("skeleton read", skelArgs, b.runs); err != nil {
+	if r.skelReads, _, err = s.repeat("skeleton read", skelArgs, b.runs, 0); err != nil {
 		return err
 	}
 
@@ -231,12 +243,19 @@ func (b *bench) measureReads(pid int, r *row) error {
 	if res, _ = s.call("get_window_state", dfltArgs); res.Err != nil {
 		return callErr("default read", res)
 	}
-	if r.dfltReads, r.dfltParts, err = s.repeat("default read", dfltArgs, b.runs); err != nil {
+	if r.dfltReads, r.dfltParts, err = s.repeat("default read", dfltArgs, b.runs, 0); err != nil {
 		return err
 	}
 	if r.mcp != nil {
-		if err := b.measureEngineLoop(s, pid, r.mcp); err != nil {
+		if err := b.measureEngineLoop(s, pid, r); err != nil {
 			r.mcp.failed = err.Error()
+			return err
+		}
+	}
+	if r.subject.click {
+		r.click = &clickRow{}
+		if err := s.measureClicks(pid, r.click); err != nil {
+			r.click.failed = err.Error()
 			return err
 		}
 	}
@@ -299,11 +318,14 @@ func (s *session) settle(args map[string]any) error {
 // of an unchanged window (engine/reuse.go's 2 s).
 const reuseAge = 2500 * time.Millisecond
 
-// repeat times n calls of the same read, and the backend's parts of each.
-func (s *session) repeat(step string, args map[string]any, n int) ([]time.Duration, []phases, error) {
+// repeat times n calls of the same read, and the backend's parts of each;
+// each call after a pause of wait (reuseAge makes each a whole read of the
+// app, not the engine's kept snapshot).
+func (s *session) repeat(step string, args map[string]any, n int, wait time.Duration) ([]time.Duration, []phases, error) {
 	out := make([]time.Duration, 0, n)
 	parts := make([]phases, 0, n)
 	for i := 0; i < n; i++ {
+		time.Sleep(wait)
 		s.b.take()
 		res, d := s.call("get_window_state", args)
 		if res.Err != nil {

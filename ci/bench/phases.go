@@ -11,7 +11,8 @@ import (
 
 // timedBackend is the native backend with a stopwatch on the calls a read
 // makes into it, so the table can say where a read's time goes: listing
-// windows (X), the tree's structure (AT-SPI cache reply and fill-ins), the
+// windows (X's list on X11, the accessibility bus's frames on Wayland;
+// with or without the apps' names, the latter for a target by pid), the tree's structure (AT-SPI cache reply and fill-ins), the
 // details of the rows returned (one AT-SPI call per element and property),
 // and, by difference, the engine (targeting, rows, tokens, text). Every
 // other method is the native backend's own, unchanged.
@@ -48,6 +49,11 @@ func (t *timedBackend) add(f func(p *phases, d time.Duration), since time.Time) 
 func (t *timedBackend) Windows(ctx context.Context) ([]engine.Window, error) {
 	defer t.add(func(p *phases, d time.Duration) { p.windows += d }, time.Now())
 	return t.Backend.Windows(ctx)
+}
+
+func (t *timedBackend) WindowsWithoutNames(ctx context.Context) ([]engine.Window, error) {
+	defer t.add(func(p *phases, d time.Duration) { p.windows += d }, time.Now())
+	return t.Backend.WindowsWithoutNames(ctx)
 }
 
 func (t *timedBackend) ReadStructure(ctx context.Context, w engine.WindowID, budget engine.Budget) (*engine.Tree, error) {

@@ -11,7 +11,7 @@ import (
 
 // columns of the table, in order.
 var columns = []string{
-	"subject", "elements", "walked", "full first ms", "full median ms",
+	"subject", "lane", "elements", "walked", "full first ms", "full median ms",
 	"skeleton median ms", "full bytes", "skeleton bytes", "skeleton %",
 	"pyatspi ms", "speedup ×",
 }
@@ -19,8 +19,9 @@ var columns = []string{
 // printTable writes the machine header and one line per subject.
 func printTable(w io.Writer, m machine, rows []row, runs, walks int) {
 	fmt.Fprintf(w, "nish-driver read benchmark, %s\n", m.date)
-	fmt.Fprintf(w, "machine: %d CPUs (nproc), %s; %s; load average %s at the start; one app at a time on a private Xvfb desktop\n",
+	fmt.Fprintf(w, "machine: %d CPUs (nproc), %s; %s; load average %s at the start; one app at a time on a private desktop:\n",
 		m.cpus, m.model, m.goVer, m.load)
+	fmt.Fprintln(w, "         lane x11 = Xvfb; lane wayland = headless mutter (GNOME), the app a Wayland client, one desktop after the other")
 	fmt.Fprintf(w, "driver: engine.Conn.Call get_window_state; full = {pid, max_elements: 5000}, median of %d re-reads after the first (cold) read;\n", runs)
 	fmt.Fprintf(w, "        skeleton = {pid, skeleton: true}, median of %d after a warm-up; bytes = structuredContent JSON + text\n", runs)
 	fmt.Fprintf(w, "baseline: pyatspi walk (walk.py) of the same window, median of %d; speedup = pyatspi ms / full median ms\n\n", walks)
@@ -36,19 +37,20 @@ func printTable(w io.Writer, m machine, rows []row, runs, walks int) {
 // the full re-read and the default read ({pid}, which details only the
 // first 250 rows), each the median of each part on its own.
 func printPhases(w io.Writer, rows []row) {
-	fmt.Fprintln(w, "where the time goes (median ms of each part; engine = the call minus the backend's parts):")
-	lines := [][]string{{"subject", "read", "median", "X windows", "AT-SPI structure", "AT-SPI details", "engine"}}
+	fmt.Fprintln(w, "where the time goes (median ms of each part; windows = listing them, X's on x11, the bus's frames on wayland;")
+	fmt.Fprintf(w, "engine = the call minus the backend's parts; whole = a full read %.1f s after the last, the app read whole, median of %d):\n", reuseAge.Seconds(), coldRuns)
+	lines := [][]string{{"subject", "lane", "read", "median", "windows", "AT-SPI structure", "AT-SPI details", "engine"}}
 	for _, r := range rows {
 		for _, k := range []struct {
 			name  string
 			reads []time.Duration
 			parts []phases
-		}{{"full", r.fullReads, r.fullParts}, {"default", r.dfltReads, r.dfltParts}} {
+		}{{"full", r.fullReads, r.fullParts}, {"whole", r.wholeReads, r.wholeParts}, {"default", r.dfltReads, r.dfltParts}} {
 			if len(k.parts) == 0 {
 				continue
 			}
 			p := medianPhases(k.parts)
-			lines = append(lines, []string{r.subject.name, k.name, fmt.Sprintf("%.1f", ms(medianDuration(k.reads))),
+			lines = append(lines, []string{r.subject.name, r.lane.String(), k.name, fmt.Sprintf("%.1f", ms(medianDuration(k.reads))),
 				fmt.Sprintf("%.1f", ms(p.windows)), fmt.Sprintf("%.1f", ms(p.structure)),
 				fmt.Sprintf("%.1f", ms(p.details)), fmt.Sprintf("%.1f", ms(p.rest))})
 		}
@@ -74,12 +76,12 @@ func writeAligned(w io.Writer, lines [][]string) {
 // cells is one subject's line: its figures, or the reason it failed (with
 // any figures measured before the failure).
 func cells(r row) []string {
-	c := []string{r.subject.name}
+	c := []string{r.subject.name, r.lane.String()}
 	if r.fullFirst == 0 {
-		for range columns[1:] {
+		for range columns[2:] {
 			c = append(c, "-")
 		}
-		c[1] = "FAILED"
+		c[2] = "FAILED"
 		return c
 	}
 	elems := fmt.Sprint(r.elements)
@@ -127,9 +129,11 @@ type verdictResult struct {
 	failed []row
 }
 
-func findRows(rows []row, synthRows int) (row, bool) {
+// findRows is the lane's row of the synthetic window with that many rows,
+// and whether it was measured.
+func findRows(rows []row, l lane, synthRows int) (row, bool) {
 	for _, r := range rows {
-		if r.subject.rows == synthRows {
+		if r.lane == l && r.subject.rows == synthRows {
 			return r, r.failed == ""
 		}
 	}
@@ -148,7 +152,7 @@ func verdict(rows []row) verdictResult {
 			v.failed = append(v.failed, r)
 		}
 	}
-	big, ok := findRows(rows, 1000)
+	big, ok := findRows(rows, x11, 1000)
 	c := check{target: "1000 rows: full read ≤ 150 ms median", missing: !ok}
 	if ok {
 		c.measured = fmt.Sprintf("%.1f ms (%d elements%s)", ms(big.fullMedian()), big.elements, truncNote(big))
@@ -161,7 +165,7 @@ func verdict(rows []row) verdictResult {
 		c.met = big.speedup() >= 25
 	}
 	v.checks = append(v.checks, c)
-	small, ok := findRows(rows, 200)
+	small, ok := findRows(rows, x11, 200)
 	c = check{target: "200 rows: full read ≤ 30 ms median", missing: !ok}
 	if ok {
 		c.measured = fmt.Sprintf("%.1f ms (%d elements)", ms(small.fullMedian()), small.elements)
@@ -169,7 +173,7 @@ func verdict(rows []row) verdictResult {
 	}
 	v.checks = append(v.checks, c)
 	for _, n := range []int{200, 500, 1000} {
-		r, ok := findRows(rows, n)
+		r, ok := findRows(rows, x11, n)
 		c = check{target: fmt.Sprintf("%d rows: skeleton ≤ 15%% of the full read's bytes", n), missing: !ok}
 		if ok {
 			c.measured = fmt.Sprintf("%.1f%% (%d of %d bytes)", r.skelPercent(), r.skelBytes, r.fullBytes)
@@ -185,8 +189,9 @@ func verdict(rows []row) verdictResult {
 		}
 	}
 	v.checks = append(v.checks, loopChecks(rows)...)
+	v.checks = append(v.checks, laneChecks(rows)...)
 	for _, n := range []int{200, 1000} {
-		if r, ok := findRows(rows, n); ok && len(r.dfltReads) > 0 {
+		if r, ok := findRows(rows, x11, n); ok && len(r.dfltReads) > 0 {
 			d := ms(medianDuration(r.dfltReads))
 			v.notes = append(v.notes, fmt.Sprintf("%d rows: the default read ({pid}: whole structure, details of the first 250 rows) %.1f ms median, %.1f× the pyatspi walk",
 				n, d, r.walkMedian()/d))
@@ -255,6 +260,6 @@ func printVerdict(w io.Writer, v verdictResult) {
 		fmt.Fprintf(w, "  for reference %s\n", n)
 	}
 	for _, r := range v.failed {
-		fmt.Fprintf(w, "  FAILED        %s: %s\n", r.subject.name, r.failed)
+		fmt.Fprintf(w, "  FAILED        %s: %s\n", r.title(), r.failed)
 	}
 }

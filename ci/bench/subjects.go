@@ -26,6 +26,12 @@ type subject struct {
 	rows int
 	// mcp marks the subjects the MCP phase (mcp.go) measures too.
 	mcp bool
+	// wayland marks the subjects measured on the Wayland lane as well
+	// (lane.go), beside their X11 rows.
+	wayland bool
+	// click marks the subjects whose "Click me" button is clicked headless
+	// (click.go), on every lane they are measured on.
+	click bool
 	// browser, when set, is a web browser showing the fixture page
 	// (web/form.html in the testdata folder), started with the sandbox's
 	// BrowserCommand on a throwaway profile; argv is then unused.
@@ -51,18 +57,22 @@ const browserPage = "Form Fixture"
 
 // subjects lists what one run measures, in order: the synthetic window at
 // three sizes, then real apps, then the browsers on the fixture page, then
-// the everyday Qt and LibreOffice apps. None
+// the everyday Qt and LibreOffice apps; the Wayland lane measures the
+// synthetic window at 200 and 1,000 rows and gnome-calculator (GTK 4)
+// again. None
 // is optional: a subject that cannot be measured is a failed row and a
 // non-zero exit.
 func subjects() []subject {
 	var s []subject
 	for _, rows := range []int{200, 500, 1000} {
 		s = append(s, subject{
-			name: fmt.Sprintf("synthetic %d rows", rows),
-			argv: []string{"synthetic.py", fmt.Sprint(rows)},
-			bus:  "synthetic.py",
-			rows: rows,
-			mcp:  rows == 200 || rows == 1000,
+			name:    fmt.Sprintf("synthetic %d rows", rows),
+			argv:    []string{"synthetic.py", fmt.Sprint(rows)},
+			bus:     "synthetic.py",
+			rows:    rows,
+			mcp:     rows == 200 || rows == 1000,
+			wayland: rows == 200 || rows == 1000,
+			click:   rows == 200,
 		})
 	}
 	return append(append(s,
@@ -70,7 +80,7 @@ func subjects() []subject {
 		subject{name: "gtk3-demo", argv: []string{"gtk3-demo"}, bus: "gtk3-demo"},
 		subject{name: "mousepad", argv: []string{"mousepad"}, bus: "mousepad"},
 		subject{name: "gedit", argv: []string{"gedit"}, bus: "gedit"},
-		subject{name: "gnome-calculator", argv: []string{"gnome-calculator"}, bus: "gnome-calculator"},
+		subject{name: "gnome-calculator", argv: []string{"gnome-calculator"}, bus: "gnome-calculator", wayland: true},
 		subject{name: "zenity --password", argv: []string{"zenity", "--password"}, bus: "zenity"},
 		subject{name: "Chromium form.html", browser: sandbox.Chromium, bus: sandbox.Chromium.AppName(), walkTitle: browserPage},
 		subject{name: "Firefox form.html", browser: sandbox.Firefox, bus: sandbox.Firefox.AppName(), walkTitle: browserPage},
@@ -80,6 +90,7 @@ func subjects() []subject {
 // bench holds what every subject's measurement shares.
 type bench struct {
 	desk        *sandbox.Desktop
+	lane        lane // the kind of desktop desk is
 	testdata    string
 	runs, walks int
 	// bin is the built driver the MCP phase starts.

@@ -45,10 +45,12 @@ var fixedSections = []manSection{
 		{"80", "The command line could not be parsed."},
 	}},
 	{"ENVIRONMENT", [][2]string{
-		{"DISPLAY", "The X display to drive, unless --display names one. Wayland sessions are not supported."},
+		{"DISPLAY", "The X display, unless --display names one: on X11 the desktop's; in a Wayland session Xwayland's, where the consent dialog is shown."},
+		{"WAYLAND_DISPLAY, XDG_SESSION_TYPE", "Either one saying Wayland makes the session a Wayland one: windows then come from the accessibility bus, screenshots from the compositor's screen cast (GNOME), and visible takeover is not offered."},
+		{"XDG_CURRENT_DESKTOP", "Names a Wayland session's compositor in the doctor's report (GNOME, KDE, sway)."},
 		{"DBUS_SESSION_BUS_ADDRESS", "The session bus through which the accessibility bus is found."},
 		{"XDG_STATE_HOME", "Where the audit log lives (default ~/.local/state)."},
-		{"XDG_RUNTIME_DIR", "Where the daemon's socket lives."},
+		{"XDG_RUNTIME_DIR", "Where the daemon's socket and every driver's stop socket live (nish-driver stop), and PipeWire's socket for screenshots on Wayland."},
 	}},
 	{"FILES", [][2]string{
 		{"$XDG_STATE_HOME/nish-driver/audit.jsonl", "The audit log: one JSON object a line for each session, consent answer and act. It never holds typed text, values or other app content."},

@@ -124,9 +124,12 @@ func TestMCPOverStdioWithTheMockDesktop(t *testing.T) {
 func TestLinuxBackendWithoutADisplayFailsHonestly(t *testing.T) {
 	cs, stderr := connect(t, noDesktopEnv(t), "--backend", "linux")
 	defer cs.Close()
-	if logs := stderr.String(); !strings.Contains(logs, "the desktop is not ready") || !strings.Contains(logs, "display_unreachable") {
-		t.Errorf("stderr does not warn that the desktop is unreachable:\n%s", logs)
-	}
+	// The warning is written as the driver starts; its stderr is read on
+	// its own pipe, which may not have been read yet.
+	testkit.Eventually(t, 10*time.Second, "stderr warns that the desktop is unreachable", func() bool {
+		logs := stderr.String()
+		return strings.Contains(logs, "the desktop is not ready") && strings.Contains(logs, "display_unreachable")
+	})
 	if code := mcpkit.Failure(t, "call", mcpkit.Call(t, cs, "list_windows", nil)).Code; code != "backend_unavailable" {
 		t.Errorf("list_windows: %s, want backend_unavailable", code)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -27,6 +28,14 @@ import (
 // take the same number at once.)
 func TestSandboxStopsCleanly(t *testing.T) {
 	fixture := testkit.Fixture(t, "synthetic.py")
+	lanes := []struct {
+		name  string
+		flags []string
+		procs []string // processes the running sandbox has
+	}{
+		{"X11", nil, []string{"Xvfb", "dbus-daemon", "python3"}},
+		{"Wayland", []string{"--wayland"}, []string{"mutter", "Xwayland", "pipewire", "wireplumber", "dbus-daemon", "python3"}},
+	}
 	stops := []struct {
 		name string
 		sig  syscall.Signal
@@ -34,29 +43,102 @@ func TestSandboxStopsCleanly(t *testing.T) {
 		{"Ctrl-C", syscall.SIGINT},
 		{"SIGTERM", syscall.SIGTERM},
 	}
-	for _, stop := range stops {
-		t.Run(stop.name, func(t *testing.T) {
-			sb := startSandbox(t, "/usr/bin/python3 "+fixture+" 3")
-			procs := sb.processes(t)
-			for _, want := range []string{"Xvfb", "dbus-daemon", "python3"} {
-				if !hasComm(procs, want) {
-					t.Fatalf("the running sandbox has no %s among its processes: %v", want, procs)
+	for _, lane := range lanes {
+		for _, stop := range stops {
+			t.Run(lane.name+"/"+stop.name, func(t *testing.T) {
+				sb := startSandboxWith(t, lane.flags, "/usr/bin/python3 "+fixture+" 3")
+				procs := sb.processes(t)
+				for _, want := range lane.procs {
+					if !hasComm(procs, want) {
+						t.Fatalf("the running sandbox has no %s among its processes: %v", want, procs)
+					}
 				}
-			}
 
-			if err := sb.cmd.Process.Signal(stop.sig); err != nil {
-				t.Fatal(err)
-			}
-			if exit := sb.wait(t); exit != 0 {
-				t.Fatalf("exit %d after %s; stderr:\n%s", exit, stop.name, sb.stderr.String())
-			}
-			for _, p := range survivors(procs) {
-				t.Errorf("%s (pid %d) outlived the sandbox", p.comm, p.pid)
-			}
-			if _, err := os.Stat(sb.root); !errors.Is(err, os.ErrNotExist) {
-				t.Errorf("the private folder %s is still there (%v)", sb.root, err)
-			}
-		})
+				if err := sb.cmd.Process.Signal(stop.sig); err != nil {
+					t.Fatal(err)
+				}
+				if exit := sb.wait(t); exit != 0 {
+					t.Fatalf("exit %d after %s; stderr:\n%s", exit, stop.name, sb.stderr.String())
+				}
+				for _, p := range survivors(procs) {
+					t.Errorf("%s (pid %d) outlived the sandbox", p.comm, p.pid)
+				}
+				if _, err := os.Stat(sb.root); !errors.Is(err, os.ErrNotExist) {
+					t.Errorf("the private folder %s is still there (%v)", sb.root, err)
+				}
+			})
+		}
+	}
+}
+
+// The doctor run inside the Wayland sandbox's environment (a GNOME
+// Wayland session's: WAYLAND_DISPLAY, DISPLAY and XAUTHORITY for Xwayland)
+// says ready, names the session, the compositor and Xwayland, refuses
+// what is not built there with its reason, and names the kill switch in
+// force: `nish-driver stop`, not a key that hears nothing over Wayland
+// windows.
+func TestDoctorInTheWaylandSandbox(t *testing.T) {
+	sb := startSandboxWith(t, []string{"--wayland"})
+	env := noDesktopEnv(t)
+	for k, v := range sb.vars {
+		env = append(env, k+"="+v)
+	}
+	out, stderr, exit := run(t, env, "doctor", "--json")
+	if exit != 0 {
+		t.Fatalf("exit %d: %s\n%s", exit, out, stderr)
+	}
+	var rep struct {
+		Ready       bool   `json:"ready"`
+		SessionType string `json:"session_type"`
+		Desktop     *struct {
+			Compositor string  `json:"compositor"`
+			Xwayland   *string `json:"xwayland"`
+		} `json:"desktop"`
+		Capabilities []struct {
+			Name       string  `json:"name"`
+			Status     string  `json:"status"`
+			ReasonCode *string `json:"reason_code"`
+		} `json:"capabilities"`
+		Probes []struct {
+			Label   string `json:"label"`
+			Message string `json:"message"`
+		} `json:"probes"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if !rep.Ready || rep.SessionType != "wayland" || rep.Desktop == nil || rep.Desktop.Compositor != "gnome-mutter" ||
+		rep.Desktop.Xwayland == nil || *rep.Desktop.Xwayland != sb.display {
+		t.Fatalf("ready %v, session %q, desktop %+v; want ready, wayland, gnome-mutter on Xwayland %s:\n%s",
+			rep.Ready, rep.SessionType, rep.Desktop, sb.display, out)
+	}
+	want := map[string]string{"read_tree": "available", "act_semantic": "available", "capture_window": "available",
+		"input_takeover": "wayland_portal_not_built", "takeover_handback": "wayland_portal_not_built"}
+	for _, c := range rep.Capabilities {
+		w, ok := want[c.Name]
+		if !ok {
+			continue
+		}
+		got := c.Status
+		if c.ReasonCode != nil {
+			got = *c.ReasonCode
+		}
+		if got != w {
+			t.Errorf("%s: %s, want %s", c.Name, got, w)
+		}
+		delete(want, c.Name)
+	}
+	if len(want) > 0 {
+		t.Errorf("capabilities missing from the report: %v", want)
+	}
+	var kill string
+	for _, p := range rep.Probes {
+		if strings.Contains(strings.ToLower(p.Label), "kill switch") {
+			kill += p.Message + "\n"
+		}
+	}
+	if !strings.Contains(kill, "nish-driver stop") {
+		t.Errorf("the kill switch lines do not name nish-driver stop:\n%s", kill)
 	}
 }
 
@@ -65,8 +147,9 @@ type runningSandbox struct {
 	cmd     *exec.Cmd
 	exited  chan int
 	stderr  *bytes.Buffer
-	display string // DISPLAY it printed
-	root    string // its private folder (the parent of XDG_RUNTIME_DIR)
+	display string            // DISPLAY it printed
+	vars    map[string]string // every variable it printed
+	root    string            // its private folder (the parent of XDG_RUNTIME_DIR)
 }
 
 // startSandbox starts the sandbox command with apps (no desktop of this
@@ -133,7 +216,7 @@ func startSandboxWith(t *testing.T, flags []string, apps ...string) *runningSand
 	case <-time.After(10 * time.Second):
 		t.Fatal("the sandbox's environment lines did not arrive")
 	}
-	sb.display = vars["DISPLAY"]
+	sb.display, sb.vars = vars["DISPLAY"], vars
 	if runtime := vars["XDG_RUNTIME_DIR"]; runtime != "" {
 		sb.root = filepath.Dir(runtime)
 	}

@@ -39,7 +39,7 @@ var actions = map[string]string{
 	ReasonNoPlatformAPI:               "Linux offers no way to do this; nothing to fix on your side.",
 	ReasonNotBuilt:                    "This nish-driver binary was built without its native Linux desktop backend; install a release build.",
 	ReasonWaylandSessionUnsupported:   "Your Wayland desktop runs no Xwayland, where nish-driver shows its consent dialog; turn Xwayland on (GNOME, KDE and sway start it by default) or choose an X11 (Xorg) session at the login screen.",
-	ReasonWaylandPortalNotBuilt:       "On Wayland nish-driver reads and acts through accessibility only; visible takeover and window capture there are planned. For them, choose an X11 (Xorg) session.",
+	ReasonWaylandPortalNotBuilt:       "On Wayland nish-driver reads, acts through accessibility and captures the focused window; visible takeover there is planned. For a takeover, choose an X11 (Xorg) session.",
 	ReasonPortalUnavailable:           "Your desktop offers no portal service for this; install xdg-desktop-portal for your desktop.",
 	ReasonPortalScreencastDenied:      "Screen sharing was not allowed; allow it for nish-driver when your desktop asks.",
 	ReasonPortalRemoteDesktopDenied:   "Remote control was not allowed; allow it for nish-driver when your desktop asks.",

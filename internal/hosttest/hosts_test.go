@@ -17,6 +17,7 @@ import (
 	"github.com/nish-driver/nish-driver/internal/daemon"
 	"github.com/nish-driver/nish-driver/internal/mcpserver"
 	"github.com/nish-driver/nish-driver/internal/testkit/audittest"
+	"github.com/nish-driver/nish-driver/internal/testkit/enginekit"
 	"github.com/nish-driver/nish-driver/internal/testkit/mcpkit"
 )
 
@@ -78,15 +79,11 @@ func newDriver(t *testing.T, o hostOpts) (*mock.Desktop, *engine.Driver, *auditt
 		desk = mock.NewDemo()
 		desk.SetConsent(mock.AllowAll)
 	}
-	t.Cleanup(desk.Close)
-	if o.clock != nil {
-		desk.SetClock(o.clock)
-	}
 	if o.consentTimeout == 0 {
 		o.consentTimeout = 2 * time.Second
 	}
 	mem := &audittest.Log{}
-	d := engine.New(engine.Options{Backend: desk, Audit: mem, Clock: o.clock, ConsentTimeout: o.consentTimeout})
+	d := enginekit.Start(t, desk, engine.Options{Audit: mem, Clock: o.clock, ConsentTimeout: o.consentTimeout})
 	return desk, d, mem
 }
 

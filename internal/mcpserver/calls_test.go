@@ -17,6 +17,7 @@ import (
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
 	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/testkit/enginekit"
 	"github.com/nish-driver/nish-driver/internal/testkit/mcpkit"
 	"github.com/nish-driver/nish-driver/schema"
 	"github.com/nish-driver/nish-driver/schema/input"
@@ -236,24 +237,12 @@ func TestOneEngineConnectionPerSession(t *testing.T) {
 // Depends on the engine's session handlers and the mock's consent.
 func TestSessionIDNamesTheClientAndHost(t *testing.T) {
 	h := newHarness(t, harnessOpts{protocol: legacyProtocol, consent: mock.AllowAll, peerPid: func(*mcp.ServerSession) int { return 4242 }})
-	lw := h.call("list_windows", nil)
-	if lw.IsError {
-		t.Fatalf("list_windows failed: %v", lw.Content)
-	}
-	var windows engine.ListWindowsResult
-	b, _ := json.Marshal(lw.StructuredContent)
-	if err := json.Unmarshal(b, &windows); err != nil || len(windows.Windows) == 0 {
-		t.Fatalf("list_windows: %s", b)
-	}
-	start := h.call("start_session", map[string]any{"apps": []any{windows.Windows[0].Pid}})
-	if start.IsError {
-		t.Fatalf("start_session failed: %v", start.Content[0].(*mcp.TextContent).Text)
-	}
+	h.startOnFirstApp(nil)
 	state := h.call("get_session_state", nil)
 	var got struct {
 		Session string `json:"session"`
 	}
-	b, _ = json.Marshal(state.StructuredContent)
+	b, _ := json.Marshal(state.StructuredContent)
 	_ = json.Unmarshal(b, &got)
 	t.Logf("session %q", got.Session)
 	if want := engine.SessionID("Harness Client", 4242); got.Session != want {
@@ -266,16 +255,7 @@ func TestSessionIDNamesTheClientAndHost(t *testing.T) {
 // and takeover handlers.
 func TestClosingTheConnectionEndsTheTakeover(t *testing.T) {
 	h := newHarness(t, harnessOpts{protocol: legacyProtocol, consent: mock.AllowAll})
-	lw := h.call("list_windows", nil)
-	var windows engine.ListWindowsResult
-	b, _ := json.Marshal(lw.StructuredContent)
-	if err := json.Unmarshal(b, &windows); err != nil || len(windows.Windows) == 0 {
-		t.Fatalf("list_windows: %s", b)
-	}
-	start := h.call("start_session", map[string]any{"apps": []any{windows.Windows[0].Pid}, "input": "takeover"})
-	if start.IsError {
-		t.Fatalf("start_session failed: %v", start.Content[0].(*mcp.TextContent).Text)
-	}
+	h.startOnFirstApp(map[string]any{"input": "takeover"})
 	if st := h.desk.IndicatorState(); st != mock.IndicatorActive {
 		t.Fatalf("indicator %v after a takeover start, want active", st)
 	}
@@ -292,8 +272,7 @@ func TestClosingTheConnectionEndsTheTakeover(t *testing.T) {
 func TestRunEndsTheSessionBeforeReturning(t *testing.T) {
 	desk := mock.NewDemo()
 	desk.SetConsent(mock.AllowAll)
-	t.Cleanup(desk.Close)
-	server, err := New(engine.New(engine.Options{Backend: desk}), Options{})
+	server, err := New(enginekit.Start(t, desk, engine.Options{}), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,15 +284,7 @@ func TestRunEndsTheSessionBeforeReturning(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := &harness{t: t, desk: desk, client: cs}
-	lw := h.call("list_windows", nil)
-	var windows engine.ListWindowsResult
-	b, _ := json.Marshal(lw.StructuredContent)
-	if err := json.Unmarshal(b, &windows); err != nil || len(windows.Windows) == 0 {
-		t.Fatalf("list_windows: %s", b)
-	}
-	if res := h.call("start_session", map[string]any{"apps": []any{windows.Windows[0].Pid}, "input": "takeover"}); res.IsError {
-		t.Fatalf("start_session failed: %v", res.Content[0].(*mcp.TextContent).Text)
-	}
+	h.startOnFirstApp(map[string]any{"input": "takeover"})
 	if st := desk.IndicatorState(); st != mock.IndicatorActive {
 		t.Fatalf("indicator %v, want active", st)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
 	"github.com/nish-driver/nish-driver/internal/testkit/enginecall"
+	"github.com/nish-driver/nish-driver/internal/testkit/enginekit"
 )
 
 // sdkEncoding is how the go-sdk puts a tool result into its reply: the
@@ -47,12 +48,8 @@ func TestEncodeResultIsTheSDKsEncoding(t *testing.T) {
 		{"failure", engine.Failure(noSession)},
 		{"failure with only the error set", engine.Result{Err: noSession}},
 	}
-	desk := mock.NewDemo()
-	t.Cleanup(desk.Close)
-	d := engine.New(engine.Options{Backend: desk})
-	conn := d.Connect(engine.ClientInfo{Name: "encode test", Pid: 1})
-	t.Cleanup(conn.Close)
-	c := enginecall.Caller{T: t, Conn: conn}
+	d := enginekit.Start(t, mock.NewDemo(), engine.Options{})
+	c := enginecall.Caller{T: t, Conn: enginekit.Connect(t, d, "encode test", 1)}
 	for _, call := range []struct {
 		tool string
 		args map[string]any

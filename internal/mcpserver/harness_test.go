@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"sync"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/internal/testkit/enginekit"
 )
 
 // legacyProtocol is the newest protocol version that still opens with
@@ -43,8 +45,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		o.consent = mock.Deny
 	}
 	desk.SetConsent(o.consent)
-	t.Cleanup(desk.Close)
-	d := engine.New(engine.Options{Backend: desk, ConsentTimeout: 300 * time.Millisecond})
+	d := enginekit.Start(t, desk, engine.Options{ConsentTimeout: 300 * time.Millisecond})
 	server, err := New(d, Options{PeerPid: o.peerPid})
 	if err != nil {
 		t.Fatal(err)
@@ -81,6 +82,27 @@ func (h *harness) call(name string, args any) *mcp.CallToolResult {
 		h.t.Fatalf("%s: no result", name)
 	}
 	return res
+}
+
+// startOnFirstApp starts a session on the app of list_windows' first row,
+// with the arguments in extra besides apps, and fails the test unless it
+// starts.
+func (h *harness) startOnFirstApp(extra map[string]any) {
+	h.t.Helper()
+	lw := h.call("list_windows", nil)
+	if lw.IsError {
+		h.t.Fatalf("list_windows failed: %v", lw.Content)
+	}
+	var windows engine.ListWindowsResult
+	b, _ := json.Marshal(lw.StructuredContent)
+	if err := json.Unmarshal(b, &windows); err != nil || len(windows.Windows) == 0 {
+		h.t.Fatalf("list_windows: %s", b)
+	}
+	args := map[string]any{"apps": []any{windows.Windows[0].Pid}}
+	maps.Copy(args, extra)
+	if res := h.call("start_session", args); res.IsError {
+		h.t.Fatalf("start_session failed: %v", res.Content[0].(*mcp.TextContent).Text)
+	}
 }
 
 // wire is a client transport that remembers the raw JSON of every result,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/internal/testkit/enginekit"
 )
 
 // bigWindowRows is the mock's dense window size whose full read returns
@@ -32,8 +33,7 @@ func newBigWindowServer(tb testing.TB) (*stdioServer, *mock.Window) {
 // own session, for timing the engine alone.
 func engineConn(tb testing.TB, s *stdioServer) *engine.Conn {
 	tb.Helper()
-	conn := s.driver.Connect(engine.ClientInfo{Name: "engine bench", Pid: 1})
-	tb.Cleanup(conn.Close)
+	conn := enginekit.Connect(tb, s.driver, "engine bench", 1)
 	raw, _ := json.Marshal(map[string]any{"apps": []any{"Big Chat"}, "input": "headless"})
 	if res := conn.Call(context.Background(), "start_session", raw); res.Err != nil {
 		tb.Fatal(res.Err.Text())

@@ -5,6 +5,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/internal/testkit/enginekit"
 	"github.com/nish-driver/nish-driver/internal/testkit/mcpkit"
 	"github.com/nish-driver/nish-driver/internal/testkit/mcpline"
 )
@@ -21,8 +22,7 @@ type stdioServer struct {
 // newStdioServer serves desk; it closes desk when the test ends.
 func newStdioServer(tb testing.TB, desk *mock.Desktop) *stdioServer {
 	tb.Helper()
-	tb.Cleanup(desk.Close)
-	d := engine.New(engine.Options{Backend: desk})
+	d := enginekit.Start(tb, desk, engine.Options{})
 	server, err := New(d, Options{})
 	if err != nil {
 		tb.Fatal(err)

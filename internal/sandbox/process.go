@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 	"time"
 )
@@ -63,4 +64,35 @@ func (d *Desktop) Stop(cmd *exec.Cmd, grace time.Duration) (*os.ProcessState, er
 	}
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	return cmd.ProcessState, err
+}
+
+// Crash kills one of the desktop's own services (named by its program:
+// "mutter", "pipewire", "wireplumber", "at-spi-bus-launcher") with its
+// whole process group at once, as a crash would end it: mutter takes
+// Xwayland with it, the bus launcher its bus. It waits until the service
+// has been reaped. Tests of what the driver does when a part of the
+// desktop goes away use it, on a desktop of their own.
+func (d *Desktop) Crash(service string) error {
+	d.mu.Lock()
+	var found []proc
+	for _, p := range d.procs {
+		if filepath.Base(p.cmd.Path) == service {
+			found = append(found, p)
+		}
+	}
+	d.mu.Unlock()
+	if len(found) == 0 {
+		return fmt.Errorf("sandbox: no %s runs on this desktop", service)
+	}
+	for _, p := range found {
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	}
+	for _, p := range found {
+		select {
+		case <-p.done:
+		case <-time.After(5 * time.Second):
+			return fmt.Errorf("sandbox: %s did not end within 5 s of SIGKILL", service)
+		}
+	}
+	return nil
 }

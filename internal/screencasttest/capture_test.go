@@ -64,7 +64,7 @@ func TestCaptureMonitorShowsTheWindowOnIt(t *testing.T) {
 	var err error
 	testkit.Poll(5*time.Second, func() bool {
 		got, err = capture(ctx, desk, mutter.Monitor("Meta-0"))
-		return err == nil && count(got.frame.Image, want) >= 320*240
+		return err == nil && testkit.CountColour(got.frame.Image, want) >= 320*240
 	})
 	if err != nil {
 		t.Fatalf("capture of monitor Meta-0: %v", err)
@@ -73,7 +73,7 @@ func TestCaptureMonitorShowsTheWindowOnIt(t *testing.T) {
 	if f.Size != image.Pt(1280, 800) || f.Image.Rect.Size() != f.Size {
 		t.Errorf("the monitor's frame is %v (image %v), want the screen's 1280x800", f.Size, f.Image.Rect.Size())
 	}
-	if n := count(f.Image, want); n != 320*240 {
+	if n := testkit.CountColour(f.Image, want); n != 320*240 {
 		t.Errorf("the monitor's frame has %d pixels of the window's colour, want %d", n, 320*240)
 	}
 }
@@ -85,22 +85,9 @@ func checkSolid(t *testing.T, img *image.RGBA, size image.Point, want color.RGBA
 		t.Errorf("the image is %v, want the window's logical size %v", img.Rect.Size(), size)
 		return
 	}
-	if n := count(img, want); n != size.X*size.Y {
+	if n := testkit.CountColour(img, want); n != size.X*size.Y {
 		t.Errorf("%d of the %d pixels are the window's colour %v (the centre is %v)", n, size.X*size.Y, want, img.RGBAAt(size.X/2, size.Y/2))
 	}
-}
-
-// count is the number of pixels of one colour.
-func count(img *image.RGBA, c color.RGBA) int {
-	n := 0
-	for y := img.Rect.Min.Y; y < img.Rect.Max.Y; y++ {
-		for x := img.Rect.Min.X; x < img.Rect.Max.X; x++ {
-			if img.RGBAAt(x, y) == c {
-				n++
-			}
-		}
-	}
-	return n
 }
 
 // captureWhen captures the focused window on the shared desktop until

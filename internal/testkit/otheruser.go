@@ -7,8 +7,10 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -84,5 +86,50 @@ func HelloOutcome(path string) string {
 		return "closed"
 	default:
 		return fmt.Sprintf("other: %s %v", line, err)
+	}
+}
+
+// HelloAsThisUserAndNobody opens the socket at path, and its folder and
+// the folder above, to every user (only for this test: so the socket's own
+// peer check is what refuses a stranger), then runs the test binary's
+// helper client (a TestMain that prints HelloOutcome of the socket named
+// by helperEnv) as this user and as nobody (uid 65534). This user must be
+// answered ("reply": a helper that cannot connect at all is noticed) and
+// nobody's connection closed unanswered ("closed"). It needs root.
+func HelloAsThisUserAndNobody(t *testing.T, path, helperEnv string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Fatal("this test runs a client as another user and needs root (CI runs the tests as root)")
+	}
+	for _, p := range []string{filepath.Dir(filepath.Dir(path)), filepath.Dir(path)} {
+		if err := os.Chmod(p, 0o711); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(path, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	helper := CopyTestBinary(t)
+	cases := []struct {
+		name string
+		cred *syscall.Credential // nil: this user
+		want string
+	}{
+		{"this user", nil, "reply"},
+		{"nobody", &syscall.Credential{Uid: 65534, Gid: 65534, Groups: []uint32{}}, "closed"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command(helper, "-test.run=^$")
+			cmd.Env = append(os.Environ(), helperEnv+"="+path)
+			cmd.SysProcAttr = &syscall.SysProcAttr{Credential: tc.cred}
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("helper: %v\n%s", err, out)
+			}
+			if got := strings.TrimSpace(string(out)); got != tc.want {
+				t.Errorf("the client as %s saw %q, want %q", tc.name, got, tc.want)
+			}
+		})
 	}
 }

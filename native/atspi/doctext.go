@@ -2,6 +2,7 @@ package atspi
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 )
@@ -193,7 +194,7 @@ func (c *Client) nextPage(ctx context.Context, l *liveInfo, before []childRef) (
 		if err != nil {
 			return nil, false
 		}
-		if !sameRefs(kids, before) && sameRefs(kids, last) {
+		if !slices.Equal(kids, before) && slices.Equal(kids, last) {
 			return kids, true
 		}
 		last = kids
@@ -203,18 +204,6 @@ func (c *Client) nextPage(ctx context.Context, l *liveInfo, before []childRef) (
 		case <-time.After(docPagePoll):
 		}
 	}
-}
-
-func sameRefs(a, b []childRef) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // readParagraphs reads the text of the children not read before, in two

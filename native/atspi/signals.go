@@ -157,7 +157,35 @@ func eventDetail(h *header, body []byte, big bool) (detail string, detail1 int32
 // gen: the sender's unique name is the app.
 func (c *Client) busSignal(gen int) signalFunc {
 	return func(conn *wireConn, h *header, body []byte, big bool) {
+		if h.sender == busDaemon {
+			c.ownerChanged(gen, h, body, big)
+			return
+		}
 		c.dispatch(gen, h.sender, h, body, big)
+	}
+}
+
+// ownerChanged hears the bus daemon's NameOwnerChanged (name, old owner,
+// new owner): a watched app's unique name with no new owner has left the
+// bus, and its watchers' waits end at once instead of at their bound.
+func (c *Client) ownerChanged(gen int, h *header, body []byte, big bool) {
+	if h.iface != busDaemon || h.member != "NameOwnerChanged" || h.signature != "sss" {
+		return
+	}
+	d := decoder{b: body, big: big}
+	name := d.str()
+	_ = d.str()
+	owner := d.str()
+	if d.err != nil || owner != "" {
+		return
+	}
+	c.watchM.RLock()
+	ws := c.watchers[name]
+	c.watchM.RUnlock()
+	for _, w := range ws {
+		if w.gen == gen {
+			w.appLeft()
+		}
 	}
 }
 

@@ -27,9 +27,14 @@ type Watcher struct {
 	tag  string
 	bus  *wireConn
 	rule string // the match rule added for the app
+	// leftRule is the match rule for the bus daemon's news that the app's
+	// name has no owner any more: the app quit or lost its connection.
+	leftRule string
 
 	closeOnce sync.Once
 	done      chan struct{} // closed by Close
+	leftOnce  sync.Once
+	left      chan struct{} // closed when the app left the bus
 
 	mu     sync.Mutex
 	counts Counts
@@ -126,8 +131,9 @@ func (c *Client) Watch(ctx context.Context, app string) (*Watcher, error) {
 		return nil, err
 	}
 	w := &Watcher{
-		c: c, app: app, gen: gen, tag: tagFor(gen), bus: bus, done: make(chan struct{}),
-		rule: "type='signal',interface='" + eventObjectIface + "',sender='" + app + "'",
+		c: c, app: app, gen: gen, tag: tagFor(gen), bus: bus, done: make(chan struct{}), left: make(chan struct{}),
+		rule:     "type='signal',interface='" + eventObjectIface + "',sender='" + app + "'",
+		leftRule: "type='signal',sender='" + busDaemon + "',interface='" + busDaemon + "',member='NameOwnerChanged',arg0='" + app + "'",
 	}
 	// Subscribed before the match rule is added: no forwarded event can
 	// come before the watcher is there to count it.
@@ -139,13 +145,15 @@ func (c *Client) Watch(ctx context.Context, app string) (*Watcher, error) {
 	return w, nil
 }
 
-// start adds the watcher's match rule and checks, through the bus (so that
+// start adds the watcher's match rules and checks, through the bus (so that
 // the call reaches the app after the registry's news of the registration),
-// that the app is an accessible application.
+// that the app is an accessible application. The app answering after the
+// rules were added means its leaving the bus later is heard.
 func (w *Watcher) start(ctx context.Context) error {
 	p := newPipe(ctx)
 	defer p.close()
-	p.add(w.bus, call{kind: kindMatch}, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "AddMatch", w.rule)
+	p.add(w.bus, call{kind: kindMatch}, busDaemon, "/org/freedesktop/DBus", busDaemon, "AddMatch", w.rule)
+	p.add(w.bus, call{kind: kindMatch}, busDaemon, "/org/freedesktop/DBus", busDaemon, "AddMatch", w.leftRule)
 	p.add(w.bus, call{kind: kindRole}, w.app, rootPath, "org.a11y.atspi.Accessible", "GetRole")
 	p.flush()
 	for r, err := range p.answers() {
@@ -338,6 +346,8 @@ func (w *Watcher) Quiet(ctx context.Context, quiet, maxWait time.Duration) (sett
 			return false, last, wrapFailure(KindNotResponding, ctx.Err(), "the call was cancelled while waiting for the app to settle")
 		case <-w.done:
 			return false, last, errWatcherClosed()
+		case <-w.left:
+			return false, last, errAppLeft()
 		case <-w.bus.done:
 			return false, last, mapErr(errConnClosed, w.bus, nil, targetApp)
 		}
@@ -373,6 +383,8 @@ func (w *Watcher) WaitChange(ctx context.Context, mark Counts, maxWait time.Dura
 			return false, wrapFailure(KindNotResponding, ctx.Err(), "the call was cancelled while waiting for the app to change")
 		case <-w.done:
 			return false, errWatcherClosed()
+		case <-w.left:
+			return false, errAppLeft()
 		case <-w.bus.done:
 			return false, mapErr(errConnClosed, w.bus, nil, targetApp)
 		}
@@ -384,12 +396,26 @@ func errWatcherClosed() error {
 	return failure(KindInternal, "the change watcher is closed")
 }
 
+// errAppLeft is the error of a wait on an app that left the bus: it quit,
+// or lost its display (a compositor that died takes its apps with it).
+func errAppLeft() error {
+	return failure(KindGone, "the app left the accessibility bus")
+}
+
+// appLeft wakes the watcher's waits for good: its app left the bus, so no
+// event will come. Called on a reader goroutine.
+func (w *Watcher) appLeft() {
+	w.leftOnce.Do(func() { close(w.left) })
+}
+
 // Broken reports whether the watcher can no longer count events: it was
-// closed, or its bus connection dropped (watch again after the client
-// reconnects).
+// closed, its app left the bus, or its bus connection dropped (watch
+// again after the client reconnects).
 func (w *Watcher) Broken() bool {
 	select {
 	case <-w.done:
+		return true
+	case <-w.left:
 		return true
 	case <-w.bus.done:
 		return true
@@ -408,7 +434,8 @@ func (w *Watcher) Close() {
 		w.c.removeWatcher(w)
 		if !w.bus.isClosed() {
 			ctx, cancel := context.WithTimeout(context.Background(), watchBound)
-			_ = w.bus.send(ctx, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RemoveMatch", w.rule)
+			_ = w.bus.send(ctx, busDaemon, "/org/freedesktop/DBus", busDaemon, "RemoveMatch", w.rule)
+			_ = w.bus.send(ctx, busDaemon, "/org/freedesktop/DBus", busDaemon, "RemoveMatch", w.leftRule)
 			cancel()
 		}
 		w.c.releaseEvents(w.bus)

@@ -443,3 +443,36 @@ func TestCloseLeavesNothingBehind(t *testing.T) {
 		t.Errorf("%d goroutines after the watchers closed, %d before", n, goroutines)
 	}
 }
+
+// An app that leaves the bus (it quit, or its display went away) ends its
+// watcher's waits at once, with KindGone, instead of at their bound: no
+// event will ever come from it.
+func TestWaitsEndWhenTheAppLeaves(t *testing.T) {
+	f := startSynthetic(t, 3)
+	w := watch(t, f.frame.Bus)
+	settle(t, w)
+	ended := make(chan error, 2)
+	go func() {
+		_, err := w.WaitChange(context.Background(), w.Counts(), time.Minute)
+		ended <- err
+	}()
+	go func() {
+		_, _, err := w.Quiet(context.Background(), time.Minute, time.Minute)
+		ended <- err
+	}()
+	time.Sleep(50 * time.Millisecond) // both are waiting
+	left := time.Now()
+	f.stop()
+	for range 2 {
+		select {
+		case err := <-ended:
+			wantKind(t, err, KindGone)
+		case <-time.After(5 * time.Second):
+			t.Fatal("a wait on an app that left the bus still runs after 5 s")
+		}
+	}
+	t.Logf("the waits ended %v after the app was killed", time.Since(left).Round(time.Millisecond))
+	if !w.Broken() {
+		t.Fatal("the watcher of an app that left the bus is not broken")
+	}
+}

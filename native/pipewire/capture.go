@@ -32,7 +32,7 @@ func CaptureFrame(ctx context.Context, nodeID uint32, opts Options) (*Frame, err
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
-	fd, err := dialSocket(ctx, opts.socketPath(), deadline)
+	fd, err := dialSocket(ctx, opts.SocketPath(), deadline)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ package pipewire
 import (
 	"context"
 	"errors"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 	"net"
 	"path/filepath"
 	"testing"
@@ -39,16 +40,7 @@ func silentServer(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			t.Cleanup(func() { c.Close() })
-		}
-	}()
+	testkit.SilentServer(t, l)
 	return path
 }
 
@@ -96,7 +88,7 @@ func TestSocketPathFollowsTheEnvironmentGiven(t *testing.T) {
 		{Options{Getenv: env(map[string]string{"XDG_RUNTIME_DIR": "/run/u", "PIPEWIRE_REMOTE": "other"})}, "/run/u/other"},
 		{Options{Getenv: env(map[string]string{"PIPEWIRE_REMOTE": "/abs/sock"})}, "/abs/sock"},
 	} {
-		if got := c.opts.socketPath(); got != c.want {
+		if got := c.opts.SocketPath(); got != c.want {
 			t.Errorf("%+v: %s, want %s", c.opts, got, c.want)
 		}
 	}

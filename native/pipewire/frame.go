@@ -48,8 +48,9 @@ type Options struct {
 // the first one as the stream starts, within a few frames of 60 Hz.
 const DefaultTimeout = 3 * time.Second
 
-// socketPath is the socket the options name.
-func (o Options) socketPath() string {
+// SocketPath is the PipeWire socket the options name (the doctor checks
+// it is there).
+func (o Options) SocketPath() string {
 	if o.Socket != "" {
 		return o.Socket
 	}

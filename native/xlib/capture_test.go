@@ -3,25 +3,13 @@
 package xlib
 
 import (
+	"github.com/nish-driver/nish-driver/internal/testkit"
 	"image"
 	"image/color"
 	"testing"
 
 	"github.com/nish-driver/nish-driver/internal/xtest"
 )
-
-// countColour counts the pixels of img equal to c.
-func countColour(img *image.RGBA, c color.RGBA) int {
-	n := 0
-	for y := img.Rect.Min.Y; y < img.Rect.Max.Y; y++ {
-		for x := img.Rect.Min.X; x < img.Rect.Max.X; x++ {
-			if img.RGBAAt(x, y) == c {
-				n++
-			}
-		}
-	}
-	return n
-}
 
 var (
 	red   = color.RGBA{0xff, 0, 0, 0xff}
@@ -38,7 +26,7 @@ func TestCaptureHasTheWindowsColour(t *testing.T) {
 	if img.Bounds() != image.Rect(0, 0, 200, 120) {
 		t.Fatalf("capture bounds %v, want the window's 200x120", img.Bounds())
 	}
-	if n := countColour(img, color.RGBA{0xd0, 0x20, 0x30, 0xff}); n != 200*120 {
+	if n := testkit.CountColour(img, color.RGBA{0xd0, 0x20, 0x30, 0xff}); n != 200*120 {
 		t.Fatalf("%d of %d pixels have the window's colour; at 0,0: %v", n, 200*120, img.RGBAAt(0, 0))
 	}
 }
@@ -50,8 +38,8 @@ func TestCaptureLeavesOutWindowsAbove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := countColour(img, green); n != 200*120 {
-		t.Fatalf("%d of %d pixels are the window's own; %d are the window above's", n, 200*120, countColour(img, red))
+	if n := testkit.CountColour(img, green); n != 200*120 {
+		t.Fatalf("%d of %d pixels are the window's own; %d are the window above's", n, 200*120, testkit.CountColour(img, red))
 	}
 }
 
@@ -66,10 +54,10 @@ func TestCaptureOfAGTKWindowUnderAnotherHasOnlyTheAppsPixels(t *testing.T) {
 		if img.Bounds() != image.Rect(0, 0, 300, 200) {
 			t.Fatalf("capture bounds %v", img.Bounds())
 		}
-		if n := countColour(img, red); n != 0 {
+		if n := testkit.CountColour(img, red); n != 0 {
 			t.Fatalf("capture %d holds %d pixels of the window above", i, n)
 		}
-		if n := countColour(img, black); n == 300*200 {
+		if n := testkit.CountColour(img, black); n == 300*200 {
 			t.Fatalf("capture %d is all black", i)
 		}
 	}
@@ -88,10 +76,10 @@ func TestScreenCaptureReadsTheVisiblePart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := countColour(img, green), 100*60; got != want {
+	if got, want := testkit.CountColour(img, green), 100*60; got != want {
 		t.Errorf("%d pixels have the window's colour, want the %d on screen", got, want)
 	}
-	if got, want := countColour(img, black), 50*60; got != want {
+	if got, want := testkit.CountColour(img, black), 50*60; got != want {
 		t.Errorf("%d pixels are black, want the %d off screen", got, want)
 	}
 }

@@ -199,7 +199,7 @@ func TestConsentAllowWithTakeover(t *testing.T) {
 	}
 	allow, _ := p.control("allow")
 	r := image.Rect(allow.Rect[0], allow.Rect[1], allow.Rect[0]+allow.Rect[2], allow.Rect[1]+allow.Rect[3])
-	if n := countColour(img.SubImage(r).(*image.RGBA), color.RGBA{0x2e, 0x7d, 0x32, 0xff}); n < r.Dx()*r.Dy()/2 {
+	if n := testkit.CountColour(img.SubImage(r).(*image.RGBA), color.RGBA{0x2e, 0x7d, 0x32, 0xff}); n < r.Dx()*r.Dy()/2 {
 		t.Errorf("only %d pixels of the Allow button are drawn in its colour", n)
 	}
 

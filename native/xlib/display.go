@@ -310,6 +310,17 @@ func (d *Display) Close() error {
 	return nil
 }
 
+// Lost reports, without waiting, whether the connection to the server
+// broke (the server ended: Xvfb, or Xwayland with its compositor).
+func (d *Display) Lost() bool {
+	select {
+	case <-d.lostCh:
+		return true
+	default:
+		return false
+	}
+}
+
 // Name is the display's name as Xlib resolved it (":0").
 func (d *Display) Name() string { return d.name }
 

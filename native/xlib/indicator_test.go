@@ -288,10 +288,10 @@ func TestIndicatorFrameIsNotInACaptureOfAWindowUnderIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	frameRed := color.RGBA{0xe5, 0x39, 0x35, 0xff}
-	if n := countColour(img, frameRed); n != 0 {
+	if n := testkit.CountColour(img, frameRed); n != 0 {
 		t.Fatalf("%d pixels of the capture are the frame's red", n)
 	}
-	if n := countColour(img, color.RGBA{0xff, 0xff, 0xff, 0xff}); n != 200*100 {
+	if n := testkit.CountColour(img, color.RGBA{0xff, 0xff, 0xff, 0xff}); n != 200*100 {
 		t.Fatalf("%d of %d pixels are the window's own white", n, 200*100)
 	}
 }

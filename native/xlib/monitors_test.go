@@ -291,7 +291,7 @@ func TestWindowsOnTheSecondMonitorAreListedCapturedAndClicked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := countColour(img, color.RGBA{0, 0xff, 0, 0xff}); n != frame.W*frame.H {
+	if n := testkit.CountColour(img, color.RGBA{0, 0xff, 0, 0xff}); n != frame.W*frame.H {
 		t.Fatalf("%d of %d captured pixels are the window's green", n, frame.W*frame.H)
 	}
 	if top, err := x.TopmostAt(frame.X+10, frame.Y+10, nil); err != nil || top != id {

@@ -18,6 +18,7 @@ func Open(display string) (*Display, error) { return nil, ErrNotBuilt }
 
 func (d *Display) Close() error                       { return nil }
 func (d *Display) Name() string                       { return "" }
+func (d *Display) Lost() bool                         { return true }
 func (d *Display) Extensions() Extensions             { return Extensions{} }
 func (d *Display) Sync() error                        { return ErrNotBuilt }
 func (d *Display) TopLevels() ([]Window, error)       { return nil, ErrNotBuilt }
