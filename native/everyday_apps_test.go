@@ -96,6 +96,13 @@ func startKeePassXC(t testing.TB) *desktopApp {
 // startFeatherPad opens a 60-line text file in FeatherPad.
 func startFeatherPad(t testing.TB) *desktopApp {
 	t.Helper()
+	return startQtApp(t, "FeatherPad", featherPadCommand(t))
+}
+
+// featherPadCommand is FeatherPad on the test's desktop with a fresh notes
+// file, not started.
+func featherPadCommand(t testing.TB) *exec.Cmd {
+	t.Helper()
 	file, err := desktop.FeatherPadNotes(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +111,7 @@ func startFeatherPad(t testing.TB) *desktopApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return startQtApp(t, "FeatherPad", cmd)
+	return cmd
 }
 
 // waitPid waits until the app's process is on the accessibility bus.

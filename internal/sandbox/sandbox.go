@@ -261,9 +261,12 @@ func (d *Desktop) startAccessibilityBus(ctx context.Context) error {
 		return fmt.Errorf("sandbox: the AT-SPI bus did not come up: %v: %s", err, strings.TrimSpace(string(out)))
 	}
 	if d.Wayland != "" {
-		// The launcher publishes nothing on X in a Wayland session: every
-		// toolkit there finds the bus through org.a11y.Bus.
-		return nil
+		// The launcher publishes nothing on X in a Wayland session; the
+		// desktop runs Xwayland's session scripts, and at-spi2-core's copies
+		// the bus's address onto Xwayland's root (wayland.go).
+		if err := d.runXwaylandScripts(wctx); err != nil {
+			return err
+		}
 	}
 	return d.waitRootBusProperty(wctx)
 }

@@ -233,3 +233,28 @@ func (d *Desktop) UseX11(cmd *exec.Cmd) *exec.Cmd {
 	cmd.Args = args
 	return cmd
 }
+
+// xwaylandScripts holds the scripts a GNOME session runs once Xwayland is
+// up. at-spi2-core's (00-at-spi) copies the accessibility bus's address
+// onto Xwayland's root window (AT_SPI_BUS), where a Qt 5 app on Xwayland
+// looks for it: without it such an app never joins the bus. A desktop
+// activates the bus on demand, so the script finds it whenever it runs;
+// here the bus starts after mutter, so the scripts run once it answers.
+const xwaylandScripts = "/etc/xdg/Xwayland-session.d"
+
+// runXwaylandScripts runs each script of xwaylandScripts on the desktop,
+// in name order, as the session would.
+func (d *Desktop) runXwaylandScripts(ctx context.Context) error {
+	entries, err := os.ReadDir(xwaylandScripts)
+	if err != nil {
+		return fmt.Errorf("sandbox: %s: %w (Debian: at-spi2-core)", xwaylandScripts, err)
+	}
+	for _, e := range entries {
+		cmd := exec.CommandContext(ctx, filepath.Join(xwaylandScripts, e.Name()))
+		cmd.Env = d.Env()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("sandbox: Xwayland's session script %s: %v: %s", e.Name(), err, strings.TrimSpace(string(out)))
+		}
+	}
+	return nil
+}

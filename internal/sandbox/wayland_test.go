@@ -48,10 +48,12 @@ func TestWaylandDesktopLooksLikeAGnomeSession(t *testing.T) {
 	if vars["XAUTHORITY"] == "" {
 		t.Error("XAUTHORITY is not set for Xwayland")
 	}
-	// Xwayland answers on DISPLAY with the Xauthority given.
-	out, err := d.Command("xprop", "-root", "_NET_SUPPORTING_WM_CHECK").CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "window id") {
-		t.Fatalf("xprop -root on Xwayland (mutter manages it): %v %s", err, out)
+	// Xwayland answers on DISPLAY with the Xauthority given, and holds the
+	// accessibility bus's address for Qt apps on it, as a GNOME session's
+	// Xwayland does.
+	out, err := d.Command("xprop", "-root", "_NET_SUPPORTING_WM_CHECK", "AT_SPI_BUS").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "window id") || !strings.Contains(string(out), "AT_SPI_BUS(STRING) = \"unix:") {
+		t.Fatalf("xprop -root on Xwayland (mutter manages it, the bus is published): %v %s", err, out)
 	}
 }
 
