@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/draw"
 	"sync"
 	"time"
 
@@ -137,18 +138,59 @@ func (s *waylandWindows) capture(ctx context.Context, w engine.WindowID) (*image
 }
 
 // toLogical brings a capture of a window of logical size geom to logical
-// pixels: as it is when the sizes agree, scaled down by a whole factor
-// under HiDPI; any other size is a capture of another window.
+// pixels, the window's own and no more. A toolkit's window surface may
+// hold its client-side shadow around the window (GTK 4's; GTK 3 counts the
+// shadow in its window's size, so there the two agree): the shadow is
+// black in the capture (premultiplied, its colour is black), so the window
+// is the box of pixels that are not, and it must have the window's size.
+// Under HiDPI the capture is in buffer pixels, a whole multiple of the
+// logical size, and is scaled down. Any other size is a capture of
+// another window, and is refused.
 func toLogical(img *image.RGBA, geom engine.Rect) (*image.RGBA, error) {
+	for _, r := range []image.Rectangle{img.Bounds(), drawnBounds(img)} {
+		got := r.Size()
+		if got.X == geom.W && got.Y == geom.H {
+			return crop(img, r), nil
+		}
+		if geom.W > 0 && geom.H > 0 && got.X%geom.W == 0 && got.Y%geom.H == 0 && got.X/geom.W == got.Y/geom.H {
+			return shrink(crop(img, r), got.X/geom.W), nil
+		}
+	}
 	got := img.Bounds().Size()
-	if got.X == geom.W && got.Y == geom.H {
-		return img, nil
-	}
-	if geom.W > 0 && geom.H > 0 && got.X%geom.W == 0 && got.Y%geom.H == 0 && got.X/geom.W == got.Y/geom.H {
-		return shrink(img, got.X/geom.W), nil
-	}
 	return nil, engine.Errf(engine.CodeFocusChanged,
 		"the focus moved while the window was captured (the capture is %dx%d, the window %dx%d); nothing was shown", got.X, got.Y, geom.W, geom.H)
+}
+
+// drawnBounds is the smallest rectangle holding every pixel of img that
+// is not black: the window inside its shadow.
+func drawnBounds(img *image.RGBA) image.Rectangle {
+	b := img.Bounds()
+	r := image.Rectangle{Min: b.Max, Max: b.Min}
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			c := img.RGBAAt(x, y)
+			if c.R == 0 && c.G == 0 && c.B == 0 {
+				continue
+			}
+			r.Min.X, r.Min.Y = min(r.Min.X, x), min(r.Min.Y, y)
+			r.Max.X, r.Max.Y = max(r.Max.X, x+1), max(r.Max.Y, y+1)
+		}
+	}
+	if r.Empty() {
+		return image.Rectangle{}
+	}
+	return r
+}
+
+// crop is r of img as an image of its own, its origin at 0,0 (the read's
+// frames are relative to the window's top-left).
+func crop(img *image.RGBA, r image.Rectangle) *image.RGBA {
+	if r == img.Bounds() && r.Min == (image.Point{}) {
+		return img
+	}
+	out := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
+	draw.Draw(out, out.Rect, img, r.Min, draw.Src)
+	return out
 }
 
 // shrink scales img down by a whole factor, taking each block's top-left

@@ -264,10 +264,11 @@ func waylandXwayland(t *testing.T, h *harness, pid int) {
 }
 
 // A screenshot of a Wayland window comes from mutter's screen cast: the
-// focused window's own pixels at its logical size, with the password
-// field black where the read's window-relative frame says it is. A window
-// that has lost the focus is refused with a named screenshot error, never
-// shown with another window's pixels.
+// focused window's own pixels at its logical size (a GTK 3 form, then GTK
+// 4's gnome-calculator), with the password field black where the read's
+// window-relative frame says it is. A window that has lost the focus is
+// refused with a named screenshot error, never shown with another
+// window's pixels.
 func TestWaylandScreenshotOfTheFocusedWindow(t *testing.T) {
 	onWaylandDesktop(t)
 	form := startSynthetic(t, 2).cmd.Process.Pid
@@ -322,8 +323,32 @@ func TestWaylandScreenshotOfTheFocusedWindow(t *testing.T) {
 		t.Fatalf("the screenshot is black in the middle of the Click me button (%d,%d)", bx, by)
 	}
 
-	// A newer window takes the focus: the form can no longer be captured.
-	startSynthetic(t, 3)
+	// A newer window takes the focus, GTK 4's gnome-calculator: the form
+	// can no longer be captured, and the calculator can.
+	calc := startApp(t, "gnome-calculator", "gnome-calculator").cmd.Process.Pid
+	wg = p.answer("allow")
+	h.ok("start_session", map[string]any{"apps": []any{form, calc}})
+	wg.Wait()
+	testkit.Eventually(t, 10*time.Second, "a screenshot of the focused calculator", func() bool {
+		shot = h.call("get_window_state", map[string]any{"pid": calc, "include_screenshot": true})
+		return shot.Err == nil && shot.Image != nil
+	})
+	cwin := testkit.Decode(t, shot.Structured)["window"].(map[string]any)["frame"].(map[string]any)
+	cimg, err := png.Decode(bytes.NewReader(shot.Image.Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := cimg.Bounds().Size(), image.Pt(int(cwin["w"].(float64)), int(cwin["h"].(float64))); got != want {
+		t.Fatalf("the calculator's screenshot is %v, its window %v", got, want)
+	}
+	// The window inside its shadow: the orange "=" key is where the read
+	// says it is.
+	_, eq := rowWith(t, testkit.Decode(t, shot.Structured), "=", "push_button")
+	ef := eq["frame"].(map[string]any)
+	ex, ey := int(ef["x"].(float64)+ef["w"].(float64)/2), int(ef["y"].(float64)+ef["h"].(float64)/2)
+	if r, g, b, _ := cimg.At(ex, ey).RGBA(); r>>8 < 200 || b>>8 > 100 || g>>8 > 180 {
+		t.Fatalf("the = key's middle (%d,%d) is not orange: %d,%d,%d", ex, ey, r>>8, g>>8, b>>8)
+	}
 	var refused map[string]any
 	testkit.Eventually(t, 10*time.Second, "the unfocused form's screenshot is refused", func() bool {
 		r := h.call("get_window_state", map[string]any{"pid": form, "include_screenshot": true})
