@@ -230,8 +230,9 @@ func waylandForm(t *testing.T, h *harness, pid int, id float64) {
 }
 
 // waylandCalculator: GTK 4 reports 0,0 for every element in screen
-// coordinates; in window coordinates its keys lie apart, and a click on
-// one shows in the display.
+// coordinates; in window coordinates its keys lie apart. Read as completely
+// as a pyatspi walk; a click on a key shows in the display, which is found,
+// typed into headless and waited on.
 func waylandCalculator(t *testing.T, h *harness, pid int) {
 	read := waylandRead(t, h, map[string]any{"pid": pid})
 	places := map[string]bool{}
@@ -245,7 +246,33 @@ func waylandCalculator(t *testing.T, h *harness, pid int) {
 	if len(places) < 10 {
 		t.Fatalf("the calculator's buttons lie at %d places; its keypad alone has over 10:\n%s", len(places), read["tree_text"])
 	}
+	walked := walkCount(t, pid, "Calculator")
+	n := int(read["element_count"].(float64))
+	t.Logf("gnome-calculator: %d elements read, %d walked by pyatspi", n, walked)
+	if diff := n - walked; diff*50 > walked || -diff*50 > walked {
+		t.Fatalf("the read has %d elements, a pyatspi walk %d", n, walked)
+	}
 	clickCalculatorKey(t, h, pid, "7", "7")
+
+	// Found: the display, an editable text holding the 7.
+	found := h.ok("find_elements", map[string]any{"pid": pid, "role": "text", "states": []any{"editable"}})
+	if found["coordinates"] != "window" || found["match_count"] != 1.0 {
+		t.Fatalf("find_elements for the display: %v", found)
+	}
+	display := found["elements"].([]any)[0].(map[string]any)
+	if asStr(display["value"]) != "7" {
+		t.Fatalf("the display holds %q, want 7", display["value"])
+	}
+	// Typed into headless, and waited on: the display comes to hold the sum.
+	res := h.ok("type_text", map[string]any{"element_token": display["element_token"], "text": "+2"})
+	if !strings.Contains(asJSON(t, res["diff"]), "7+2") {
+		t.Fatalf("typing into the display: the diff does not show 7+2: %v", res)
+	}
+	wait := h.ok("wait_for", map[string]any{"pid": pid, "timeout_ms": 5000,
+		"condition": map[string]any{"kind": "text", "element_token": res["snapshot_id"].(string) + ":" + strings.SplitN(display["element_token"].(string), ":", 2)[1], "text": "7+2"}})
+	if wait["met"] != true || wait["coordinates"] != "window" {
+		t.Fatalf("wait_for the display's 7+2: %v", wait)
+	}
 }
 
 // waylandXwayland: a GTK 3 app on Xwayland is read through the same bus,
