@@ -14,4 +14,3 @@ func TestAnotherUsersConnectionIsClosed(t *testing.T) {
 	td := startDaemon(t, daemonOpts{})
 	testkit.HelloAsThisUserAndNobody(t, td.path, helperEnv)
 }
-
