@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"os"
@@ -23,13 +22,7 @@ import (
 // client under another uid (see cross-uid test).
 const helperEnv = "NISH_DAEMON_TEST_CLIENT"
 
-func TestMain(m *testing.M) {
-	if path := os.Getenv(helperEnv); path != "" {
-		fmt.Println(testkit.HelloOutcome(path))
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { testkit.HelperClientMain(m, helperEnv) }
 
 // testDaemon is a daemon serving a mock desktop on a socket of its own.
 type testDaemon struct {

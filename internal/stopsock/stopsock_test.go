@@ -23,13 +23,7 @@ import (
 // as another user (TestAnotherUsersConnectionIsClosed).
 const helperEnv = "NISH_STOPSOCK_TEST_CLIENT"
 
-func TestMain(m *testing.M) {
-	if path := os.Getenv(helperEnv); path != "" {
-		fmt.Println(testkit.HelloOutcome(path))
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { testkit.HelperClientMain(m, helperEnv) }
 
 // stopDir is a fresh stop folder (not yet made: Listen makes it).
 func stopDir(t *testing.T) string {

@@ -89,6 +89,18 @@ func HelloOutcome(path string) string {
 	}
 }
 
+// HelperClientMain is the TestMain of a package whose tests run
+// HelloAsThisUserAndNobody: re-executed with helperEnv naming a socket, the
+// test binary is the helper client (it prints HelloOutcome and exits);
+// otherwise it runs the tests.
+func HelperClientMain(m *testing.M, helperEnv string) {
+	if path := os.Getenv(helperEnv); path != "" {
+		fmt.Println(HelloOutcome(path))
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
 // HelloAsThisUserAndNobody opens the socket at path, and its folder and
 // the folder above, to every user (only for this test: so the socket's own
 // peer check is what refuses a stranger), then runs the test binary's
