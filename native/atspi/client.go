@@ -57,6 +57,10 @@ type Client struct {
 	// blockTables are the tables read by their visible block (tables.go),
 	// by bus name and path, so a hit-test names their cells by place.
 	blockTables map[string]bool
+	// silent are the apps a listing no longer waits for (silent.go).
+	silent silentApps
+	// counts counts calls to chosen apps for tests (callcount.go).
+	counts callCounts
 
 	// Change events (signals.go, watch.go). The watchers have their own
 	// lock so that a reader goroutine routing an event never waits on a
@@ -164,6 +168,7 @@ func (c *Client) busConn(ctx context.Context) (*wireConn, error) {
 		}
 		return nil, wrapFailure(KindUnavailable, err, "cannot connect to the accessibility bus")
 	}
+	nb.counts = &c.counts
 	c.mu.Lock()
 	old := c.apps
 	c.bus, c.apps = nb, map[string]*appConn{}
@@ -303,6 +308,7 @@ func (c *Client) connFor(ctx context.Context, bus string) (*wireConn, error) {
 		a.tried = true // fall back to the bus for this app
 		return b, nil
 	}
+	p.counts = &c.counts
 	a.peer, a.tried = p, true
 	return p, nil
 }

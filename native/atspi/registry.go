@@ -61,16 +61,24 @@ func (c *Client) Apps(ctx context.Context) ([]App, error) {
 	if d.err != nil {
 		return nil, mapErr(d.err, bus, ctx, targetApp)
 	}
+	// A silent app (silent.go) is not asked its name: the bus daemon
+	// still gives its pid.
+	silent := c.silent.silentNow(apps)
 	lctx, cancel := context.WithTimeout(ctx, listBound)
 	defer cancel()
 	p := newPipe(lctx)
 	defer p.close()
+	named := make([]bool, len(apps))
 	for i, a := range apps {
 		p.add(bus, call{target: i, kind: kindPid}, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID", a.Bus)
+		if silent[a.Bus] {
+			apps[i].Err, named[i] = errSilent, true
+			c.markSilent(a.Bus)
+			continue
+		}
 		p.add(bus, call{target: i, kind: kindName}, a.Bus, rootPath, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Accessible", "Name")
 	}
 	p.flush()
-	named := make([]bool, len(apps))
 	for {
 		r, ok, err := p.next()
 		if err != nil || !ok {
@@ -81,6 +89,9 @@ func (c *Client) Apps(ctx context.Context) ([]App, error) {
 			if r.kind == kindName {
 				a.Err = mapErr(r.err, bus, lctx, targetApp)
 				named[r.target] = true
+				if listingMissed(ctx, a.Err) {
+					c.markSilent(a.Bus)
+				}
 			}
 			continue
 		}
@@ -100,6 +111,7 @@ func (c *Client) Apps(ctx context.Context) ([]App, error) {
 	for i := range apps {
 		if !named[i] {
 			apps[i].Err = failure(KindNotResponding, "the app did not answer within the call's time bound")
+			c.markSilent(apps[i].Bus)
 		}
 	}
 	return apps, nil
@@ -123,6 +135,7 @@ func (c *Client) AskAgain(ctx context.Context, app App) (App, []Frame, error) {
 		}
 	}
 	app.Err = nil
+	c.silent.answered(app.Bus)
 	frames, err := c.Frames(ctx, app)
 	if err != nil {
 		return app, nil, err
@@ -256,6 +269,9 @@ func (c *Client) AllFrames(ctx context.Context) ([]Frame, []App, error) {
 			fr, err := c.Frames(actx, apps[i])
 			if err != nil {
 				apps[i].Err = err
+				if listingMissed(ctx, err) {
+					c.markSilent(apps[i].Bus)
+				}
 				return
 			}
 			lists[i] = fr

@@ -45,6 +45,9 @@ type wireConn struct {
 	// signals counts the signal messages received (for tests and
 	// measurements: which connection events arrive on).
 	signals atomic.Uint64
+	// counts counts the calls sent to chosen apps (callcount.go); nil
+	// counts none.
+	counts *callCounts
 }
 
 // pendingCall is where a reply goes.
@@ -494,6 +497,7 @@ func (b *batch) add(sk *sink, tag int, dest, path, iface, member string, args ..
 		sk.put(reply{tag: tag, err: errCallRefused})
 		return
 	}
+	b.c.counts.sent(dest)
 	serial := b.c.nextSerial()
 	if b.c.peer {
 		dest = ""
@@ -561,6 +565,7 @@ func (c *wireConn) send(ctx context.Context, dest, path, iface, member string, a
 	if !callAllowed(dest, iface, member, args) {
 		return errCallRefused
 	}
+	c.counts.sent(dest)
 	if c.peer {
 		dest = ""
 	}
