@@ -35,8 +35,6 @@ import (
 	"sync"
 	"syscall"
 	"time"
-
-	"github.com/godbus/dbus/v5"
 )
 
 // Options shape a desktop.
@@ -47,9 +45,12 @@ type Options struct {
 	Log io.Writer
 	// StartTimeout bounds each start-up step (default 15 s).
 	StartTimeout time.Duration
-	// Wayland starts a headless GNOME Wayland desktop (mutter with
-	// Xwayland, PipeWire, wayland.go) in place of Xvfb.
+	// Wayland starts a headless Wayland desktop with Xwayland
+	// (wayland.go) in place of Xvfb.
 	Wayland bool
+	// Compositor is the Wayland desktop's compositor: Mutter (the
+	// default, a GNOME session) or Sway (a wlroots one).
+	Compositor Compositor
 }
 
 // Desktop is a running private desktop.
@@ -65,7 +66,7 @@ type Desktop struct {
 
 	vars  map[string]string
 	opts  Options
-	seat  *dbus.Conn // the Wayland lane's keyboard and pointer (wayland_seat.go)
+	seat  io.Closer // the Wayland lane's keyboard (wayland_seat.go, sway_keyboard.go)
 	mu    sync.Mutex
 	procs []proc
 }
@@ -96,7 +97,7 @@ func Start(ctx context.Context, opts Options) (*Desktop, error) {
 		return nil, fmt.Errorf("sandbox: %s is missing (Debian: at-spi2-core)", busLauncher)
 	}
 	if opts.Wayland {
-		if err := checkWaylandTools(); err != nil {
+		if err := checkWaylandTools(opts.Compositor); err != nil {
 			return nil, err
 		}
 	}
@@ -122,7 +123,8 @@ func (d *Desktop) start(ctx context.Context) error {
 	}
 	d.vars = desktopVars(d.Root)
 	if d.opts.Wayland {
-		// Mutter needs the session bus, and starts Xwayland itself.
+		// Mutter needs the session bus; each compositor starts Xwayland
+		// itself.
 		if err := d.startSessionBus(ctx); err != nil {
 			return err
 		}
