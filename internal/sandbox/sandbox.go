@@ -278,16 +278,27 @@ func (d *Desktop) startAccessibilityBus(ctx context.Context) error {
 // there: one started before the property is set never joins the bus, and
 // the launcher sets it a moment after it answers on the session bus.
 func (d *Desktop) waitRootBusProperty(ctx context.Context) error {
+	if err := d.waitRootProperty(ctx, "AT_SPI_BUS", " = "); err != nil {
+		return fmt.Errorf("sandbox: the AT-SPI bus launcher did not publish AT_SPI_BUS on the root window: %w", err)
+	}
+	return nil
+}
+
+// waitRootProperty waits, within the start timeout, until xprop prints
+// the root window's property prop with want in it.
+func (d *Desktop) waitRootProperty(ctx context.Context, prop, want string) error {
+	ctx, cancel := context.WithTimeout(ctx, d.opts.StartTimeout)
+	defer cancel()
 	for {
-		cmd := exec.CommandContext(ctx, "xprop", "-root", "AT_SPI_BUS")
+		cmd := exec.CommandContext(ctx, "xprop", "-root", prop)
 		cmd.Env = d.Env()
 		out, err := cmd.Output()
-		if err == nil && strings.Contains(string(out), " = ") {
+		if err == nil && strings.Contains(string(out), want) {
 			return nil
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("sandbox: the AT-SPI bus launcher did not publish AT_SPI_BUS on the root window: %v (%s)", ctx.Err(), strings.TrimSpace(string(out)))
+			return fmt.Errorf("%v (%s)", ctx.Err(), strings.TrimSpace(string(out)))
 		case <-time.After(20 * time.Millisecond):
 		}
 	}

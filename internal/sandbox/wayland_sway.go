@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
-	"time"
 )
 
 // The sway lane stands for the wlroots desktops: sway on wlroots' headless
@@ -113,21 +112,8 @@ func swayXwayland(line string) (string, bool) {
 // waitWindowManager waits until Xwayland answers with a window manager on
 // its root: wlroots names the display before Xwayland has started.
 func (d *Desktop) waitWindowManager(ctx context.Context) error {
-	deadline := time.Now().Add(d.opts.StartTimeout)
-	for {
-		cmd := exec.CommandContext(ctx, "xprop", "-root", "_NET_SUPPORTING_WM_CHECK")
-		cmd.Env = d.Env()
-		out, err := cmd.Output()
-		if err == nil && strings.Contains(string(out), "window id") {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("sandbox: Xwayland on %s did not answer with a window manager in time: %v %s", d.Display, err, out)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(20 * time.Millisecond):
-		}
+	if err := d.waitRootProperty(ctx, "_NET_SUPPORTING_WM_CHECK", "window id"); err != nil {
+		return fmt.Errorf("sandbox: Xwayland on %s did not answer with a window manager: %w", d.Display, err)
 	}
+	return nil
 }
