@@ -83,6 +83,10 @@ DEBIAN_PACKAGES=(
   libpipewire-0.3-dev
   qtwayland5
   gir1.2-gtk-4.0
+  # The sway lane of the Wayland test desktop (internal/sandbox/
+  # wayland_sway.go): sway 1.7 on wlroots' headless backend stands for the
+  # wlroots desktops; swaymsg comes with it.
+  sway
   # A second clipboard client for the clipboard tests (native/xlib).
   xclip
   # xrandr splits the test screen into monitors (--setmonitor) for the
@@ -99,7 +103,7 @@ DEBIAN_PACKAGES=(
 )
 
 # Commands that must be on PATH once the packages above are installed.
-REQUIRED_COMMANDS=(gcc git make Xvfb mutter Xwayland pipewire wireplumber busctl xrandr xprop dbus-daemon gdbus chromium firefox-esr keepassxc keepassxc-cli featherpad soffice pkg-config dpkg-shlibdeps lintian man systemd-analyze unshare)
+REQUIRED_COMMANDS=(gcc git make Xvfb mutter sway swaymsg Xwayland pipewire wireplumber busctl xrandr xprop dbus-daemon gdbus chromium firefox-esr keepassxc keepassxc-cli featherpad soffice pkg-config dpkg-shlibdeps lintian man systemd-analyze unshare)
 
 # Minimum tool versions (major only for Node; Go's own toolchain switch
 # handles go.mod's exact version when the installed Go is older).

@@ -41,6 +41,7 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	pool.close()
 	waylandDesktops.close()
+	swayDesktops.close()
 	os.Exit(code)
 }
 

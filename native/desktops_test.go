@@ -13,14 +13,12 @@ import (
 
 // desktops is the pool the desktop tests take their desktops from;
 // waylandDesktops the pool of the Wayland tests (a headless GNOME session,
-// sandbox's Wayland lane), whose first desktop starts when a test asks.
+// sandbox's Wayland lane), swayDesktops that of the sway tests (the same
+// lane with sway); a Wayland pool's one desktop starts when a test asks.
 var (
 	desktops        *desktopPool
-	waylandDesktops = &desktopPool{
-		opts:  sandbox.Options{Wayland: true, Screen: "1280x800x24"},
-		slots: make(chan struct{}, 1),
-		held:  map[string]*sandbox.Desktop{},
-	}
+	waylandDesktops = waylandPool(sandbox.Mutter)
+	swayDesktops    = waylandPool(sandbox.Sway)
 	// ownDesktops are the desktops tests start for themselves
 	// (onOwnWaylandDesktop); only held is used.
 	ownDesktops = &desktopPool{held: map[string]*sandbox.Desktop{}}
@@ -55,6 +53,15 @@ type desktopPool struct {
 	free  []*sandbox.Desktop
 	all   []*sandbox.Desktop
 	held  map[string]*sandbox.Desktop // by top-level test name
+}
+
+// waylandPool is a pool of one Wayland desktop with the compositor.
+func waylandPool(c sandbox.Compositor) *desktopPool {
+	return &desktopPool{
+		opts:  sandbox.Options{Wayland: true, Compositor: c, Screen: "1280x800x24"},
+		slots: make(chan struct{}, 1),
+		held:  map[string]*sandbox.Desktop{},
+	}
 }
 
 func newDesktopPool(size int) (*desktopPool, error) {
@@ -138,11 +145,25 @@ func onDesktop(t *testing.T) {
 // through t alike.
 func onWaylandDesktop(t *testing.T) {
 	t.Helper()
+	onPooled(t, waylandDesktops, "onWaylandDesktop")
+}
+
+// onSwayDesktop begins a test on a sway desktop (headless sway with
+// Xwayland), held as onWaylandDesktop holds a GNOME one.
+func onSwayDesktop(t *testing.T) {
+	t.Helper()
+	onPooled(t, swayDesktops, "onSwayDesktop")
+}
+
+// onPooled begins a parallel top-level test on a desktop of pool; who
+// names the caller for the misuse's message.
+func onPooled(t *testing.T, pool *desktopPool, who string) {
+	t.Helper()
 	if strings.Contains(t.Name(), "/") {
-		t.Fatal("onWaylandDesktop belongs at the top of a top-level test, not in a subtest")
+		t.Fatal(who + " belongs at the top of a top-level test, not in a subtest")
 	}
 	t.Parallel()
-	waylandDesktops.take(t)
+	pool.take(t)
 }
 
 // onOwnWaylandDesktop begins a test that breaks its desktop (kills the
@@ -191,8 +212,10 @@ func deskOf(tb testing.TB) *sandbox.Desktop {
 	if d := desktops.heldBy(root); d != nil {
 		return d
 	}
-	if d := waylandDesktops.heldBy(root); d != nil {
-		return d
+	for _, pool := range []*desktopPool{waylandDesktops, swayDesktops} {
+		if d := pool.heldBy(root); d != nil {
+			return d
+		}
 	}
 	if d := ownDesktops.heldBy(root); d != nil {
 		return d

@@ -78,24 +78,39 @@ func TestOpenOrUnavailableKeepsWhyTheDisplayDidNotOpen(t *testing.T) {
 // before the dialog, which then asks for the app alone.
 func TestTheWaylandDesktopIsReady(t *testing.T) {
 	onWaylandDesktop(t)
+	waylandReady(t, engine.CompositorMutter, "")
+	takeoverRefusedUpFront(t, startSynthetic(t, 2).cmd.Process.Pid)
+}
+
+// waylandReady checks the registry of the test's Wayland desktop: ready,
+// a Wayland session of the compositor with the desktop's Xwayland, reads
+// and acts available, capture available or unavailable for captureReason,
+// takeover and hand-back unavailable until the input portal is built.
+func waylandReady(t *testing.T, compositor, captureReason string) {
+	t.Helper()
 	d := deskOf(t)
-	b := openBackend(t)
-	reg := b.Registry(context.Background())
+	reg := openBackend(t).Registry(context.Background())
 	if !reg.Ready() || reg.SessionType != "wayland" {
 		t.Fatalf("ready %v, session %q; probes %+v", reg.Ready(), reg.SessionType, reg.Probes)
 	}
-	if want := (engine.DesktopFacts{Compositor: engine.CompositorMutter, Xwayland: d.Display}); reg.Desktop != want {
+	if want := (engine.DesktopFacts{Compositor: compositor, Xwayland: d.Display}); reg.Desktop != want {
 		t.Errorf("desktop %+v, want %+v", reg.Desktop, want)
 	}
 	r := doctor.Build(reg)
-	if r.Desktop == nil || r.Desktop.Compositor != engine.CompositorMutter {
+	if r.Desktop == nil || r.Desktop.Compositor != compositor {
 		t.Errorf("the report's desktop is %+v", r.Desktop)
 	}
 	caps := map[string]engine.Capability{}
 	for _, c := range reg.Capabilities() {
 		caps[c.Name] = c
 	}
-	for _, name := range []string{"read_tree", "act_semantic", "capture_window", "clipboard_write"} {
+	available := []string{"read_tree", "act_semantic", "clipboard_write"}
+	if captureReason == "" {
+		available = append(available, "capture_window")
+	} else if c := caps["capture_window"]; c.Status != engine.StatusUnavailable || c.ReasonCode != captureReason {
+		t.Errorf("capture_window: %+v, want unavailable for %s", c, captureReason)
+	}
+	for _, name := range available {
 		if caps[name].Status != engine.StatusAvailable {
 			t.Errorf("%s: %+v, want available", name, caps[name])
 		}
@@ -105,12 +120,17 @@ func TestTheWaylandDesktopIsReady(t *testing.T) {
 			t.Errorf("%s: %+v, want unavailable for %s", name, c, doctor.ReasonWaylandPortalNotBuilt)
 		}
 	}
+}
 
-	form := startSynthetic(t, 2).cmd.Process.Pid
+// takeoverRefusedUpFront asks for a takeover of app on the test's Wayland
+// desktop: it is refused before the dialog, which the person allows for
+// headless input alone.
+func takeoverRefusedUpFront(t *testing.T, app int) {
+	t.Helper()
 	h := newHarness(t, 20*time.Second)
 	p := newPerson(t)
 	wg := p.answer("allow")
-	st := h.ok("start_session", map[string]any{"apps": []any{form}, "input": "takeover"})
+	st := h.ok("start_session", map[string]any{"apps": []any{app}, "input": "takeover"})
 	wg.Wait()
 	tk := st["takeover"].(map[string]any)
 	if tk["on"] != false || tk["reason"] != doctor.ReasonWaylandPortalNotBuilt || tk["action"] == nil {

@@ -15,17 +15,18 @@ import (
 )
 
 // sandboxCmd runs a private virtual desktop (Xvfb, or with --wayland a
-// headless mutter, a session bus and the AT-SPI bus) with the given apps, prints the environment that reaches it,
+// headless mutter or sway, a session bus and the AT-SPI bus) with the given apps, prints the environment that reaches it,
 // and keeps it up until Ctrl-C. The person's own screen is never touched.
 // Apps start with their accessibility tree exposed (sandbox.AppCommand):
 // an app that keeps its tree to itself is of no use on a desktop made for
 // reading apps.
 type sandboxCmd struct {
-	Screen  string        `default:"1920x1080x24" help:"Xvfb screen geometry."`
-	Wait    time.Duration `default:"20s" help:"How long to wait for each app to join the accessibility bus."`
-	Apps    []string      `arg:"" optional:"" name:"app" help:"Programs to start; each argument is one command line, split on spaces (e.g. 'gtk3-demo --run=entry'). Every app runs with accessibility on: ACCESSIBILITY_ENABLED=1, GNOME_ACCESSIBILITY=1, QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 and SAL_ACCESSIBILITY_ENABLED=1 set and NO_AT_BRIDGE unset, and a Chromium or Electron program (chromium, chrome, electron, code, slack...) gets --force-renderer-accessibility unless its command line has it."`
-	Verbose bool          `help:"Pass the desktop processes' own messages through to stderr."`
-	Wayland bool          `help:"Start a headless GNOME Wayland desktop (mutter with a virtual monitor of --screen's size, Xwayland, PipeWire) in place of Xvfb; apps run as Wayland clients."`
+	Screen     string        `default:"1920x1080x24" help:"Xvfb screen geometry."`
+	Wait       time.Duration `default:"20s" help:"How long to wait for each app to join the accessibility bus."`
+	Apps       []string      `arg:"" optional:"" name:"app" help:"Programs to start; each argument is one command line, split on spaces (e.g. 'gtk3-demo --run=entry'). Every app runs with accessibility on: ACCESSIBILITY_ENABLED=1, GNOME_ACCESSIBILITY=1, QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 and SAL_ACCESSIBILITY_ENABLED=1 set and NO_AT_BRIDGE unset, and a Chromium or Electron program (chromium, chrome, electron, code, slack...) gets --force-renderer-accessibility unless its command line has it."`
+	Verbose    bool          `help:"Pass the desktop processes' own messages through to stderr."`
+	Wayland    bool          `help:"Start a headless Wayland desktop (with --compositor's compositor on an output of --screen's size, and Xwayland) in place of Xvfb; apps run as Wayland clients."`
+	Compositor string        `default:"mutter" enum:"mutter,sway" help:"The --wayland desktop's compositor: mutter (a GNOME session, with PipeWire for screen casts) or sway (a wlroots session, SWAYSOCK set for swaymsg)."`
 	// Browsers are started as the tests start them, so a demo or a person
 	// trying the driver gets the same switches without copying them.
 	Browsers []string `name:"browser" placeholder:"KIND=URL" help:"Open URL in a browser, chromium or firefox, started as the tests start it: a new profile in the sandbox's folder, a 1280x800 window at the top left, accessibility on. May be given more than once."`
@@ -34,7 +35,11 @@ type sandboxCmd struct {
 func (c *sandboxCmd) Run(s *streams) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	opts := sandbox.Options{Screen: c.Screen, Wayland: c.Wayland}
+	comp, err := sandbox.ParseCompositor(c.Compositor)
+	if err != nil {
+		return err
+	}
+	opts := sandbox.Options{Screen: c.Screen, Wayland: c.Wayland, Compositor: comp}
 	if c.Verbose {
 		opts.Log = s.Stderr
 	}

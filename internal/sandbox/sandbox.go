@@ -35,8 +35,6 @@ import (
 	"sync"
 	"syscall"
 	"time"
-
-	"github.com/godbus/dbus/v5"
 )
 
 // Options shape a desktop.
@@ -47,9 +45,12 @@ type Options struct {
 	Log io.Writer
 	// StartTimeout bounds each start-up step (default 15 s).
 	StartTimeout time.Duration
-	// Wayland starts a headless GNOME Wayland desktop (mutter with
-	// Xwayland, PipeWire, wayland.go) in place of Xvfb.
+	// Wayland starts a headless Wayland desktop with Xwayland
+	// (wayland.go) in place of Xvfb.
 	Wayland bool
+	// Compositor is the Wayland desktop's compositor: Mutter (the
+	// default, a GNOME session) or Sway (a wlroots one).
+	Compositor Compositor
 }
 
 // Desktop is a running private desktop.
@@ -65,7 +66,7 @@ type Desktop struct {
 
 	vars  map[string]string
 	opts  Options
-	seat  *dbus.Conn // the Wayland lane's keyboard and pointer (wayland_seat.go)
+	seat  io.Closer // the Wayland lane's keyboard (wayland_seat.go, sway_keyboard.go)
 	mu    sync.Mutex
 	procs []proc
 }
@@ -96,7 +97,7 @@ func Start(ctx context.Context, opts Options) (*Desktop, error) {
 		return nil, fmt.Errorf("sandbox: %s is missing (Debian: at-spi2-core)", busLauncher)
 	}
 	if opts.Wayland {
-		if err := checkWaylandTools(); err != nil {
+		if err := checkWaylandTools(opts.Compositor); err != nil {
 			return nil, err
 		}
 	}
@@ -122,7 +123,8 @@ func (d *Desktop) start(ctx context.Context) error {
 	}
 	d.vars = desktopVars(d.Root)
 	if d.opts.Wayland {
-		// Mutter needs the session bus, and starts Xwayland itself.
+		// Mutter needs the session bus; each compositor starts Xwayland
+		// itself.
 		if err := d.startSessionBus(ctx); err != nil {
 			return err
 		}
@@ -276,16 +278,27 @@ func (d *Desktop) startAccessibilityBus(ctx context.Context) error {
 // there: one started before the property is set never joins the bus, and
 // the launcher sets it a moment after it answers on the session bus.
 func (d *Desktop) waitRootBusProperty(ctx context.Context) error {
+	if err := d.waitRootProperty(ctx, "AT_SPI_BUS", " = "); err != nil {
+		return fmt.Errorf("sandbox: the AT-SPI bus launcher did not publish AT_SPI_BUS on the root window: %w", err)
+	}
+	return nil
+}
+
+// waitRootProperty waits, within the start timeout, until xprop prints
+// the root window's property prop with want in it.
+func (d *Desktop) waitRootProperty(ctx context.Context, prop, want string) error {
+	ctx, cancel := context.WithTimeout(ctx, d.opts.StartTimeout)
+	defer cancel()
 	for {
-		cmd := exec.CommandContext(ctx, "xprop", "-root", "AT_SPI_BUS")
+		cmd := exec.CommandContext(ctx, "xprop", "-root", prop)
 		cmd.Env = d.Env()
 		out, err := cmd.Output()
-		if err == nil && strings.Contains(string(out), " = ") {
+		if err == nil && strings.Contains(string(out), want) {
 			return nil
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("sandbox: the AT-SPI bus launcher did not publish AT_SPI_BUS on the root window: %v (%s)", ctx.Err(), strings.TrimSpace(string(out)))
+			return fmt.Errorf("%v (%s)", ctx.Err(), strings.TrimSpace(string(out)))
 		case <-time.After(20 * time.Millisecond):
 		}
 	}

@@ -46,9 +46,14 @@ func (d *Desktop) startReading(which output, name string, args ...string) (io.Re
 	if err != nil {
 		return nil, err
 	}
+	return r, d.startCmd(cmd)
+}
+
+// startCmd starts a service prepared by the caller and tracks it.
+func (d *Desktop) startCmd(cmd *exec.Cmd) error {
 	if err := spawn(cmd); err != nil {
-		return nil, fmt.Errorf("sandbox: %s: %w", filepath.Base(name), err)
+		return fmt.Errorf("sandbox: %s: %w", filepath.Base(cmd.Path), err)
 	}
 	d.track(cmd)
-	return r, nil
+	return nil
 }

@@ -14,43 +14,74 @@ import (
 	"time"
 )
 
-// The Wayland lane: a headless GNOME desktop as a person's Wayland session
-// looks to the driver. Mutter is the compositor (--headless with a virtual
-// monitor, no GPU), with Xwayland for the X11 apps and the consent dialog,
-// PipeWire and WirePlumber for its screen casts, and the same private
-// session bus and AT-SPI bus as the X11 lane. Its environment is what a
-// GNOME session gives its apps: XDG_SESSION_TYPE=wayland, WAYLAND_DISPLAY,
-// and DISPLAY with XAUTHORITY for Xwayland. Apps on it are Wayland
-// clients (GTK picks Wayland by itself; Qt, Firefox and Chromium are told
-// to); one started with UseX11 runs on Xwayland instead.
+// The Wayland lane: a headless Wayland desktop as a person's Wayland
+// session looks to the driver, with one of two compositors. Mutter (the
+// default) stands for GNOME: --headless with a virtual monitor, no GPU,
+// PipeWire and WirePlumber for its screen casts. Sway (wayland_sway.go)
+// stands for the wlroots desktops. Either runs Xwayland for the X11 apps
+// and the consent dialog, on the same private session bus and AT-SPI bus
+// as the X11 lane, and gives its seat a keyboard. Its environment is what
+// the desktop's session gives its apps: XDG_SESSION_TYPE=wayland,
+// XDG_CURRENT_DESKTOP, WAYLAND_DISPLAY, and DISPLAY for Xwayland. Apps on
+// it are Wayland clients (GTK picks Wayland by itself; Qt, Firefox and
+// Chromium are told to); one started with UseX11 runs on Xwayland instead.
 //
 // The order matters: mutter aborts without a session bus, its screen casts
 // start only once PipeWire runs, and the AT-SPI bus launcher publishes
-// AT_SPI_BUS on Xwayland's root window, so it starts after mutter.
+// AT_SPI_BUS on Xwayland's root window, so it starts after the compositor.
 
-// waylandTools are the programs the Wayland lane runs, with the Debian
-// package of each for the error that says one is missing.
-var waylandTools = [][2]string{
-	{"mutter", "mutter"}, {"Xwayland", "xwayland"},
-	{"pipewire", "pipewire"}, {"wireplumber", "wireplumber"},
+// Compositor is the Wayland lane's compositor.
+type Compositor int
+
+const (
+	// Mutter is GNOME's compositor, headless (the default).
+	Mutter Compositor = iota
+	// Sway is the wlroots compositor, on its headless backend.
+	Sway
+)
+
+func (c Compositor) String() string {
+	if c == Sway {
+		return "sway"
+	}
+	return "mutter"
+}
+
+// ParseCompositor reads a compositor's name as String spells it.
+func ParseCompositor(name string) (Compositor, error) {
+	for _, c := range []Compositor{Mutter, Sway} {
+		if strings.EqualFold(name, c.String()) {
+			return c, nil
+		}
+	}
+	return 0, fmt.Errorf("sandbox: no compositor %q (mutter or sway)", name)
+}
+
+// waylandTools are the programs each compositor's lane runs, with the
+// Debian package of each for the error that says one is missing.
+var waylandTools = map[Compositor][][2]string{
+	Mutter: {{"mutter", "mutter"}, {"Xwayland", "xwayland"}, {"pipewire", "pipewire"}, {"wireplumber", "wireplumber"}},
+	Sway:   {{"sway", "sway"}, {"Xwayland", "xwayland"}},
 }
 
 // waylandVars are the variables that make each toolkit a Wayland client.
 // GTK needs none (it prefers Wayland when WAYLAND_DISPLAY is set);
 // Chromium takes a switch instead (AccessibleArgs).
 var waylandVars = map[string]string{
-	"XDG_SESSION_TYPE":    "wayland",
-	"XDG_CURRENT_DESKTOP": "GNOME",
-	"QT_QPA_PLATFORM":     "wayland",
-	"MOZ_ENABLE_WAYLAND":  "1",
+	"XDG_SESSION_TYPE":   "wayland",
+	"QT_QPA_PLATFORM":    "wayland",
+	"MOZ_ENABLE_WAYLAND": "1",
 }
+
+// currentDesktop is XDG_CURRENT_DESKTOP as each compositor's session sets it.
+var currentDesktop = map[Compositor]string{Mutter: "GNOME", Sway: "sway"}
 
 // ozoneWayland makes a Chromium-family program a Wayland client.
 const ozoneWayland = "--ozone-platform=wayland"
 
 // checkWaylandTools fails with the missing program's package.
-func checkWaylandTools() error {
-	for _, t := range waylandTools {
+func checkWaylandTools(c Compositor) error {
+	for _, t := range waylandTools[c] {
 		if _, err := exec.LookPath(t[0]); err != nil {
 			return fmt.Errorf("sandbox: %s is not installed (Debian: %s)", t[0], t[1])
 		}
@@ -58,12 +89,16 @@ func checkWaylandTools() error {
 	return nil
 }
 
-// startWayland brings up PipeWire, WirePlumber and mutter on the session
-// bus already started, and records the compositor's and Xwayland's
-// addresses.
+// startWayland starts the compositor on the session bus already started
+// (with PipeWire and WirePlumber for mutter's screen casts) and records
+// the compositor's and Xwayland's addresses.
 func (d *Desktop) startWayland(ctx context.Context) error {
 	for k, v := range waylandVars {
 		d.vars[k] = v
+	}
+	d.vars["XDG_CURRENT_DESKTOP"] = currentDesktop[d.opts.Compositor]
+	if d.opts.Compositor == Sway {
+		return d.startSway(ctx)
 	}
 	if err := d.startQuiet("pipewire"); err != nil {
 		return err
@@ -88,10 +123,11 @@ func (d *Desktop) startMutter(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	display, err := d.xwaylandDisplay(ctx, errOut)
+	found, err := d.readStartLog(ctx, errOut, "mutter", publicDisplay)
 	if err != nil {
 		return err
 	}
+	display := found[0]
 	if err := d.waitSocket(ctx, d.Wayland); err != nil {
 		return err
 	}
@@ -142,35 +178,41 @@ func monitorSize(screen string) string {
 	return parts[0] + "x" + parts[1]
 }
 
-// xwaylandDisplay reads mutter's messages until it names the public X11
-// display it gave Xwayland, and passes every line on to the log.
-func (d *Desktop) xwaylandDisplay(ctx context.Context, r io.Reader) (string, error) {
-	got := make(chan string, 1)
+// readStartLog reads a compositor's messages until each of marks has
+// found its value in a line (Xwayland's display, the Wayland socket's
+// name), passes every line on to the log, and returns the values in the
+// order of marks.
+func (d *Desktop) readStartLog(ctx context.Context, r io.Reader, who string, marks ...func(string) (string, bool)) ([]string, error) {
+	got := make(chan []string, 1)
 	go func() {
 		sc := bufio.NewScanner(r)
-		sent := false
+		vals, left := make([]string, len(marks)), len(marks)
 		for sc.Scan() {
 			line := sc.Text()
 			fmt.Fprintln(d.opts.Log, line)
-			if n, ok := publicDisplay(line); ok && !sent {
-				got <- n
-				sent = true
+			for i, m := range marks {
+				if v, ok := m(line); ok && vals[i] == "" && left > 0 {
+					vals[i] = v
+					if left--; left == 0 {
+						got <- vals
+					}
+				}
 			}
 		}
-		if !sent {
+		if left > 0 {
 			close(got)
 		}
 	}()
 	select {
-	case n, ok := <-got:
+	case vals, ok := <-got:
 		if !ok {
-			return "", errors.New("sandbox: mutter exited before it started Xwayland (run with a log to see why)")
+			return nil, fmt.Errorf("sandbox: %s exited before it started Xwayland (run with a log to see why)", who)
 		}
-		return n, nil
+		return vals, nil
 	case <-time.After(d.opts.StartTimeout):
-		return "", errors.New("sandbox: mutter did not start Xwayland in time")
+		return nil, fmt.Errorf("sandbox: %s did not start Xwayland in time", who)
 	case <-ctx.Done():
-		return "", ctx.Err()
+		return nil, ctx.Err()
 	}
 }
 

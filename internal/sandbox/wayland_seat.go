@@ -3,6 +3,8 @@ package sandbox
 import (
 	"context"
 	"fmt"
+	"io"
+	"path/filepath"
 
 	"github.com/godbus/dbus/v5"
 )
@@ -26,18 +28,37 @@ const (
 	keysymShiftL       = 0xffe1
 )
 
-// startSeat opens the remote-desktop session that stands for the person's
-// keyboard and pointer.
+// startSeat gives the compositor's seat the person's keyboard: mutter's
+// remote-desktop session, or sway's virtual keyboard (sway_keyboard.go).
 func (d *Desktop) startSeat(ctx context.Context) error {
+	var seat io.Closer
+	var err error
+	if d.opts.Compositor == Sway {
+		seat, err = openVirtualKeyboard(filepath.Join(d.vars["XDG_RUNTIME_DIR"], d.Wayland), d.keymapFolder(), d.opts.StartTimeout)
+	} else {
+		seat, err = d.mutterSeat(ctx)
+	}
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	d.seat = seat
+	d.mu.Unlock()
+	return nil
+}
+
+// mutterSeat opens the remote-desktop session that stands for the
+// person's keyboard and pointer.
+func (d *Desktop) mutterSeat(ctx context.Context) (*dbus.Conn, error) {
 	conn, err := dbus.Connect(d.vars["DBUS_SESSION_BUS_ADDRESS"], dbus.WithContext(ctx))
 	if err != nil {
-		return fmt.Errorf("sandbox: the session bus: %w", err)
+		return nil, fmt.Errorf("sandbox: the session bus: %w", err)
 	}
 	var path dbus.ObjectPath
 	rd := conn.Object(remoteDesktopName, remoteDesktopPath)
 	if err := rd.CallWithContext(ctx, remoteDesktopIface+".CreateSession", 0).Store(&path); err != nil {
 		conn.Close()
-		return fmt.Errorf("sandbox: mutter's remote-desktop session (the seat's keyboard): %w", err)
+		return nil, fmt.Errorf("sandbox: mutter's remote-desktop session (the seat's keyboard): %w", err)
 	}
 	s := conn.Object(remoteDesktopName, path)
 	calls := []struct {
@@ -51,16 +72,13 @@ func (d *Desktop) startSeat(ctx context.Context) error {
 	for _, c := range calls {
 		if err := s.CallWithContext(ctx, rdSessionIface+"."+c.method, 0, c.args...).Err; err != nil {
 			conn.Close()
-			return fmt.Errorf("sandbox: the seat's keyboard: %s: %w", c.method, err)
+			return nil, fmt.Errorf("sandbox: the seat's keyboard: %s: %w", c.method, err)
 		}
 	}
-	d.mu.Lock()
-	d.seat = conn
-	d.mu.Unlock()
-	return nil
+	return conn, nil
 }
 
-// closeSeat ends the remote-desktop session (with its connection).
+// closeSeat ends the seat's keyboard (with its connection).
 func (d *Desktop) closeSeat() {
 	d.mu.Lock()
 	conn := d.seat
