@@ -698,7 +698,9 @@ func TestHandBack(t *testing.T) {
 		w.ok("click", map[string]any{"element_token": read["snapshot_id"].(string) + ":" + idx, "delivery_mode": "foreground"})
 		// Capitals make XTEST press Shift itself: that must not count as
 		// the person's, and the person's own Shift must.
-		text := strings.Repeat("Hello World ", 17)[:200]
+		// Long enough (3 s at the key interval) that the person's key lands
+		// while it types, even on a loaded machine.
+		text := strings.Repeat("Hello World ", 50)[:600]
 		before := w.spy.count(engine.InputKeyPress)
 		done := w.async("type_text", map[string]any{"window_id": win, "text": text, "delivery_mode": "foreground"})
 		w.waitSends(engine.InputKeyPress, before+40)

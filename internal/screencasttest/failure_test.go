@@ -6,6 +6,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/nish-driver/nish-driver/internal/testkit"
+	"image"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -46,7 +48,15 @@ func TestCaptureWithoutPipeWireFailsInTime(t *testing.T) {
 		t.Fatalf("a Wayland sandbox of the test's own: %v", err)
 	}
 	defer d.Close()
-	startColourWindow(t, d, "No PipeWire", "808080", 200, 150)
+	w := startColourWindow(t, d, "No PipeWire", "808080", 200, 150)
+	// The window has the focus before PipeWire stops (mutter gives it a
+	// moment after the window maps): what fails below is PipeWire alone.
+	if !testkit.Poll(10*time.Second, func() bool {
+		got, err := capture(context.Background(), d, mutter.FocusedWindow())
+		return err == nil && got.frame.Image.Rect.Size() == image.Pt(w.width, w.height)
+	}) {
+		t.Fatal("the window never had the focus")
+	}
 	stopPipeWire(t, d)
 	client, err := mutter.Dial(context.Background(), mutter.Options{Getenv: getenv(d), Timeout: 2 * time.Second})
 	if err != nil {
