@@ -42,22 +42,25 @@ func typeTextSpec(x *act) (func(context.Context) *Error, *Error) {
 			return Errf(CodeSecureField, "element %d is a secure field", x.token.Index)
 		}
 		if !fg {
-			if !x.node.Editable {
-				return notActionable(x, "the element is not editable text")
+			n, idx := x.node, x.token.Index
+			if !n.Editable {
+				var err *Error
+				if n, idx, err = x.caretTarget(ctx); err != nil {
+					return err
+				}
 			}
 			// Re-checks the field's security live, and the credential
 			// check on the text the field will hold (field.go).
-			if err := x.checkInsertion(ctx, x.node, text); err != nil {
+			if err := x.checkInsertion(ctx, n, text); err != nil {
 				return err
 			}
-			idx := x.token.Index
 			x.confirm = func(post *snapshot) bool {
 				p, ok := post.pos[idx]
 				return ok && strings.Contains(post.tree.Nodes[p].Value, text)
 			}
 			x.path = PathText
 			return x.s.d.callElement(ctx, func(cctx context.Context) error {
-				return x.s.d.backend.InsertText(cctx, ElementRef{Window: x.win.ID, ID: x.node.ID}, text)
+				return x.s.d.backend.InsertText(cctx, ElementRef{Window: x.win.ID, ID: n.ID}, text)
 			})
 		}
 		record, err := x.guardKeys(ctx, keyEdit{kind: editInsert, ins: text})
@@ -70,6 +73,48 @@ func typeTextSpec(x *act) (func(context.Context) *Error, *Error) {
 		}
 		return err
 	}, nil
+}
+
+// caretTarget is where type_text puts text given an editable container
+// without editable text of its own (Writer's document, whose paragraphs
+// take the text): the child the backend finds holds the caret (the last
+// one shown without a caret, CaretFinder), as a person typing into the
+// document would. That child must be in the read, editable and not
+// secure; its node and element index come back, so that the credential
+// check, the confirmation and the diff are about the text it holds. Any
+// other element is not editable text.
+func (x *act) caretTarget(ctx context.Context) (*Node, int, *Error) {
+	f, ok := x.s.d.backend.(CaretFinder)
+	if !ok || !x.node.HasState("editable") {
+		return nil, 0, notActionable(x, "the element is not editable text")
+	}
+	var id ElementID
+	err := x.s.d.callElement(ctx, func(c context.Context) error {
+		var e error
+		id, e = f.CaretChild(c, ElementRef{Window: x.win.ID, ID: x.node.ID})
+		return e
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	nodes := x.pre.tree.Nodes
+	for p := x.pos + 1; p < len(nodes) && nodes[p].Depth > x.node.Depth; p++ {
+		if nodes[p].ID != id || nodes[p].Parent != x.pos {
+			continue
+		}
+		if err := x.pre.fill(ctx, x.s.d, []int{p}); err != nil {
+			return nil, 0, err
+		}
+		n := &x.pre.tree.Nodes[p]
+		if n.Secure {
+			return nil, 0, Errf(CodeSecureField, "the element holding the caret in element %d is a secure field", x.token.Index)
+		}
+		if !n.Editable {
+			return nil, 0, notActionable(x, "the element holding the caret is not editable text")
+		}
+		return n, x.pre.rows[p], nil
+	}
+	return nil, 0, notActionable(x, "the element holding the caret is not in the read; read the window again")
 }
 
 // recheckSecure reads the element's security live right before writing.

@@ -144,6 +144,19 @@ type HitTester interface {
 	ElementsAt(ctx context.Context, w WindowID, p Point) ([]ElementID, error)
 }
 
+// CaretFinder finds where text typed into an editable container goes when
+// the container has no editable text of its own: LibreOffice Writer's
+// document is editable, but only its paragraphs take text. A person typing
+// into the document types at the caret's paragraph, and so does type_text.
+// The live backend has it; the mock lacks it, and there typing into such a
+// container is refused as before.
+type CaretFinder interface {
+	// CaretChild returns the child of ref that holds the caret, or, with
+	// no caret in it, its last child (the end of what shows). A container
+	// with editable text of its own is returned as it is.
+	CaretChild(ctx context.Context, ref ElementRef) (ElementID, error)
+}
+
 // ChangeWaiter hears an app report its own changes (AT-SPI events):
 // settling after an act waits on those reports instead of re-reading the
 // window every few milliseconds. Where the backend cannot hear an app

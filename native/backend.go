@@ -368,6 +368,15 @@ func (b *Backend) InsertText(ctx context.Context, ref engine.ElementRef, text st
 	return atspiErr(b.a.InsertText(ctx, atspiID(ref.ID), text))
 }
 
+var _ engine.CaretFinder = (*Backend)(nil)
+
+// CaretChild finds the child of an editable document that holds the caret
+// (engine.CaretFinder).
+func (b *Backend) CaretChild(ctx context.Context, ref engine.ElementRef) (engine.ElementID, error) {
+	id, err := b.a.CaretChild(ctx, atspiID(ref.ID))
+	return engine.ElementID(id), atspiErr(err)
+}
+
 func (b *Backend) SetText(ctx context.Context, ref engine.ElementRef, text string) error {
 	return atspiErr(b.a.SetText(ctx, atspiID(ref.ID), text))
 }

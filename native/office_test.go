@@ -17,8 +17,8 @@ import (
 // TestWriterLongDocument opens the 400-paragraph document in one Writer
 // and checks, in an order where each step leaves what the next needs: its
 // read is as complete as a walk; its whole text by drill-down; its
-// paragraphs carry their text and take typing (last: it edits the
-// document).
+// paragraphs carry their text and take typing, and the document takes
+// typing at its caret (last: they edit the document).
 func TestWriterLongDocument(t *testing.T) {
 	onDesktop(t)
 	a, h, read := openLongDocument(t)
@@ -28,6 +28,55 @@ func TestWriterLongDocument(t *testing.T) {
 	t.Run("paragraphs carry their text", func(t *testing.T) {
 		writerParagraphs(t, a, h, h.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000}))
 	})
+	t.Run("the document takes text at its caret", func(t *testing.T) { writerTypesAtCaret(t, a, h) })
+}
+
+// writerTypesAtCaret: type_text on the document's row (which has no
+// editable text of its own) types at the caret's paragraph, as a person
+// typing into the document would. writerParagraphs left the caret in the
+// first paragraph after "Hello again ". Text typed into the third
+// paragraph, which has no caret, goes at its end and leaves the caret
+// where it was; then text typed into the document goes in at the caret,
+// the diff shows it, and a read shows the first paragraph's new text and
+// every other paragraph as it was.
+func writerTypesAtCaret(t *testing.T, a *desktopApp, h *harness) {
+	read := h.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
+	p3, _ := rowWith(t, read, "Paragraph 3:", "paragraph")
+	res := h.ok("type_text", map[string]any{"element_token": p3, "text": " Third"})
+	if !strings.Contains(asJSON(t, res["diff"]), "lazy dog. Third") {
+		t.Fatalf("typing into a paragraph without the caret goes at its end: %v", res)
+	}
+	before := h.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
+	doc, _ := rowWith(t, before, "Long", "document_text")
+	res = h.ok("type_text", map[string]any{"element_token": doc, "text": "there "})
+	const want = "Hello again there Paragraph 1: the quick"
+	if !strings.Contains(asJSON(t, res["diff"]), want) || res["effect"] != "confirmed" {
+		t.Fatalf("typing into the document goes in at the caret's paragraph, confirmed: %v", res)
+	}
+	after := h.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
+	if got, was := paragraphValues(t, after), paragraphValues(t, before); len(got) != len(was) {
+		t.Fatalf("%d paragraphs after typing into the document, %d before", len(got), len(was))
+	} else {
+		for i := range got {
+			switch {
+			case i == 0 && !strings.HasPrefix(got[i], want):
+				t.Fatalf("the first paragraph reads %q after typing, want it to start %q", got[i], want)
+			case i > 0 && got[i] != was[i]:
+				t.Fatalf("paragraph %d changed from %q to %q", i+1, was[i], got[i])
+			}
+		}
+	}
+}
+
+// paragraphValues lists the values of a read's paragraph rows in order.
+func paragraphValues(t *testing.T, read map[string]any) []string {
+	var out []string
+	for _, row := range testkit.Rows(t, read) {
+		if row["role"] == "paragraph" {
+			out = append(out, asString(row["value"]))
+		}
+	}
+	return out
 }
 
 // writerParagraphs: the visible paragraphs are rows whose value is their

@@ -9,6 +9,7 @@ import (
 // act or a value read.
 type liveInfo struct {
 	bus, path string
+	tag       string // the bus generation's id tag
 	conn      *wireConn
 	role      string
 	states    stateSet
@@ -20,11 +21,11 @@ type liveInfo struct {
 // round of calls, and decides whether it is secure (see secure.go). A gone
 // element is KindStale; a gone app is KindGone.
 func (c *Client) inspect(ctx context.Context, id ID) (*liveInfo, error) {
-	conn, bus, path, _, err := c.reach(ctx, id, targetElement)
+	conn, bus, path, tag, err := c.reach(ctx, id, targetElement)
 	if err != nil {
 		return nil, err
 	}
-	info := &liveInfo{bus: bus, path: path, conn: conn}
+	info := &liveInfo{bus: bus, path: path, tag: tag, conn: conn}
 	p := newPipe(ctx)
 	defer p.close()
 	p.add(conn, call{kind: kindRole}, bus, path, "org.a11y.atspi.Accessible", "GetRole")

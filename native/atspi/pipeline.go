@@ -30,6 +30,7 @@ const (
 	kindValueStep  // Value's MinimumIncrement
 	kindTextLength // Text's CharacterCount
 	kindText       // Text.GetText
+	kindCaret      // Text's CaretOffset
 	// A table's visible block (tables.go).
 	kindTableRows    // Table's NRows
 	kindTableColumns // Table's NColumns
