@@ -148,8 +148,8 @@ type HitTester interface {
 // the container has no editable text of its own: LibreOffice Writer's
 // document is editable, but only its paragraphs take text. A person typing
 // into the document types at the caret's paragraph, and so does type_text.
-// The live backend has it; the mock lacks it, and there typing into such a
-// container is refused as before.
+// The live and the mock backend have it; it stays optional for a backend
+// whose apps hold no such container (typing into one is then refused).
 type CaretFinder interface {
 	// CaretChild returns the child of ref that holds the caret, or, with
 	// no caret in it, its last child (the end of what shows). A container

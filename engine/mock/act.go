@@ -135,6 +135,37 @@ func (d *Desktop) InsertText(ctx context.Context, ref engine.ElementRef, text st
 	return d.editText(ctx, "InsertText", ref, text, func(e *Element) { e.insert(text) })
 }
 
+var _ engine.CaretFinder = (*Desktop)(nil)
+
+// CaretChild finds the child of an editable container without editable
+// text of its own that holds the caret, as the live backend does for
+// LibreOffice Writer's document (native/atspi/caret.go): the focused
+// child, else the last one. A container with editable text is returned
+// as it is; a secure one is secure_field; one without the editable state
+// or without children is not_actionable.
+func (d *Desktop) CaretChild(ctx context.Context, ref engine.ElementRef) (engine.ElementID, error) {
+	var id engine.ElementID
+	err := d.elementCall(ctx, "CaretChild", ref, func(_ *Window, e *Element) error {
+		switch {
+		case e.secure:
+			return engine.Errf(engine.CodeSecureField, "the element is a secure field")
+		case e.editable:
+			id = e.id
+			return nil
+		case !e.hasState("editable") || len(e.children) == 0:
+			return engine.Errf(engine.CodeNotActionable, "the element has no editable text")
+		}
+		id = e.children[len(e.children)-1].id
+		for _, ch := range e.children {
+			if ch.hasState("focused") {
+				id = ch.id
+			}
+		}
+		return nil
+	})
+	return id, err
+}
+
 // editText records a text act, then changes the editable element's text
 // with edit on the app's side.
 func (d *Desktop) editText(ctx context.Context, method string, ref engine.ElementRef, text string, edit func(e *Element)) error {
