@@ -94,6 +94,10 @@ func (x *act) caretTarget(ctx context.Context) (*Node, int, *Error) {
 		id, e = f.CaretChild(c, ElementRef{Window: x.win.ID, ID: x.node.ID})
 		return e
 	})
+	if err != nil && err.Code == CodeNotActionable {
+		// As any element without editable text: a takeover types there.
+		return nil, 0, notActionable(x, err.Message)
+	}
 	if err != nil {
 		return nil, 0, err
 	}

@@ -43,6 +43,11 @@ func TestTypeIntoDocumentAtItsCaret(t *testing.T) {
 		{"a document that is not editable", func(doc *mock.Element, _ []*mock.Element) {
 			doc.SetStates("focusable", "showing", "visible", "enabled", "sensitive")
 		}, "x", nil, engine.CodeNotActionable},
+		{"a document that lists no paragraph", func(_ *mock.Element, ps []*mock.Element) {
+			for _, p := range ps {
+				p.Remove()
+			}
+		}, "x", nil, engine.CodeNotActionable},
 		{"the caret's child takes no text", func(_ *mock.Element, ps []*mock.Element) {
 			ps[2].SetEditable(false)
 		}, "x", nil, engine.CodeNotActionable},
@@ -67,7 +72,10 @@ func TestTypeIntoDocumentAtItsCaret(t *testing.T) {
 			read := h.ok("get_window_state", map[string]any{"window_id": uint64(w.ID())})
 			args := map[string]any{"element_token": testkit.Token(t, read, "document_text", "Long"), "text": c.text}
 			if c.want == nil {
-				h.fail(c.code, "type_text", args)
+				e := h.fail(c.code, "type_text", args)
+				if esc, _ := e["escalation"].(map[string]any); c.code == engine.CodeNotActionable && esc["recommend"] != "takeover" {
+					t.Fatalf("a refusal to type recommends a takeover: %v", e)
+				}
 				if n := len(h.desk.CallsOf("InsertText")); n != 0 {
 					t.Fatalf("%d InsertText calls after a refusal", n)
 				}
