@@ -118,3 +118,21 @@ func TestScreenshotOnlyWhereSecureFieldsAreKnown(t *testing.T) {
 		})
 	}
 }
+
+// TestObserveScreenshotFollowsTheReadsRules: an act's observation takes
+// its screenshot under the same rule as a read: a window that reads as its
+// frame gets none, and the act still succeeds.
+func TestObserveScreenshotFollowsTheReadsRules(t *testing.T) {
+	h := newHarness(t, nil)
+	w := h.desk.AddChromiumWithoutContent("page")
+	w.Root().Add("tool_bar", "").Add("push_button", "Back").SetActions("click")
+	h.start(map[string]any{"apps": []any{w.App().Pid()}})
+	read := h.ok("get_window_state", map[string]any{"window_id": uint64(w.ID())})
+	res := h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "push_button", "Back"),
+		"observe": map[string]any{"screenshot": true}})
+	obs := res["observe"].(map[string]any)
+	refused, _ := obs["screenshot_error"].(map[string]any)
+	if msg, _ := refused["message"].(string); obs["screenshot"] != nil || refused["code"] != string(engine.CodeUnsupported) || !strings.Contains(msg, engine.HintChromiumRendererOff) {
+		t.Fatalf("observe of a window that reads as its frame: %v", obs)
+	}
+}
