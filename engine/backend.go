@@ -547,6 +547,12 @@ type Tree struct {
 	Window    WindowID
 	Nodes     []Node
 	Truncated bool
+	// BlocksOnly: the read is Truncated only because tables were read by
+	// their visible block (Node.Table), so every element that can show on
+	// screen is in it, every secure field among them: a screenshot needs
+	// no search (capture.go). False when the budget, the depth or anything
+	// else left elements out, and on any backend that cannot tell.
+	BlocksOnly bool
 }
 
 // ElementID is a backend's stable identity of an element (on AT-SPI, the

@@ -9,17 +9,25 @@ import (
 	"image/png"
 )
 
-// screenshot captures a window's own contents for a read or an observe. It
-// is refused when the whole-window read was cut by the zoom budget (then not
-// every secure field's bounds are known) and above 5 captures a second.
-// Every secure field's frame is painted black; full reads also get a thin
-// outline round each listed actionable row (skeleton reads get no marks).
-func (s *Session) screenshot(ctx context.Context, sn *snapshot, w Window, marks bool, elements any) (*ImageBlock, *ImageInfo, *Error) {
-	if sn.tree.Truncated {
-		return nil, nil, Errf(CodeInvalidArguments, "the window has more than %d elements; a screenshot needs every secure field's bounds", s.d.opts.ZoomBudget.MaxElements)
+// screenshot captures a window's own contents for a read or an observe.
+// Every secure field's frame is painted black, so it is taken only where
+// every secure field's frame is known (secureFrames): a window that reads
+// as its frame (hint is its accessibility hint) is refused, and so is one
+// too big for the bounded search. Above 5 captures a second it is refused
+// too. Full reads also get a thin outline round each listed actionable
+// row (skeleton reads get no marks).
+func (s *Session) screenshot(ctx context.Context, sn *snapshot, w Window, hint *AccessibilityHint, marks bool, elements any) (*ImageBlock, *ImageInfo, *Error) {
+	if hint != nil {
+		// Its content is drawn by an app the driver cannot see into: a
+		// password field on a page is a secure field no read holds.
+		return nil, nil, Errf(CodeUnsupported, "window %d reads as its frame (accessibility hint %s): the driver cannot see its secure fields, so it is not captured; follow the hint, then read it again", w.ID, hint.Code)
 	}
 	if !s.capture.take() {
 		return nil, nil, Errf(CodeRateLimited, "more than 5 captures a second")
+	}
+	secure, serr := s.d.secureFrames(ctx, sn.tree)
+	if serr != nil {
+		return nil, nil, serr
 	}
 	cctx, cancel := s.d.callBound(ctx)
 	defer cancel()
@@ -27,18 +35,13 @@ func (s *Session) screenshot(ctx context.Context, sn *snapshot, w Window, marks 
 	if err != nil {
 		return nil, nil, AsError(inBound(cctx, err))
 	}
-	blacked := 0
 	bounds := img.Bounds()
-	for i := range sn.tree.Nodes {
-		n := &sn.tree.Nodes[i]
-		if !n.Secure {
-			continue
-		}
-		r := relFrame(n.Frame, w.Frame)
+	for _, f := range secure {
+		r := relFrame(f, w.Frame)
 		rect := image.Rect(r.X, r.Y, r.X+r.W, r.Y+r.H).Add(bounds.Min).Intersect(bounds)
 		draw.Draw(img, rect, image.NewUniform(color.RGBA{0, 0, 0, 255}), image.Point{}, draw.Src)
-		blacked++
 	}
+	blacked := len(secure)
 	if rows, ok := elements.([]ElementRow); ok && marks {
 		for i := range rows {
 			if len(rows[i].Actions) == 0 || rows[i].Secure {
@@ -53,6 +56,57 @@ func (s *Session) screenshot(ctx context.Context, sn *snapshot, w Window, marks 
 	}
 	info := &ImageInfo{MIMEType: "image/png", Width: bounds.Dx(), Height: bounds.Dy(), Bytes: buf.Len(), BlackedOut: blacked}
 	return &ImageBlock{MIMEType: "image/png", Data: buf.Bytes()}, info, nil
+}
+
+// secureSearchFactor bounds the search for the secure fields of a window
+// whose read the zoom budget cut: the window's structure is read again up
+// to this many times the budget's elements. The structure of a window
+// comes in one reply on AT-SPI, so a window ten times the budget is still
+// searched within one call bound; beyond, the screenshot is refused.
+const secureSearchFactor = 10
+
+// secureFrames lists the frames of every secure field of the window read
+// as t (its secure rows' details already read). A read the budget cut
+// holds only some of them, so the window's structure is searched again
+// within a larger bound and its secure fields' frames read; a read cut only
+// by tables read by their visible block holds every element on screen and
+// needs no search. A search that cannot see the whole window either is
+// unsupported: a screenshot with a secure field left unpainted is never
+// sent.
+func (d *Driver) secureFrames(ctx context.Context, t *Tree) ([]Rect, *Error) {
+	if t.Truncated && !t.BlocksOnly {
+		b := d.opts.ZoomBudget
+		b.MaxElements *= secureSearchFactor
+		cctx, cancel := d.callBound(ctx)
+		defer cancel()
+		found, err := d.backend.ReadStructure(cctx, t.Window, b)
+		if err != nil {
+			return nil, AsError(inBound(cctx, err))
+		}
+		if found == nil || len(found.Nodes) == 0 {
+			return nil, Errf(CodeWindowGone, "window %d has no accessible tree", t.Window)
+		}
+		if found.Truncated && !found.BlocksOnly {
+			return nil, Errf(CodeUnsupported, "window %d has more than %d elements or %d levels; a screenshot needs every secure field's bounds", t.Window, b.MaxElements, b.MaxDepth)
+		}
+		var nodes []*Node
+		for i := range found.Nodes {
+			if found.Nodes[i].Secure {
+				nodes = append(nodes, &found.Nodes[i])
+			}
+		}
+		if err := d.backend.ReadFrames(cctx, t.Window, nodes); err != nil {
+			return nil, AsError(inBound(cctx, err))
+		}
+		t = found
+	}
+	var out []Rect
+	for i := range t.Nodes {
+		if t.Nodes[i].Secure {
+			out = append(out, t.Nodes[i].Frame)
+		}
+	}
+	return out, nil
 }
 
 var markColor = color.RGBA{0, 120, 255, 255}

@@ -61,7 +61,7 @@ var hintMessages = map[string]string{
 		"LibreOffice window and start it again with SAL_USE_VCLPLUGIN=gtk3 and SAL_ACCESSIBILITY_ENABLED=1 in its " +
 		"environment (Debian and Ubuntu ship that interface as the libreoffice-gtk3 package).",
 	HintNotOnBus: "This app is not on the accessibility bus, so its only row is the window frame, taken from the X " +
-		"server: it can be captured, and acted on only in a takeover. Apps decide whether to join the bus when they " +
+		"server: it is not captured (the driver cannot see its secure fields), and it is acted on only in a takeover. Apps decide whether to join the bus when they " +
 		"start, and the driver turns the desktop's accessibility switch on when a session starts. Fix: quit the app " +
 		"and start it again. GTK apps join unless NO_AT_BRIDGE=1 is set in their environment; Qt 5 apps need " +
 		"QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1.",

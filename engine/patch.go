@@ -363,7 +363,7 @@ func (p *patcher) edit() *draft {
 	p.base.fillMu.Lock()
 	nodes := slices.Clone(t.Nodes)
 	p.base.fillMu.Unlock()
-	return &draft{p: p, base: t, t: &Tree{Window: t.Window, Truncated: t.Truncated, Nodes: nodes},
+	return &draft{p: p, base: t, t: &Tree{Window: t.Window, Truncated: t.Truncated, BlocksOnly: t.BlocksOnly, Nodes: nodes},
 		cut: t.Truncated && len(t.Nodes) >= p.s.d.opts.ZoomBudget.MaxElements}
 }
 

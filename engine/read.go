@@ -289,7 +289,7 @@ func getWindowState(ctx context.Context, c *Conn, a *Args) Result {
 	res.AccessibilityHint = c.d.accessibilityHint(ctx, sn.tree)
 	out := Result{Structured: &res}
 	if ra.screenshot {
-		img, info, serr := s.screenshot(ctx, sn, w, !ra.skeleton, res.Elements)
+		img, info, serr := s.screenshot(ctx, sn, w, res.AccessibilityHint, !ra.skeleton, res.Elements)
 		if serr != nil {
 			b := serr.Body()
 			res.ScreenshotError = &b

@@ -237,7 +237,7 @@ func (s *Session) observe(ctx context.Context, w Window, post *snapshot, settleE
 		o.TreeText = treeHeader(post.id, w, len(rows), len(post.tree.Nodes), o.Truncated) + rowsText(rows)
 	}
 	if spec.Screenshot {
-		img, info, err := s.screenshot(ctx, post, w, true, rows)
+		img, info, err := s.screenshot(ctx, post, w, s.d.accessibilityHint(ctx, post.tree), true, rows)
 		if err != nil {
 			b := err.Body()
 			o.ScreenshotError = &b

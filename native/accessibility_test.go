@@ -137,6 +137,13 @@ func TestChromiumWithoutRendererAccessibilityHint(t *testing.T) {
 	if msg, _ := hint["message"].(string); hint == nil || hint["code"] != engine.HintChromiumRendererOff || !strings.Contains(msg, "--force-renderer-accessibility") {
 		t.Fatalf("hint %v\n%s", hint, read["tree_text"])
 	}
+	// Its page may hold a password field no read holds: no screenshot,
+	// and the refusal names the hint.
+	shot := h.call("get_window_state", map[string]any{"window_id": uint64(win.ID), "include_screenshot": true})
+	refused, _ := asMap(t, shot.Structured)["screenshot_error"].(map[string]any)
+	if msg, _ := refused["message"].(string); shot.Image != nil || refused["code"] != string(engine.CodeUnsupported) || !strings.Contains(msg, engine.HintChromiumRendererOff) {
+		t.Fatalf("a screenshot of a window that reads as its frame: image %v, screenshot_error %v", shot.Image != nil, refused)
+	}
 	rows := read["elements"].([]any)
 	if len(rows) == 0 || rows[0].(map[string]any)["role"] != "frame" {
 		t.Errorf("the read does not start with the frame:\n%s", read["tree_text"])

@@ -108,7 +108,7 @@ func tableToAtspi(s *engine.TableSize) *atspi.TableSize {
 // frames turned into device pixels by sc. A read with details has every
 // node detailed.
 func treeFromAtspi(t *atspi.Tree, w engine.WindowID, sc windowScale, detailed bool) *engine.Tree {
-	out := &engine.Tree{Window: w, Truncated: t.Truncated, Nodes: make([]engine.Node, len(t.Nodes))}
+	out := &engine.Tree{Window: w, Truncated: t.Truncated, BlocksOnly: t.BlocksOnly, Nodes: make([]engine.Node, len(t.Nodes))}
 	for i := range t.Nodes {
 		n := &t.Nodes[i]
 		out.Nodes[i] = engine.Node{

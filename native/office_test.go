@@ -289,3 +289,29 @@ func checkSheetFacts(t *testing.T, sheet sheetFacts, a1 string) {
 		t.Fatalf("a cell five rows below the visible block: %+v", sheet.Below)
 	}
 }
+
+// TestCalcScreenshot: a sheet read by its visible block holds every
+// element on screen, every secure field among them, so Calc's window is
+// captured although its read says truncated.
+func TestCalcScreenshot(t *testing.T) {
+	onDesktop(t)
+	a := startOffice(t, sandbox.Calc, sheet200)
+	defer a.alive(t)
+	waitSheet(t, a)
+	h, _ := grantedRead(t, a)
+	var r engine.Result
+	testkit.Poll(time.Minute, func() bool {
+		r = h.call("get_window_state", map[string]any{"pid": a.pid, "include_screenshot": true})
+		return r.Err == nil || r.Err.Code != engine.CodeAppNotResponding
+	})
+	if r.Err != nil {
+		t.Fatalf("a read of Calc with a screenshot: %s", r.Text)
+	}
+	out := asMap(t, r.Structured)
+	if out["truncated"] != true {
+		t.Fatal("a read of a sheet's visible block says truncated")
+	}
+	if out["screenshot_error"] != nil || r.Image == nil {
+		t.Fatalf("Calc's window was not captured: %v", out["screenshot_error"])
+	}
+}

@@ -10,7 +10,8 @@ import (
 // ReadTree reads a window's tree in pre-order within the budget. A budget
 // field of zero or less means the zoom budget's. Nodes deeper than
 // MaxDepth (the root is depth 0) and nodes past MaxElements are left out and
-// set Truncated. ChildCount is always the element's real number of
+// set Truncated; a table read in part (SetTableSize) sets it too, and
+// BlocksOnly when nothing else was left out. ChildCount is always the element's real number of
 // children. The nodes are fresh copies the caller may keep.
 func (d *Desktop) ReadTree(ctx context.Context, window engine.WindowID, budget engine.Budget) (*engine.Tree, error) {
 	var t *engine.Tree
@@ -42,14 +43,20 @@ func (w *Window) readFrom(root *Element, b engine.Budget) *engine.Tree {
 		// for as long as it waits): no room past its end.
 		t.Nodes = make([]engine.Node, 0, min(len(w.byID), b.MaxElements))
 	}
+	cut := false // left out by the budget, not by a table read in part
 	var visit func(e *Element, parent, index, depth int) bool
 	visit = func(e *Element, parent, index, depth int) bool {
 		if len(t.Nodes) >= b.MaxElements {
-			t.Truncated = true
+			t.Truncated, cut = true, true
 			return false
 		}
 		i := len(t.Nodes)
 		t.Nodes = append(t.Nodes, w.node(e, parent, index, depth, lay[e]))
+		if e.table != nil {
+			// A table read in part, as the native backend reads a
+			// sheet by its visible block: its other cells are left out.
+			t.Truncated = true
+		}
 		if w.app.offBus {
 			// Off the bus, a window is its frame alone (from X).
 			t.Nodes[i].ChildCount = 0
@@ -57,7 +64,7 @@ func (w *Window) readFrom(root *Element, b engine.Budget) *engine.Tree {
 		}
 		if depth >= b.MaxDepth {
 			if len(e.children) > 0 {
-				t.Truncated = true
+				t.Truncated, cut = true, true
 			}
 			return true
 		}
@@ -69,6 +76,7 @@ func (w *Window) readFrom(root *Element, b engine.Budget) *engine.Tree {
 		return true
 	}
 	visit(root, -1, 0, 0)
+	t.BlocksOnly = t.Truncated && !cut
 	return t
 }
 

@@ -449,10 +449,11 @@ func (r *reader) assemble() (*Tree, []*elem) {
 	r.walk++
 	mark := r.walk
 	states := map[stateSet][]string{}
+	cut := false // left out other than by a table's visible block
 	var visit func(e, up *elem, parent, index, depth int) bool
 	visit = func(e, up *elem, parent, index, depth int) bool {
 		if len(t.Nodes) >= r.budget.MaxElements {
-			t.Truncated = true
+			t.Truncated, cut = true, true
 			return false
 		}
 		e.mark = mark
@@ -505,7 +506,7 @@ func (r *reader) assemble() (*Tree, []*elem) {
 			return true
 		}
 		if depth >= r.budget.MaxDepth || !e.resolved {
-			t.Truncated = true
+			t.Truncated, cut = true, true
 			return true
 		}
 		k := 0
@@ -514,7 +515,7 @@ func (r *reader) assemble() (*Tree, []*elem) {
 				continue
 			}
 			if !ch.hasProps {
-				t.Truncated = true // not read: the fill-in stopped early
+				t.Truncated, cut = true, true // not read: the fill-in stopped early
 				continue
 			}
 			if !visit(ch, e, i, k, depth+1) {
@@ -525,5 +526,6 @@ func (r *reader) assemble() (*Tree, []*elem) {
 		return true
 	}
 	visit(r.root, r.rootUp, -1, 0, 0)
+	t.BlocksOnly = t.Truncated && !cut
 	return t, elems
 }

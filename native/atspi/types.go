@@ -33,6 +33,9 @@ type Tree struct {
 	// Truncated: the budget or a fill-in that stopped early left
 	// elements out.
 	Truncated bool
+	// BlocksOnly: Truncated only because tables were read by their
+	// visible block (engine.Tree.BlocksOnly).
+	BlocksOnly bool
 }
 
 // Node is one element of a read. Name, Description, Value and the action
