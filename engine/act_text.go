@@ -164,10 +164,13 @@ func (x *act) typeKeys(ctx context.Context, text string) *Error {
 		if err := x.s.synth(ctx, InputEvent{Kind: InputKeyPress, Key: key, Char: char}); err != nil {
 			return err
 		}
+		// The press types the character: counted before its release, which
+		// a pause in between (the person took over) sends itself when it
+		// lets go of every key held.
+		typed++
 		if err := x.s.synth(ctx, InputEvent{Kind: InputKeyRelease, Key: key, Char: char}); err != nil {
 			return err
 		}
-		typed++
 	}
 	return nil
 }
