@@ -46,12 +46,12 @@ type control struct {
 }
 
 // handle answers one request. The error, when not nil, is the whole answer.
-func (c *control) handle(ctx context.Context, req request) (any, *rpcError) {
+func (c *control) handle(ctx context.Context, req request) (any, *RPCError) {
 	if req.method == "hello" {
 		return c.hello(req)
 	}
 	if !c.helloed {
-		return nil, &rpcError{Code: CodeHandshake, Message: "send hello {protocol: 1} first"}
+		return nil, &RPCError{Code: CodeHandshake, Message: "send hello {protocol: 1} first"}
 	}
 	switch req.method {
 	case "metadata":
@@ -63,7 +63,7 @@ func (c *control) handle(ctx context.Context, req request) (any, *rpcError) {
 		defer cancel()
 		m, err := c.s.opts.Metadata(rctx)
 		if err != nil {
-			return nil, &rpcError{Code: CodeInternalError, Message: "the metadata could not be built"}
+			return nil, &RPCError{Code: CodeInternalError, Message: "the metadata could not be built"}
 		}
 		return m, nil
 	case "doctor":
@@ -90,7 +90,7 @@ func (c *control) handle(ctx context.Context, req request) (any, *rpcError) {
 	}
 	// takeover.resume belongs to the host's control pipe, where the person's
 	// Continue is wired; the socket never resumes a takeover.
-	return nil, &rpcError{
+	return nil, &RPCError{
 		Code:    CodeMethodNotFound,
 		Message: "method not found",
 		Data:    engine.Errf(engine.CodeUnknownMethod, "the daemon has no such method").Body(),
@@ -99,7 +99,7 @@ func (c *control) handle(ctx context.Context, req request) (any, *rpcError) {
 
 // hello checks the protocol and fixes the connection as ready. A later
 // hello answers again; the peer stays the one read at accept.
-func (c *control) hello(req request) (any, *rpcError) {
+func (c *control) hello(req request) (any, *RPCError) {
 	var p struct {
 		Protocol json.RawMessage `json:"protocol"`
 	}
@@ -113,7 +113,7 @@ func (c *control) hello(req request) (any, *rpcError) {
 		return nil, invalidParams("protocol must be an integer")
 	}
 	if string(p.Protocol) != "1" {
-		return nil, &rpcError{Code: CodeHandshake, Message: "unsupported protocol; this daemon speaks protocol 1"}
+		return nil, &RPCError{Code: CodeHandshake, Message: "unsupported protocol; this daemon speaks protocol 1"}
 	}
 	c.helloed = true
 	return HelloResult{
@@ -144,7 +144,7 @@ func isInteger(v json.RawMessage) bool {
 }
 
 // noParams accepts a method without parameters: params absent or {}.
-func noParams(req request) *rpcError {
+func noParams(req request) *RPCError {
 	var none struct{}
 	return strictParams(req, &none)
 }
@@ -152,7 +152,7 @@ func noParams(req request) *rpcError {
 // strictParams decodes named parameters: an object whose members are all
 // among names, each of the right JSON type. Null, positional (array) or
 // unknown parameters are refused.
-func strictParams(req request, into any, names ...string) *rpcError {
+func strictParams(req request, into any, names ...string) *RPCError {
 	if req.params == nil {
 		if len(names) > 0 {
 			return invalidParams("params must be an object")
@@ -179,7 +179,7 @@ func strictParams(req request, into any, names ...string) *rpcError {
 }
 
 // invalidParams is -32602 with the contract's invalid_arguments object.
-func invalidParams(message string) *rpcError {
-	return &rpcError{Code: CodeInvalidParams, Message: "invalid params: " + message,
+func invalidParams(message string) *RPCError {
+	return &RPCError{Code: CodeInvalidParams, Message: "invalid params: " + message,
 		Data: engine.Errf(engine.CodeInvalidArguments, "%s", message).Body()}
 }

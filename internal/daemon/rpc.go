@@ -30,20 +30,21 @@ type request struct {
 
 func (r request) isNotification() bool { return r.id == nil }
 
-// rpcError is a JSON-RPC error object. Data, when present, is the contract's
-// error object (docs/contract.md#error-envelope).
-type rpcError struct {
+// RPCError is a JSON-RPC error object. Data, when present, is the contract's
+// error object (docs/contract.md#error-envelope). The stop socket speaks
+// the same JSON-RPC and uses it too.
+type RPCError struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`
 	Data    any    `json:"data,omitempty"`
 }
 
-// response is one JSON-RPC response.
-type response struct {
+// Response is one JSON-RPC response (the daemon's and the stop socket's).
+type Response struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
 	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *rpcError       `json:"error,omitempty"`
+	Error   *RPCError       `json:"error,omitempty"`
 }
 
 var nullID = json.RawMessage("null")
@@ -54,12 +55,12 @@ type decoded struct {
 	batch   bool
 	entries []entry
 	// fatal answers the whole frame (unparseable, or an empty batch).
-	fatal *response
+	fatal *Response
 }
 
 type entry struct {
 	req request
-	err *response // set when the entry is not a valid request
+	err *Response // set when the entry is not a valid request
 }
 
 // decodeFrame parses one frame by JSON-RPC 2.0's rules.
@@ -129,12 +130,12 @@ func validID(id json.RawMessage) bool {
 	return false
 }
 
-func errorResponse(id json.RawMessage, code int, message string, data any) *response {
-	return &response{JSONRPC: "2.0", ID: id, Error: &rpcError{Code: code, Message: message, Data: data}}
+func errorResponse(id json.RawMessage, code int, message string, data any) *Response {
+	return &Response{JSONRPC: "2.0", ID: id, Error: &RPCError{Code: code, Message: message, Data: data}}
 }
 
-func resultResponse(id json.RawMessage, result json.RawMessage) *response {
-	return &response{JSONRPC: "2.0", ID: id, Result: result}
+func resultResponse(id json.RawMessage, result json.RawMessage) *Response {
+	return &Response{JSONRPC: "2.0", ID: id, Result: result}
 }
 
 // encode writes a value as one line. HTML escaping is off so string ids

@@ -245,7 +245,7 @@ func (s *Server) answer(ctx context.Context, ctl *control, out *outbox, frame []
 		s.send(out, d.fatal)
 		return
 	}
-	replies := make([]*response, 0, len(d.entries))
+	replies := make([]*Response, 0, len(d.entries))
 	for _, e := range d.entries {
 		if e.err != nil {
 			replies = append(replies, e.err)

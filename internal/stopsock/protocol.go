@@ -37,19 +37,9 @@ type request struct {
 	Params  json.RawMessage `json:"params"`
 }
 
-// rpcError is a JSON-RPC error object, with the daemon socket's codes.
-type rpcError struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-}
-
-// reply is one line a stop socket writes.
-type reply struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *rpcError       `json:"error,omitempty"`
-}
+// reply is one line a stop socket writes: the daemon socket's JSON-RPC
+// response, with its codes.
+type reply = daemon.Response
 
 // helloParams are hello's only parameters.
 type helloParams struct {
@@ -81,7 +71,7 @@ func errorReply(id json.RawMessage, code int, message string) reply {
 	if len(id) == 0 {
 		id = json.RawMessage("null")
 	}
-	return reply{JSONRPC: "2.0", ID: id, Error: &rpcError{Code: code, Message: message}}
+	return reply{JSONRPC: "2.0", ID: id, Error: &daemon.RPCError{Code: code, Message: message}}
 }
 
 // resultReply is the reply to id for a result.

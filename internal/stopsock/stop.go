@@ -151,7 +151,7 @@ func stopOne(ctx context.Context, path string, bound time.Duration) (s Stopped, 
 		var rep struct {
 			ID     json.RawMessage   `json:"id"`
 			Result daemon.KillResult `json:"result"`
-			Error  *rpcError         `json:"error"`
+			Error  *daemon.RPCError  `json:"error"`
 		}
 		if err := json.Unmarshal(line, &rep); err != nil {
 			return s, false, errors.New("the driver answered something that is not JSON-RPC")
