@@ -9,7 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
+
+	"github.com/nish-driver/nish-driver/internal/utf8cut"
 )
 
 // Modes of the log's directory and file. Other users must not read what
@@ -155,20 +156,9 @@ func (l *Log) Record(r Record) {
 // bounded cuts every string field to maxField bytes on a rune boundary.
 func bounded(r Record) Record {
 	for _, f := range []*string{&r.Event, &r.Session, &r.Tool, &r.Exe, &r.Outcome, &r.Path, &r.Effect, &r.Reason, &r.By, &r.Op} {
-		*f = cut(*f)
+		*f, _ = utf8cut.Cut(*f, maxField)
 	}
 	return r
-}
-
-func cut(s string) string {
-	if len(s) <= maxField {
-		return s
-	}
-	n := maxField
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
 
 // Flush waits (at most a couple of seconds) until every record queued

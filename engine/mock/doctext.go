@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/utf8cut"
 )
 
 // Documents that list only the paragraphs on screen, as LibreOffice Writer
@@ -42,7 +43,7 @@ func (d *Desktop) ReadDocumentText(ctx context.Context, doc engine.ElementRef, s
 			}
 		}
 		lines = append(lines, e.belowFold...)
-		text, cut = cutUTF8(strings.Join(lines, "\n"), maxBytes)
+		text, cut = utf8cut.Cut(strings.Join(lines, "\n"), maxBytes)
 		return nil
 	})
 	return text, cut, err

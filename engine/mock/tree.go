@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/utf8cut"
 )
 
 // ReadTree reads a window's tree in pre-order within the budget. A budget
@@ -140,7 +141,7 @@ func (d *Desktop) ReadText(ctx context.Context, ref engine.ElementRef, maxBytes 
 		if e.secure {
 			return engine.Errf(engine.CodeSecureField, "the element is a secure field")
 		}
-		text, cut = cutUTF8(e.content(), maxBytes)
+		text, cut = utf8cut.Cut(e.content(), maxBytes)
 		return nil
 	})
 	return text, cut, err
@@ -156,17 +157,6 @@ func (d *Desktop) elementCall(ctx context.Context, method string, ref engine.Ele
 		}
 		return fn(w, e)
 	})
-}
-
-// cutUTF8 cuts s to at most n bytes without splitting a character.
-func cutUTF8(s string, n int) (string, bool) {
-	if n <= 0 || len(s) <= n {
-		return s, false
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n], true
 }
 
 // ReadValue reads the element's value live, checking first whether it is
@@ -201,7 +191,7 @@ func (d *Desktop) ReadField(ctx context.Context, ref engine.ElementRef, maxBytes
 		if !e.text {
 			return nil
 		}
-		f.Text, f.Truncated = cutUTF8(e.value, maxBytes)
+		f.Text, f.Truncated = utf8cut.Cut(e.value, maxBytes)
 		f.Caret = max(0, min(e.caret, utf8.RuneCountInString(e.value)))
 		return nil
 	})

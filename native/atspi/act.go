@@ -3,6 +3,8 @@ package atspi
 import (
 	"context"
 	"strings"
+
+	"github.com/nish-driver/nish-driver/internal/utf8cut"
 )
 
 // liveInfo is what a live check learns about one element just before an
@@ -304,7 +306,7 @@ func (l *liveInfo) text(ctx context.Context, maxBytes int) (string, bool, error)
 	if d.err != nil {
 		return "", false, mapErr(d.err, l.conn, ctx, targetElement)
 	}
-	out, cut := cutUTF8(dropEmbeds(s), maxBytes)
+	out, cut := utf8cut.Cut(dropEmbeds(s), maxBytes)
 	return out, cut || end >= 0, nil
 }
 

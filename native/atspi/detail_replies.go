@@ -3,7 +3,8 @@ package atspi
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/nish-driver/nish-driver/internal/utf8cut"
 )
 
 // The handlers of a detail read's answers, one per kind of call
@@ -143,7 +144,7 @@ func (r *detailRead) text(i int, d *decoder) {
 	}
 	s := d.str()
 	if d.err == nil {
-		n.Value, _ = cutUTF8(dropEmbeds(s), maxValueBytes)
+		n.Value, _ = utf8cut.Cut(dropEmbeds(s), maxValueBytes)
 		n.HasValue = true
 		r.cellNumber(i)
 	}
@@ -240,17 +241,6 @@ func (v *valueRead) store(n *Node) {
 
 // formatNumber writes a value the shortest way that reads back the same.
 func formatNumber(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-
-// cutUTF8 cuts s to at most n bytes without splitting a character.
-func cutUTF8(s string, n int) (string, bool) {
-	if n <= 0 || len(s) <= n {
-		return s, false
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n], true
-}
 
 // embedChar is U+FFFC, OBJECT REPLACEMENT CHARACTER: a hypertext (a web
 // page's blocks, in both browsers) holds one in its text where each child

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/utf8cut"
 )
 
 // A document's whole text when the app exposes only what is on screen.
@@ -76,7 +78,7 @@ func (c *Client) DocumentText(ctx context.Context, doc, scrollBar ID, maxBytes i
 			return "", false, err
 		}
 		if pr.size >= maxBytes && maxBytes > 0 {
-			out, _ := cutUTF8(pr.text(), maxBytes)
+			out, _ := utf8cut.Cut(pr.text(), maxBytes)
 			return out, true, nil
 		}
 		if page >= docPagesMax || ctx.Err() != nil {
