@@ -23,6 +23,10 @@ TSCLIENT_DEPS := $(TSCLIENT)/node_modules/.package-lock.json
 # The demo's simulated person (ci/demoperson).
 DEMO_PERSON := bin/demoperson
 
+# NATIVE_BENCH runs the native package's benchmarks named by the word that
+# follows it, and none of its tests (-run matches no test's name).
+NATIVE_BENCH = $(GO) test ./native -run '^$$' -bench
+
 # Every Go source of the project (NUL-separated), leaving out build outputs,
 # caches and installed packages.
 GO_FILES := find . \( -path ./.git -o -path ./.cache -o -path ./bin -o -name node_modules \) -prune -o -name '*.go' -print0
@@ -82,20 +86,20 @@ bench: deps
 	$(GO) run ./ci/bench
 	@echo
 	@echo "acts (headless click with settle on the 200-row window, one renaming a label, one adding a row; type_text of 1,000 characters), median of 20:"
-	$(GO) test ./native -run '^$$' -bench 'HeadlessClick|HeadlessAddRow|TypeText1000' -benchtime 20x
+	$(NATIVE_BENCH) 'HeadlessClick|HeadlessAddRow|TypeText1000' -benchtime 20x
 	@echo
 	@echo "browsers (click on the fixture page's Save with settle, Chromium and Firefox), median of 20:"
-	$(GO) test ./native -run '^$$' -bench 'BrowserClick' -benchtime 20x
+	$(NATIVE_BENCH) 'BrowserClick' -benchtime 20x
 	@echo
 	@echo "Calc's visible block alone, inside a whole read (200 x 8 and 100,000 x 3 sheets): block ms, cells (the apps' rows are in the table above):"
-	$(GO) test ./native -run '^$$' -bench 'CalcVisibleBlock' -benchtime 5x
+	$(NATIVE_BENCH) 'CalcVisibleBlock' -benchtime 5x
 	@echo
 	@echo "wait_for: from the app's change (a click's action call returning) to wait_for's reply, 50 waits, p50/p99/max in ms:"
-	$(GO) test ./native -run '^$$' -bench 'WaitForReply' -benchtime 50x
+	$(NATIVE_BENCH) 'WaitForReply' -benchtime 50x
 	@echo
 	@echo "takeover: from the person's input to the driver's last press or step (100 trials each), and the indicator gone after each end (50 each), p50/p99 in ms:"
-	$(GO) test ./native -run '^$$' -bench 'HandBack' -benchtime 100x
-	$(GO) test ./native -run '^$$' -bench 'IndicatorRemoval' -benchtime 50x
+	$(NATIVE_BENCH) 'HandBack' -benchtime 100x
+	$(NATIVE_BENCH) 'IndicatorRemoval' -benchtime 50x
 	@echo
 	@echo "soak (docs/performance.md): 10,000 mixed calls with junk between them, on the mock over stdio of the built binary; RSS and goroutines at the start and the end:"
 	$(MAKE) --no-print-directory build
