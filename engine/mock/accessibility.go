@@ -68,10 +68,7 @@ func (a *App) SetToolkit(family string) {
 // windows then read as their frame alone, as the native backend reads a
 // window that matched no accessible frame.
 func (a *App) SetOffBus(off bool) {
-	a.d.mu.Lock()
-	a.offBus = off
-	a.d.touch()
-	a.d.mu.Unlock()
+	a.d.change(func() { a.offBus = off })
 }
 
 // AddChromiumWithoutContent starts an app named "Chromium" on the Chromium

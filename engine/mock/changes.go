@@ -269,6 +269,15 @@ func (d *Desktop) touch() {
 	}
 }
 
+// change makes a change a read could show: fn runs under mu, and the
+// desktop is touched after it.
+func (d *Desktop) change(fn func()) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	fn()
+	d.touch()
+}
+
 // nextTouch is a channel the next touch closes. mu held.
 func (d *Desktop) nextTouch() <-chan struct{} {
 	if d.touched == nil {

@@ -190,10 +190,7 @@ func (d *Desktop) Close() {
 // call fails with backend_unavailable, as when the display or the AT-SPI bus
 // cannot be reached, and the registry reports the backend unavailable.
 func (d *Desktop) SetUnavailable(off bool) {
-	d.mu.Lock()
-	d.unavailable = off
-	d.touch()
-	d.mu.Unlock()
+	d.change(func() { d.unavailable = off })
 }
 
 // SetPart makes the registry report one part of the capability table as
@@ -213,10 +210,7 @@ func (d *Desktop) SetPart(f engine.Feature) {
 // show the engine's own guard keeps such values from the model even when a
 // backend lets them through.
 func (d *Desktop) LeakSecureValues(on bool) {
-	d.mu.Lock()
-	d.leakSecure = on
-	d.touch()
-	d.mu.Unlock()
+	d.change(func() { d.leakSecure = on })
 }
 
 func errUnavailable() error {

@@ -129,12 +129,9 @@ func (e *Element) walk(fn func(*Element)) {
 	}
 }
 
-// set runs a change under the desktop's lock.
+// set makes a change to the element (Desktop.change).
 func (e *Element) set(fn func()) *Element {
-	e.win.d.mu.Lock()
-	defer e.win.d.mu.Unlock()
-	fn()
-	e.win.d.touch()
+	e.win.d.change(fn)
 	return e
 }
 

@@ -86,10 +86,7 @@ func (w *Window) Title() string {
 
 // SetTitle changes the title and the frame element's name.
 func (w *Window) SetTitle(title string) {
-	w.d.mu.Lock()
-	defer w.d.mu.Unlock()
-	w.root.name = title
-	w.d.touch()
+	w.d.change(func() { w.root.name = title })
 }
 
 // Frame is the window's rectangle in root coordinates.
@@ -101,29 +98,20 @@ func (w *Window) Frame() engine.Rect {
 
 // SetFrame moves or resizes the window; its elements move with it.
 func (w *Window) SetFrame(r engine.Rect) {
-	w.d.mu.Lock()
-	defer w.d.mu.Unlock()
-	w.frame = r
-	w.d.touch()
+	w.d.change(func() { w.frame = r })
 }
 
 // SetScale makes the app draw each logical pixel as s device pixels
 // (1.25, 1.5, 2, ...). The window's frame stays as it is in device pixels;
 // its elements are laid out again in the smaller logical size.
 func (w *Window) SetScale(s float64) {
-	w.d.mu.Lock()
-	defer w.d.mu.Unlock()
-	w.scale = s
-	w.d.touch()
+	w.d.change(func() { w.scale = s })
 }
 
 // SetOnScreen maps or unmaps (minimizes) the window. An unmapped window is
 // still listed, with OnScreen false, but is never under the pointer.
 func (w *Window) SetOnScreen(on bool) {
-	w.d.mu.Lock()
-	defer w.d.mu.Unlock()
-	w.onScreen = on
-	w.d.touch()
+	w.d.change(func() { w.onScreen = on })
 }
 
 // Closed reports whether the window is gone (closed, or its app exited).
