@@ -108,8 +108,11 @@ func TestThunderbirdSelectsAMessage(t *testing.T) {
 // and drops the text (measured here on Thunderbird 153's compose fields,
 // focused or not, as on Firefox's page fields), so the driver offers no
 // accessibility path for typing into any of the three: they wait on the
-// quiet typing of keys sent to the app's window. Until then the typing
-// subtest fails with the driver's not_actionable.
+// quiet typing of keys sent to the app's window (measured by hand: after
+// GrabFocus on the field, key events sent with XSendEvent to the compose
+// window's X window type into each of the three, and the window's title
+// follows the Subject). Until then the typing subtest fails with the
+// driver's not_actionable.
 func TestThunderbirdCompose(t *testing.T) {
 	onDesktop(t)
 	a, h, _ := grantedThunderbird(t)
@@ -119,7 +122,13 @@ func TestThunderbirdCompose(t *testing.T) {
 		t.Fatalf("clicking New Message headless: %v", res)
 	}
 	win := composeWindow(t, h, a)
-	compose := h.ok("get_window_state", map[string]any{"window_id": win, "max_elements": 5000})
+	// The window shows before its message body's document is built.
+	var compose map[string]any
+	testkit.Eventually(t, 30*time.Second, "the compose window's message body", func() bool {
+		compose = h.ok("get_window_state", map[string]any{"window_id": win, "max_elements": 5000})
+		a.alive(t)
+		return hasRow(compose, "document_web", "Message body")
+	})
 	walked := walkCount(t, a.pid, "Write")
 	n := int(testkit.Field[float64](t, compose, "element_count"))
 	if compose["truncated"] != false {
