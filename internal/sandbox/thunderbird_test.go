@@ -14,8 +14,7 @@ import (
 // their own, and both run as separate instances without a crash
 // reporter.
 func TestGeckoProfilesShareTheQuietPreferences(t *testing.T) {
-	d := &Desktop{Root: t.TempDir()}
-	d.vars = desktopVars(d.Root)
+	d := unstartedDesktop(t)
 	tb, err := d.NewThunderbirdProfile("Fixture")
 	if err != nil {
 		t.Fatal(err)
@@ -63,8 +62,7 @@ func TestGeckoProfilesShareTheQuietPreferences(t *testing.T) {
 // caller's mailbox file, and a session that opens that folder in the
 // three-pane window's first tab.
 func TestThunderbirdProfileOpensTheFolder(t *testing.T) {
-	d := &Desktop{Root: t.TempDir()}
-	d.vars = desktopVars(d.Root)
+	d := unstartedDesktop(t)
 	p, err := d.NewThunderbirdProfile("My Mail")
 	if err != nil {
 		t.Fatal(err)
