@@ -71,6 +71,11 @@ DEBIAN_PACKAGES=(
   libreoffice-calc
   libreoffice-writer
   libreoffice-gtk3
+  # Thunderbird (Gecko, as Firefox): its three-pane window on a local
+  # folder of 1,000 messages and its compose window
+  # (sandbox.ThunderbirdCommand; the mbox is written at test time by
+  # internal/testkit/desktop). Debian 12 ships it from bookworm-security.
+  thunderbird
   # The Wayland lane of the test desktop (internal/sandbox/wayland.go):
   # mutter headless as the compositor, Xwayland for X11 apps and the
   # consent dialog, PipeWire and WirePlumber for its screen casts (and
@@ -103,7 +108,7 @@ DEBIAN_PACKAGES=(
 )
 
 # Commands that must be on PATH once the packages above are installed.
-REQUIRED_COMMANDS=(gcc git make Xvfb mutter sway swaymsg Xwayland pipewire wireplumber busctl xrandr xprop dbus-daemon gdbus chromium firefox-esr keepassxc keepassxc-cli featherpad soffice pkg-config dpkg-shlibdeps lintian man systemd-analyze unshare)
+REQUIRED_COMMANDS=(gcc git make Xvfb mutter sway swaymsg Xwayland pipewire wireplumber busctl xrandr xprop dbus-daemon gdbus chromium firefox-esr keepassxc keepassxc-cli featherpad soffice thunderbird pkg-config dpkg-shlibdeps lintian man systemd-analyze unshare)
 
 # Minimum tool versions (major only for Node; Go's own toolchain switch
 # handles go.mod's exact version when the installed Go is older).

@@ -66,9 +66,11 @@ func (a *desktopApp) alive(t testing.TB) {
 	}
 }
 
-// startQtApp starts a Qt app's command and waits until its process is on
-// the accessibility bus and its window is on screen.
-func startQtApp(t testing.TB, what string, cmd *exec.Cmd) *desktopApp {
+// startOwnApp starts the command of an app that is its own process on the
+// accessibility bus (the Qt apps, Thunderbird; not LibreOffice's
+// launcher) and waits until that process is on the bus and its window is
+// on screen.
+func startOwnApp(t testing.TB, what string, cmd *exec.Cmd) *desktopApp {
 	t.Helper()
 	a := startDesktopApp(t, what, cmd)
 	a.pid = cmd.Process.Pid
@@ -90,13 +92,13 @@ func startKeePassXC(t testing.TB) *desktopApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return startQtApp(t, "KeePassXC", cmd)
+	return startOwnApp(t, "KeePassXC", cmd)
 }
 
 // startFeatherPad opens a 60-line text file in FeatherPad.
 func startFeatherPad(t testing.TB) *desktopApp {
 	t.Helper()
-	return startQtApp(t, "FeatherPad", featherPadCommand(t))
+	return startOwnApp(t, "FeatherPad", featherPadCommand(t))
 }
 
 // featherPadCommand is FeatherPad on the test's desktop with a fresh notes

@@ -360,15 +360,48 @@ func hasShownRow(read map[string]any, role, label string) bool {
 // after_refresh says; at most three tries.
 func clickFresh(t *testing.T, h *harness, a *desktopApp, label string, roles ...string) map[string]any {
 	t.Helper()
+	return okResult(t, "clicking "+label, actFresh(t, h, map[string]any{"pid": a.pid}, label, roles, "click", nil))
+}
+
+// actFresh reads the window target names (a pid or a window_id), finds
+// the element labelled label (rowWith) and calls tool with its token (as
+// root for get_window_state, a drill-down; else as element_token) and
+// args; a token gone stale (the window changed between the read and the
+// call) means reading again, as the contract's after_refresh says; at
+// most three tries. It returns the last call's result.
+func actFresh(t *testing.T, h *harness, target map[string]any, label string, roles []string, tool string, args map[string]any) engine.Result {
+	t.Helper()
 	for attempt := 0; ; attempt++ {
-		read := h.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
+		read := h.ok("get_window_state", mergeArgs(target, map[string]any{"max_elements": 5000}))
 		tok, _ := rowWith(t, read, label, roles...)
-		r := h.call("click", map[string]any{"element_token": tok})
-		if r.Err == nil {
-			return asMap(t, r.Structured)
+		key := "element_token"
+		if tool == "get_window_state" {
+			key = "root"
 		}
-		if r.Err.Code != engine.CodeStaleElementToken || attempt == 2 {
-			t.Fatalf("clicking %q: %s", label, r.Text)
+		r := h.call(tool, mergeArgs(args, map[string]any{key: tok}))
+		if r.Err == nil || r.Err.Code != engine.CodeStaleElementToken || attempt == 2 {
+			return r
 		}
 	}
+}
+
+// okResult is a call's structured result, failing the test with what the
+// call answered when it failed.
+func okResult(t *testing.T, what string, r engine.Result) map[string]any {
+	t.Helper()
+	if r.Err != nil {
+		t.Fatalf("%s: %s", what, r.Text)
+	}
+	return asMap(t, r.Structured)
+}
+
+// mergeArgs is a tool's arguments: a's and b's (b's win), in a new map.
+func mergeArgs(a, b map[string]any) map[string]any {
+	out := make(map[string]any, len(a)+len(b))
+	for _, m := range []map[string]any{a, b} {
+		for k, v := range m {
+			out[k] = v
+		}
+	}
+	return out
 }

@@ -22,7 +22,7 @@ func TestWaylandQtApps(t *testing.T) {
 	// A Qt 5 app on Xwayland (the platform Qt 5 picks on GNOME unless told
 	// otherwise) finds the bus through Xwayland's root window, as GNOME's
 	// Xwayland session script publishes it, and is read the same way.
-	onX := startQtApp(t, "FeatherPad", deskOf(t).UseX11(featherPadCommand(t)))
+	onX := startOwnApp(t, "FeatherPad", deskOf(t).UseX11(featherPadCommand(t)))
 	// The Wayland apps start after it: the last one has the focus, which
 	// the typing below finds it by.
 	apps := make([]*desktopApp, len(qtApps))

@@ -54,8 +54,7 @@ func TestAppCommandTurnsAccessibilityOn(t *testing.T) {
 	t.Setenv("GNOME_ACCESSIBILITY", "0")
 	t.Setenv("QT_LINUX_ACCESSIBILITY_ALWAYS_ON", "0")
 	t.Setenv("AT_SPI_BUS_ADDRESS", "unix:path=/elsewhere")
-	d := &Desktop{Root: t.TempDir()}
-	d.vars = desktopVars(d.Root)
+	d := unstartedDesktop(t)
 	cases := []struct {
 		name     string
 		argv     []string

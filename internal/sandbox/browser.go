@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 )
 
@@ -64,37 +63,28 @@ func (b Browser) programs() []string {
 // Chromium gets --force-renderer-accessibility (without it only the frame
 // is on the bus) and --no-sandbox when run as root (Chromium refuses to
 // start as root otherwise); Firefox gets GNOME_ACCESSIBILITY=1 and a
-// user.js of quiet preferences.
+// user.js of quiet preferences (gecko.go, shared with Thunderbird).
 func (d *Desktop) BrowserCommand(kind Browser, url string) (*exec.Cmd, error) {
 	prog, err := kind.lookPath()
 	if err != nil {
 		return nil, err
 	}
-	base := filepath.Join(d.Root, "profiles")
-	if err := os.MkdirAll(base, 0o700); err != nil {
-		return nil, err
-	}
-	profile, err := os.MkdirTemp(base, strings.ToLower(kind.String())+"-")
-	if err != nil {
-		return nil, err
-	}
-	var args []string
-	switch kind {
-	case Chromium:
-		args, err = chromiumArgs(profile, os.Geteuid() == 0, d.Wayland != "")
-	case Firefox:
-		args, err = firefoxArgs(profile)
-	}
-	if err != nil {
-		return nil, err
-	}
-	cmd := d.Command(prog, append(args, url)...)
 	if kind == Firefox {
-		// A crash is a test failure to see, not a reporter window to
-		// click away.
-		cmd.Env = append(cmd.Env, "MOZ_CRASHREPORTER_DISABLE=1")
+		profile, err := d.geckoProfile("firefox", firefoxUserJS)
+		if err != nil {
+			return nil, err
+		}
+		return d.geckoCommand(prog, profile, append(firefoxArgs(), url)...), nil
 	}
-	return cmd, nil
+	profile, err := d.profile("chromium")
+	if err != nil {
+		return nil, err
+	}
+	args, err := chromiumArgs(profile, os.Geteuid() == 0, d.Wayland != "")
+	if err != nil {
+		return nil, err
+	}
+	return d.Command(prog, append(args, url)...), nil
 }
 
 // lookPath finds the browser's program.

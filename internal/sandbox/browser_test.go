@@ -80,8 +80,7 @@ func TestBrowsersExposeTheFixturePage(t *testing.T) {
 // inside the desktop's private folder (so Close removes it) holding the
 // preferences that keep first-run windows away, and the URL last.
 func TestBrowserCommandPreparesAThrowawayProfile(t *testing.T) {
-	d := &Desktop{Root: t.TempDir()}
-	d.vars = desktopVars(d.Root)
+	d := unstartedDesktop(t)
 	cases := []struct {
 		kind      Browser
 		wantArgs  []string

@@ -70,8 +70,7 @@ func TestOfficeAppsJoinTheBus(t *testing.T) {
 // starting it: the GTK 3 interface, the app's switch, a new profile inside
 // the desktop's folder holding the quiet settings, and the file last.
 func TestOfficeCommandUsesAThrowawayProfile(t *testing.T) {
-	d := &Desktop{Root: t.TempDir()}
-	d.vars = desktopVars(d.Root)
+	d := unstartedDesktop(t)
 	for _, kind := range []Office{Calc, Writer} {
 		first, err := d.OfficeCommand(kind, "/tmp/x.ods")
 		if err != nil {

@@ -124,3 +124,13 @@ func TestCloseKillsProgramsThatLeftTheirGroup(t *testing.T) {
 		t.Fatal("a program that left its group outlived Close")
 	}
 }
+
+// unstartedDesktop is a desktop that was never started: its private
+// folder (a test folder) and environment, for the tests of commands
+// prepared and files written without running anything.
+func unstartedDesktop(t *testing.T) *Desktop {
+	t.Helper()
+	d := &Desktop{Root: t.TempDir()}
+	d.vars = desktopVars(d.Root)
+	return d
+}
