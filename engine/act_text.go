@@ -58,6 +58,9 @@ func typeTextSpec(x *act) (func(context.Context) *Error, *Error) {
 				p, ok := post.pos[idx]
 				return ok && strings.Contains(post.tree.Nodes[p].Value, text)
 			}
+			if done, err := x.typeWindowKeys(ctx, n, text); done {
+				return err
+			}
 			x.path = PathText
 			return x.s.d.callElement(ctx, func(cctx context.Context) error {
 				return x.s.d.backend.InsertText(cctx, ElementRef{Window: x.win.ID, ID: n.ID}, text)
