@@ -21,13 +21,14 @@ import (
 // app's window only. It stays optional: without it such fields are
 // refused as before (not_actionable, a takeover recommended).
 type WindowKeyTyper interface {
-	// WindowKeys prepares typing text into ref on the window_keys path.
-	// It answers (nil, nil) when ref's app takes text through
-	// accessibility (EditableText applies). Otherwise it refuses with
+	// TakesWindowKeys reports whether ref is a field whose app takes text
+	// only as keys sent to its window (a read shows it not Editable).
+	TakesWindowKeys(ctx context.Context, ref ElementRef) (bool, error)
+	// WindowKeys prepares typing text into such a field. It refuses with
 	// not_actionable when the path cannot be taken safely (the window is
 	// not one it can send keys to alone, the window holds the keyboard
-	// focus, a character has no key in the keymap, focusing would move the
-	// person's focus or raise the window), and else focuses the element
+	// focus, a character has no key in the keymap, focusing moved the
+	// person's focus or raised the window), and else focuses the field
 	// through accessibility and returns the typing.
 	WindowKeys(ctx context.Context, ref ElementRef, text string) (KeyTyping, error)
 }
@@ -49,14 +50,26 @@ type KeyTyping interface {
 // answer to it (docs/decisions.md, "Window keys").
 const windowKeysBatch = 16
 
-// typeWindowKeys types text into field n on the window_keys path when the
-// backend says its app needs it; done is false when the accessibility
-// path applies (the caller inserts the text).
-func (x *act) typeWindowKeys(ctx context.Context, n *Node, text string) (done bool, _ *Error) {
+// takesWindowKeys asks the backend whether field n takes text only as
+// keys sent to its window.
+func (x *act) takesWindowKeys(ctx context.Context, n *Node) (bool, *Error) {
 	wk, ok := x.s.d.backend.(WindowKeyTyper)
 	if !ok {
 		return false, nil
 	}
+	var takes bool
+	err := x.s.d.callElement(ctx, func(c context.Context) error {
+		var e error
+		takes, e = wk.TakesWindowKeys(c, ElementRef{Window: x.win.ID, ID: n.ID})
+		return e
+	})
+	return takes, err
+}
+
+// typeWindowKeys types text into field n on the window_keys path, after
+// the checks every type_text makes.
+func (x *act) typeWindowKeys(ctx context.Context, n *Node, text string) *Error {
+	wk := x.s.d.backend.(WindowKeyTyper)
 	ref := ElementRef{Window: x.win.ID, ID: n.ID}
 	var k KeyTyping
 	err := x.s.d.callElement(ctx, func(c context.Context) error {
@@ -65,29 +78,26 @@ func (x *act) typeWindowKeys(ctx context.Context, n *Node, text string) (done bo
 		return e
 	})
 	if err != nil && err.Code == CodeNotActionable {
-		return true, notActionable(x, err.Message)
+		return notActionable(x, err.Message)
 	}
 	if err != nil {
-		return true, err
-	}
-	if k == nil {
-		return false, nil
+		return err
 	}
 	x.path = PathWindowKeys
 	typed := 0
 	x.typed = &typed
 	for sent := 0; sent < len(text); {
 		if err := x.checkWindowKeys(ctx, k, text[:sent]); err != nil {
-			return true, err
+			return err
 		}
 		end := batchEnd(text, sent, typed)
 		if err := x.s.d.callElement(ctx, func(c context.Context) error { return k.Send(c, text[sent:end]) }); err != nil {
-			return true, err
+			return err
 		}
 		typed += utf8.RuneCountInString(text[sent:end])
 		sent = end
 	}
-	return true, x.checkWindowKeys(ctx, k, text)
+	return x.checkWindowKeys(ctx, k, text)
 }
 
 // batchEnd is the byte offset where the batch starting at sent ends: one

@@ -2,263 +2,276 @@ package native_test
 
 import (
 	"context"
-	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
+	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/internal/sandbox"
+	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/xtest"
 	"github.com/nish-driver/nish-driver/native/xlib"
 )
 
-// Quiet typing is measured here, not built (docs/decisions.md, "Quiet
-// typing (measured, not built)"): with a second window, the synthetic GTK
-// form, holding the X input focus as the person's, a browser's field is
-// focused through accessibility (Component.GrabFocus) and key events are
-// sent to the browser's X window with XSendEvent (xlib.SendChar). The test
-// records what happens to the X focus, the stacking order, the field and
-// the person's window, and checks the facts the write-up relies on.
+// The window_keys path (docs/contract.md#window-keys, docs/decisions.md,
+// "Window keys") with the person at work in another window: the synthetic
+// GTK form, raised, holding the X input focus, one of its entries focused
+// and holding text. A browser's field is typed into headless; the person's
+// window must receive nothing and keep the focus and its place on top.
 
-// quietText is what the test types: capitals (Shift in the event's state),
-// a digit, punctuation and a space.
-const quietText = "XSe Quiet-1!"
-
-func TestQuietTypingMeasured(t *testing.T) {
-	onDesktop(t)
-	for _, kind := range browsers {
-		t.Run(kind.String(), func(t *testing.T) { measureQuietTyping(t, kind) })
-	}
+// personAtWork is the person's window and what the test watches of the
+// desktop.
+type personAtWork struct {
+	x      *xlib.Display
+	win    uint64           // the person's top-level
+	entry  *sandbox.Element // its focused entry
+	text   string           // what the entry holds
+	stack  []uint64         // the mapped top-levels, topmost first, when the person sat down
+	target *sandbox.Element // the browser's Name field
+	app    sandbox.AccessibleApp
 }
 
-// quietState is what the test reads before and after each step.
-type quietState struct {
-	focusTop   uint64   // FocusedTopLevel
-	focusRaw   uint64   // XGetInputFocus
-	stacking   []uint64 // top-levels, topmost first
-	fieldFocus bool     // the browser field's focused state
-}
-
-func (s quietState) String() string {
-	return fmt.Sprintf("focus top-level %#x (raw %#x), stacking %#x, field focused %v", s.focusTop, s.focusRaw, s.stacking, s.fieldFocus)
-}
-
-func measureQuietTyping(t *testing.T, kind sandbox.Browser) {
+// sitDown starts the synthetic form as the person's window after the
+// browser's session was granted (the consent dialog takes the focus while
+// it is up): its first entry focused, the window raised and focused.
+func sitDown(t *testing.T, b *browser) *personAtWork {
+	t.Helper()
 	ctx := context.Background()
 	d := deskOf(t)
-	person := startSynthetic(t, 3)
-	b := startBrowser(t, kind)
-	defer b.alive(t)
-
+	form := startSynthetic(t, 3)
 	x, err := xlib.Open(d.Display)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer x.Close()
+	t.Cleanup(func() { x.Close() })
+	p := &personAtWork{x: x, win: topLevelOf(t, x, form.cmd.Process.Pid)}
+	if p.entry, err = d.FindElement(ctx, a11yApp(t, form.cmd.Process.Pid), sandbox.RoleText, ""); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := p.entry.GrabFocus(ctx); err != nil || !ok {
+		t.Fatalf("focusing the person's entry: %v %v", ok, err)
+	}
+	if err := x.Raise(p.win); err != nil {
+		t.Fatal(err)
+	}
+	if p.text, err = p.entry.Text(ctx); err != nil || p.text == "" {
+		t.Fatalf("the person's entry holds %q: %v", p.text, err)
+	}
+	p.app = a11yApp(t, b.pid)
+	if p.target, err = d.FindElement(ctx, p.app, sandbox.RoleEntry, "Name"); err != nil {
+		t.Fatal(err)
+	}
+	testkit.Eventually(t, 5*time.Second, "the person's window holds the focus", func() bool {
+		f, _ := x.FocusedTopLevel()
+		return f == p.win
+	})
+	p.stack = p.stacking(t)
+	if len(p.stack) == 0 || p.stack[0] != p.win {
+		t.Fatalf("the person's window %#x is not on top: %#x", p.win, p.stack)
+	}
+	return p
+}
 
-	gtkWin := topLevelOf(t, x, person.cmd.Process.Pid)
-	brWin := topLevelOf(t, x, b.pid)
-	gtkApp := a11yApp(t, person.cmd.Process.Pid)
-	brApp := a11yApp(t, b.pid)
-
-	// The person's window: its first row's entry focused, the window
-	// raised and holding the X input focus.
-	entry, err := d.FindElement(ctx, gtkApp, sandbox.RoleText, "")
+// stacking lists the mapped top-levels, topmost first.
+func (p *personAtWork) stacking(t *testing.T) []uint64 {
+	t.Helper()
+	if err := p.x.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	wins, err := p.x.TopLevels()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ok, err := entry.GrabFocus(ctx); err != nil || !ok {
-		t.Fatalf("GTK entry GrabFocus: %v %v", ok, err)
-	}
-	if err := x.Raise(gtkWin); err != nil {
-		t.Fatal(err)
-	}
-	personBefore, err := entry.Text(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	field, err := d.FindElement(ctx, brApp, sandbox.RoleEntry, "Name")
-	if err != nil {
-		t.Fatal(err)
-	}
-	read := func(what string) quietState {
-		t.Helper()
-		_ = x.Sync()
-		var s quietState
-		s.focusTop, _ = x.FocusedTopLevel()
-		s.focusRaw, _ = x.InputFocus()
-		wins, _ := x.TopLevels()
-		for _, w := range wins {
-			if w.Mapped {
-				s.stacking = append(s.stacking, w.ID)
-			}
+	var ids []uint64
+	for _, w := range wins {
+		if w.Mapped {
+			ids = append(ids, w.ID)
 		}
-		s.fieldFocus, _ = field.Focused(ctx)
-		t.Logf("%s: %v", what, s)
-		return s
 	}
-	time.Sleep(300 * time.Millisecond)
-	before := read("before GrabFocus")
-	t.Logf("windows: person (GTK) %#x, %s %#x", gtkWin, kind, brWin)
-	if before.focusTop != gtkWin {
-		t.Fatalf("the person's window does not hold the X focus before the test: %v", before)
-	}
+	return ids
+}
 
-	start := time.Now()
-	ok, err := field.GrabFocus(ctx)
-	t.Logf("GrabFocus on the %s field: %v, %v (%v)", kind, ok, err, time.Since(start))
-	var afterGrab quietState
-	deadline := time.Now().Add(2 * time.Second)
-	for {
-		afterGrab = read("after GrabFocus")
-		if afterGrab.fieldFocus || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(200 * time.Millisecond)
+// untouched fails unless the person's window still holds the focus, sits
+// where it sat in the stacking, and its entry holds what it held.
+func (p *personAtWork) untouched(t *testing.T, after string) {
+	t.Helper()
+	if f, err := p.x.FocusedTopLevel(); err != nil || f != p.win {
+		t.Fatalf("after %s the X focus is on %#x (%v), not the person's window %#x", after, f, err, p.win)
 	}
-	t.Logf("field focused %v after %v", afterGrab.fieldFocus, time.Since(start))
-
-	grabbed := afterGrab.focusTop == brWin
-	raised := len(afterGrab.stacking) > 0 && afterGrab.stacking[0] == brWin
-
-	// Phase 1, the lead: type while the browser holds the X focus (as
-	// GrabFocus left it, or not).
-	typeQuiet := func(what, text string) time.Duration {
-		t.Helper()
-		start := time.Now()
-		for _, r := range text {
-			for _, press := range []bool{true, false} {
-				if err := x.SendChar(brWin, r, press); err != nil {
-					t.Fatalf("SendChar %q: %v", r, err)
-				}
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		t.Logf("%s: sent %d characters in %v", what, len([]rune(text)), time.Since(start))
-		return time.Since(start)
+	if now := p.stacking(t); !slices.Equal(now, p.stack) {
+		t.Fatalf("after %s the stacking is %#x, was %#x", after, now, p.stack)
 	}
-	waitField := func(want string) string {
-		t.Helper()
-		start := time.Now()
-		var got string
-		for deadline := time.Now().Add(3 * time.Second); ; {
-			got, _ = field.Text(ctx)
-			if got == want || time.Now().After(deadline) {
-				break
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-		t.Logf("the %s field holds %q (want %q) after %v", kind, got, want, time.Since(start))
-		return got
-	}
-	first, rest := quietText[:3], quietText[3:]
-	typeQuiet("phase 1 (after GrabFocus)", first)
-	got1 := waitField(first)
-	afterType1 := read("after phase 1")
-
-	// Phase 2: the person takes their window back (X focus and top of the
-	// stack), then the rest is sent to the browser's window.
-	if err := x.Raise(gtkWin); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(300 * time.Millisecond)
-	back := read("the person's window back")
-	typeQuiet("phase 2 (the person's window focused)", rest)
-	got2 := waitField(got1 + rest)
-	afterType2 := read("after phase 2")
-
-	// Phase 3: a synthetic FocusIn sent to the browser's window (the X
-	// focus stays on the person's), then one more character.
-	if err := x.SendFocusIn(brWin); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(200 * time.Millisecond)
-	typeQuiet("phase 3 (after a synthetic FocusIn)", "Z")
-	got3 := waitField(got2 + "Z")
-	afterType3 := read("after phase 3")
-	personAfter, _ := entry.Text(ctx)
-	t.Logf("the person's entry: %q before, %q after", personBefore, personAfter)
-
-	t.Logf("SUMMARY %s: GrabFocus took the X focus %v, raised %v; phase 1 typed %q; phase 2 (focus on the person) typed %q; phase 3 (synthetic FocusIn) typed %q",
-		kind, grabbed, raised, got1, strings.TrimPrefix(got2, got1), strings.TrimPrefix(got3, got2))
-
-	// Sending keys moves neither focus nor stacking, and the person's
-	// window gets nothing.
-	if personAfter != personBefore {
-		t.Errorf("the person's entry changed: %q -> %q", personBefore, personAfter)
-	}
-	if afterType1.focusTop != afterGrab.focusTop || !equalIDs(afterType1.stacking, afterGrab.stacking) {
-		t.Errorf("phase 1's sending moved focus or stacking: %v -> %v", afterGrab, afterType1)
-	}
-	if back.focusTop != gtkWin {
-		t.Fatalf("the person's window did not get the focus back: %v", back)
-	}
-	if afterType2.focusTop != gtkWin || !equalIDs(afterType2.stacking, back.stacking) {
-		t.Errorf("phase 2's sending moved focus or stacking: %v -> %v", back, afterType2)
-	}
-	if afterType3.focusTop != gtkWin || !equalIDs(afterType3.stacking, back.stacking) {
-		t.Errorf("phase 3's sending moved focus or stacking: %v -> %v", back, afterType3)
-	}
-	// What each browser did when measured (Chromium 148, Firefox ESR
-	// 140, Xvfb without a window manager); a change here changes the
-	// write-up's recommendation.
-	want := map[sandbox.Browser]struct {
-		grabs          bool   // GrabFocus takes the X focus and raises
-		typed2, typed3 string // phase 2's and phase 3's typing
-	}{
-		sandbox.Chromium: {grabs: true, typed2: "", typed3: "Z"},
-		sandbox.Firefox:  {grabs: false, typed2: rest, typed3: "Z"},
-	}[kind]
-	if grabbed != want.grabs || raised != want.grabs {
-		t.Errorf("GrabFocus took the X focus %v and raised %v, measured %v", grabbed, raised, want.grabs)
-	}
-	if p2 := strings.TrimPrefix(got2, got1); p2 != want.typed2 {
-		t.Errorf("phase 2 typed %q, measured %q", p2, want.typed2)
-	}
-	if p3 := strings.TrimPrefix(got3, got2); p3 != want.typed3 {
-		t.Errorf("phase 3 typed %q, measured %q", p3, want.typed3)
-	}
-	if got1 != first {
-		t.Errorf("phase 1: the %s field holds %q, want %q", kind, got1, first)
+	if got, err := p.entry.Text(context.Background()); err != nil || got != p.text {
+		t.Fatalf("after %s the person's entry holds %q (%v), held %q", after, got, err, p.text)
 	}
 }
 
-func equalIDs(a, b []uint64) bool {
-	return strings.Trim(fmt.Sprint(a), "[]") == strings.Trim(fmt.Sprint(b), "[]")
+// fieldHolds waits until the browser's field holds want.
+func (p *personAtWork) fieldHolds(t *testing.T, want string) {
+	t.Helper()
+	var got string
+	if !testkit.Poll(5*time.Second, func() bool {
+		got, _ = p.target.Text(context.Background())
+		return got == want
+	}) {
+		t.Fatalf("the field holds %q, want %q", got, want)
+	}
+}
+
+// TestWindowKeysTypeIntoFirefox: type_text into Firefox's page field
+// types on the window_keys path, headless, while the person works in
+// another window, which receives nothing and keeps the focus and its
+// place on top. The focus moved away mid-typing stops the act with
+// focus_changed, nothing typed after; a secure field, credential-looking
+// text and a character without a key are refused with nothing typed.
+func TestWindowKeysTypeIntoFirefox(t *testing.T) {
+	onDesktop(t)
+	b, h, read := grantedBrowser(t, sandbox.Firefox, engine.Options{})
+	defer b.alive(t)
+	p := sitDown(t, b)
+	name, _ := rowWith(t, read, "Name", "entry")
+
+	const text = "Quiet typing: Ada Lovelace, 10 December 1815!"
+	res := h.ok("type_text", map[string]any{"element_token": name, "text": text})
+	if res["path"] != string(engine.PathWindowKeys) || res["effect"] != "confirmed" || res["took_cursor"] != false ||
+		res["typed_characters"] != float64(utf8.RuneCountInString(text)) || !strings.Contains(asJSON(t, res["diff"]), text) {
+		t.Fatalf("type_text into Firefox's field: %v", res)
+	}
+	p.fieldHolds(t, text)
+	p.untouched(t, "type_text")
+
+	// Refusals send nothing: the field keeps its text.
+	read = h.ok("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000})
+	name, _ = rowWith(t, read, "Name", "entry")
+	pw, _ := rowWith(t, read, "Password", "password_text")
+	h.fail(engine.CodeSecureField, "type_text", map[string]any{"element_token": pw, "text": "x"})
+	h.fail(engine.CodeSensitiveText, "type_text", map[string]any{"element_token": name, "text": "AKIAQWERTYUIOPASDFGH"})
+	e := h.fail(engine.CodeNotActionable, "type_text", map[string]any{"element_token": name, "text": " Straße"})
+	if esc, _ := e["escalation"].(map[string]any); esc["recommend"] != "takeover" {
+		t.Fatalf("a character without a key recommends a takeover: %v", e)
+	}
+	p.fieldHolds(t, text)
+	p.untouched(t, "the refusals")
+
+	// The focus moves to a third window once the typing has begun: the
+	// act stops at the next batch, and the field holds exactly what was
+	// sent.
+	other, err := xtest.Open(deskOf(t).Display)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	third, err := other.NewPlainWindow(xtest.PlainWindow{Frame: xtest.Rect{X: 900, Y: 600, W: 200, H: 100}, RGB: 0x336699, Class: "third", Title: "third"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("window keys ", 150)
+	moved := make(chan error, 1)
+	go func() {
+		// Wait for the first character of the long text to land, then
+		// give a third window the focus.
+		if !testkit.Poll(20*time.Second, func() bool {
+			got, _ := p.target.Text(context.Background())
+			return len(got) > len(text)
+		}) {
+			moved <- nil
+			return
+		}
+		moved <- p.x.Raise(third)
+	}()
+	e = h.fail(engine.CodeFocusChanged, "type_text", map[string]any{"element_token": name, "text": long})
+	if err := <-moved; err != nil {
+		t.Fatal(err)
+	}
+	typed := int(testkit.Field[float64](t, e, "typed_characters"))
+	if typed == 0 || typed >= len(long) {
+		t.Fatalf("the stop says %d of %d characters were sent: %v", typed, len(long), e)
+	}
+	t.Logf("the focus moved after %d of %d characters were sent", typed, len(long))
+	p.fieldHolds(t, text+long[:typed])
+	if got, err := p.entry.Text(context.Background()); err != nil || got != p.text {
+		t.Fatalf("the person's entry holds %q (%v), held %q", got, err, p.text)
+	}
+}
+
+// TestWindowKeysRefuseChromium: type_text into Chromium's page field is
+// refused with a takeover recommended, before anything is focused: the
+// person's window keeps the X focus and its place on top, and the field
+// is not focused (Chromium's GrabFocus would raise and focus its window,
+// TestChromiumFocusingIsNotQuiet).
+func TestWindowKeysRefuseChromium(t *testing.T) {
+	onDesktop(t)
+	b, h, read := grantedBrowser(t, sandbox.Chromium, engine.Options{})
+	defer b.alive(t)
+	p := sitDown(t, b)
+	name, _ := rowWith(t, read, "Name", "entry")
+	e := h.fail(engine.CodeNotActionable, "type_text", map[string]any{"element_token": name, "text": "Ada"})
+	if esc, _ := e["escalation"].(map[string]any); esc["recommend"] != "takeover" {
+		t.Fatalf("type_text into Chromium's field recommends a takeover: %v", e)
+	}
+	// A read goes through Chromium's browser process after anything the
+	// refusal could have asked of it (a focus is applied there within
+	// 4-7 ms of GrabFocus's answer, measured).
+	h.ok("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000})
+	p.untouched(t, "the refusal")
+	if f, err := p.target.Focused(context.Background()); err != nil || f {
+		t.Fatalf("Chromium's field is focused (%v) after the refusal", err)
+	}
+	p.fieldHolds(t, "")
+}
+
+// TestChromiumFocusingIsNotQuiet keeps the measured fact behind Chromium's
+// refusal: Component.GrabFocus on its page field takes the X input focus
+// and raises its window above the person's. Should Chromium stop doing
+// that, this fails and the refusal is to be measured again.
+func TestChromiumFocusingIsNotQuiet(t *testing.T) {
+	onDesktop(t)
+	b := startBrowser(t, sandbox.Chromium)
+	defer b.alive(t)
+	p := sitDown(t, b)
+	br := topLevelOf(t, p.x, b.pid)
+	if ok, err := p.target.GrabFocus(context.Background()); err != nil || !ok {
+		t.Fatalf("GrabFocus on Chromium's field: %v %v", ok, err)
+	}
+	testkit.Eventually(t, 5*time.Second, "Chromium takes the X focus and its window is raised", func() bool {
+		f, _ := p.x.FocusedTopLevel()
+		s := p.stacking(t)
+		return f == br && len(s) > 0 && s[0] == br
+	})
 }
 
 // topLevelOf waits for the mapped top-level window of pid.
 func topLevelOf(t *testing.T, x *xlib.Display, pid int) uint64 {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	return testkit.Await(t, 10*time.Second, "a mapped window of the process", func() (uint64, error) {
 		wins, err := x.TopLevels()
 		if err != nil {
-			t.Fatal(err)
+			return 0, err
 		}
 		for _, w := range wins {
 			if w.Pid == pid && w.Mapped {
-				return w.ID
+				return w.ID, nil
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no mapped window of pid %d among %+v", pid, wins)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return 0, errNotYet
+	})
 }
 
 // a11yApp is the app of pid on the AT-SPI bus.
 func a11yApp(t *testing.T, pid int) sandbox.AccessibleApp {
 	t.Helper()
-	apps, err := deskOf(t).AccessibleApps(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, a := range apps {
-		if a.Pid == pid {
-			return a
+	return testkit.Await(t, 10*time.Second, "the process's app on the AT-SPI bus", func() (sandbox.AccessibleApp, error) {
+		apps, err := deskOf(t).AccessibleApps(context.Background())
+		if err != nil {
+			return sandbox.AccessibleApp{}, err
 		}
-	}
-	t.Fatalf("pid %d is not on the AT-SPI bus", pid)
-	return sandbox.AccessibleApp{}
+		for _, a := range apps {
+			if a.Pid == pid {
+				return a, nil
+			}
+		}
+		return sandbox.AccessibleApp{}, errNotYet
+	})
 }

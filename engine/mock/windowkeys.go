@@ -16,7 +16,8 @@ import (
 var _ engine.WindowKeyTyper = (*Desktop)(nil)
 
 // SetWindowKeys marks the element as one whose app takes text only as
-// keys sent to its window (Firefox's page fields).
+// keys sent to its window (Firefox's page fields): a read shows it not
+// Editable, as the live backend does.
 func (e *Element) SetWindowKeys(on bool) *Element { return e.set(func() { e.windowKeys = on }) }
 
 // OnWindowKeys runs fn after each batch of window keys, with everything
@@ -27,15 +28,24 @@ func (d *Desktop) OnWindowKeys(fn func(sent string)) {
 	d.onWindowKeys = fn
 }
 
-// WindowKeys answers nil for an element not marked SetWindowKeys. It
-// refuses a window that holds the keyboard focus, focuses the element in
+// TakesWindowKeys reports whether the element is marked SetWindowKeys.
+func (d *Desktop) TakesWindowKeys(ctx context.Context, ref engine.ElementRef) (bool, error) {
+	var takes bool
+	err := d.elementCall(ctx, "TakesWindowKeys", ref, func(_ *Window, e *Element) error {
+		takes = e.windowKeys
+		return nil
+	})
+	return takes, err
+}
+
+// WindowKeys refuses a window that holds the keyboard focus, focuses the element in
 // its window (the keyboard focus stays where it is) and notes where the
 // keyboard focus is and what the field holds.
 func (d *Desktop) WindowKeys(ctx context.Context, ref engine.ElementRef, text string) (engine.KeyTyping, error) {
 	var k *keyTyping
 	err := d.elementCall(ctx, "WindowKeys", ref, func(w *Window, e *Element) error {
 		if !e.windowKeys {
-			return nil
+			return engine.Errf(engine.CodeNotActionable, "the element takes text through accessibility")
 		}
 		if d.focus == w {
 			return engine.Errf(engine.CodeNotActionable, "the window holds the keyboard focus")
@@ -45,10 +55,10 @@ func (d *Desktop) WindowKeys(ctx context.Context, ref engine.ElementRef, text st
 		k = &keyTyping{d: d, ref: ref, person: d.focus, held: e.value}
 		return nil
 	})
-	if k == nil {
+	if err != nil {
 		return nil, err
 	}
-	return k, err
+	return k, nil
 }
 
 // keyTyping is one typing on the window_keys path.

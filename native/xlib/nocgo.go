@@ -38,8 +38,7 @@ func (d *Display) HasKeysym(name string) bool              { return false }
 func (d *Display) SendChar(window uint64, r rune, press bool) error {
 	return ErrNotBuilt
 }
-func (d *Display) InputFocus() (uint64, error)     { return 0, ErrNotBuilt }
-func (d *Display) SendFocusIn(window uint64) error { return ErrNotBuilt }
+func (d *Display) CanSendChar(r rune) bool { return false }
 func (d *Display) RootTextProperty(name string) (string, bool, error) {
 	return "", false, ErrNotBuilt
 }

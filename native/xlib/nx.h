@@ -211,9 +211,4 @@ int nx_monitors(Display *dpy, Window root, nx_monitor *out, int max);
 // arrive later, in the thread's error slot.
 int nx_send_key(Display *dpy, Window root, Window w, unsigned int keycode, unsigned int state, int press);
 
-// nx_send_focus_in sends a FocusIn (NotifyNormal, NotifyNonlinear) to w
-// through XSendEvent, to the clients that selected focus changes on it.
-// The server's focus does not move. A measurement aid (see SendFocusIn).
-int nx_send_focus_in(Display *dpy, Window w);
-
 #endif

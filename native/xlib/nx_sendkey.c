@@ -1,4 +1,4 @@
-// A key event sent to one window with XSendEvent, for quiet typing: the
+// A key event sent to one window with XSendEvent, for the window_keys path: the
 // event goes to the clients that selected key events on that window and to
 // nobody else. It does not pass through the devices (XTEST), so the person's
 // keyboard, the input focus and the other windows see nothing; the receiving
@@ -24,20 +24,6 @@ int nx_send_key(Display *dpy, Window root, Window w, unsigned int keycode, unsig
 	k->same_screen = True;
 	long mask = press ? KeyPressMask : KeyReleaseMask;
 	Status st = XSendEvent(dpy, w, False, mask, &ev);
-	XFlush(dpy);
-	return st != 0;
-}
-
-int nx_send_focus_in(Display *dpy, Window w) {
-	XEvent ev;
-	memset(&ev, 0, sizeof ev);
-	XFocusChangeEvent *f = &ev.xfocus;
-	f->type = FocusIn;
-	f->display = dpy;
-	f->window = w;
-	f->mode = NotifyNormal;
-	f->detail = NotifyNonlinear;
-	Status st = XSendEvent(dpy, w, False, FocusChangeMask, &ev);
 	XFlush(dpy);
 	return st != 0;
 }

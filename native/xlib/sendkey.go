@@ -7,11 +7,11 @@ package xlib
 */
 import "C"
 
-// Quiet typing: key events sent with XSendEvent to one app's window, not
+// The window_keys path: key events sent with XSendEvent to one app's window, not
 // through XTEST. The person's keyboard and pointer, the input focus and the
 // stacking order are untouched; only the clients that selected key events
 // on that window receive them, with send_event set. See docs/decisions.md,
-// "Quiet typing (measured, not built)".
+// "Window keys".
 
 // shiftMask is X's ShiftMask modifier bit.
 const shiftMask = 1
@@ -27,46 +27,40 @@ const shiftMask = 1
 // that no longer exists is ErrWindowGone (X errors are trapped and waited
 // for).
 func (d *Display) SendChar(window uint64, r rune, press bool) error {
+	return d.do(func() error {
+		code, state, err := d.sendKey(r)
+		if err != nil {
+			return err
+		}
+		C.nx_send_key(d.dpy, d.root, C.Window(window), code, state, cBool(press))
+		return d.xerr(true)
+	})
+}
+
+// CanSendChar reports whether SendChar can type r with the keymap as it
+// is: a caller checks a whole text before sending any of it.
+func (d *Display) CanSendChar(r rune) bool {
+	return d.do(func() error {
+		_, _, err := d.sendKey(r)
+		return err
+	}) == nil
+}
+
+// sendKey is the keycode and modifier state that type r in the current
+// keymap, without lending a spare keycode. Runs on the display's thread.
+func (d *Display) sendKey(r rune) (C.uint, C.uint, error) {
 	ks, ok := keysymForRune(r)
 	if !ok {
-		return ErrUnknownKey
+		return 0, 0, ErrUnknownKey
 	}
-	return d.do(func() error {
-		d.keys.init()
-		code, level := d.keycodeFor(ks)
-		if code == 0 || level > 1 {
-			return ErrNoKeycode
-		}
-		state := C.uint(0)
-		if level == 1 {
-			state = shiftMask
-		}
-		C.nx_send_key(d.dpy, d.root, C.Window(window), C.uint(code), state, cBool(press))
-		return d.xerr(true)
-	})
-}
-
-// InputFocus returns the window holding the X input focus as the server
-// reports it (not walked up to its top-level): 0 for None, 1 for
-// PointerRoot.
-func (d *Display) InputFocus() (uint64, error) {
-	var out uint64
-	err := d.do(func() error {
-		var focus C.Window
-		var revert C.int
-		C.XGetInputFocus(d.dpy, &focus, &revert)
-		out = uint64(focus)
-		return nil
-	})
-	return out, err
-}
-
-// SendFocusIn sends a synthetic FocusIn to window through XSendEvent: the
-// app may take itself for focused while the X focus stays where it is.
-// It is a measurement aid for quiet typing, not a path the driver takes.
-func (d *Display) SendFocusIn(window uint64) error {
-	return d.do(func() error {
-		C.nx_send_focus_in(d.dpy, C.Window(window))
-		return d.xerr(true)
-	})
+	d.keys.init()
+	code, level := d.keycodeFor(ks)
+	if code == 0 || level < 0 || level > 1 {
+		return 0, 0, ErrNoKeycode
+	}
+	state := C.uint(0)
+	if level == 1 {
+		state = shiftMask
+	}
+	return C.uint(code), state, nil
 }
