@@ -15,6 +15,10 @@ const (
 	RolePushButton uint32 = 43
 	// RoleHeading is a heading (ATSPI_ROLE_HEADING), a page's <h1>..<h6>.
 	RoleHeading uint32 = 83
+	// RoleText is a GTK 3 entry or text view (ATSPI_ROLE_TEXT).
+	RoleText uint32 = 61
+	// RoleEntry is a browser's text input (ATSPI_ROLE_ENTRY).
+	RoleEntry uint32 = 79
 )
 
 // findLimit bounds how many elements one search visits, so a search of a

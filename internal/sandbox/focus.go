@@ -5,14 +5,6 @@ import (
 	"fmt"
 )
 
-// More AT-SPI role numbers tests look for.
-const (
-	// RoleText is a GTK 3 entry or text view (ATSPI_ROLE_TEXT).
-	RoleText uint32 = 61
-	// RoleEntry is a browser's text input (ATSPI_ROLE_ENTRY).
-	RoleEntry uint32 = 79
-)
-
 // stateFocused is ATSPI_STATE_FOCUSED, a bit of the first state word.
 const stateFocused = 12
 
