@@ -74,6 +74,17 @@ func sitDown(t *testing.T, b *browser) *personAtWork {
 	return p
 }
 
+// besideTheBrowser starts a browser of kind on the fixture page with its
+// session granted, then the person at work in their own window, and
+// returns the token of the page's Name field from the first read.
+func besideTheBrowser(t *testing.T, kind sandbox.Browser) (*browser, *harness, *personAtWork, string) {
+	t.Helper()
+	b, h, read := grantedBrowser(t, kind, engine.Options{})
+	p := sitDown(t, b)
+	name, _ := rowWith(t, read, "Name", "entry")
+	return b, h, p, name
+}
+
 // stacking lists the mapped top-levels, topmost first.
 func (p *personAtWork) stacking(t *testing.T) []uint64 {
 	t.Helper()
@@ -128,10 +139,8 @@ func (p *personAtWork) fieldHolds(t *testing.T, want string) {
 // text and a character without a key are refused with nothing typed.
 func TestWindowKeysTypeIntoFirefox(t *testing.T) {
 	onDesktop(t)
-	b, h, read := grantedBrowser(t, sandbox.Firefox, engine.Options{})
+	b, h, p, name := besideTheBrowser(t, sandbox.Firefox)
 	defer b.alive(t)
-	p := sitDown(t, b)
-	name, _ := rowWith(t, read, "Name", "entry")
 
 	const text = "Quiet typing: Ada Lovelace, 10 December 1815!"
 	res := h.ok("type_text", map[string]any{"element_token": name, "text": text})
@@ -143,7 +152,7 @@ func TestWindowKeysTypeIntoFirefox(t *testing.T) {
 	p.untouched(t, "type_text")
 
 	// Refusals send nothing: the field keeps its text.
-	read = h.ok("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000})
+	read := h.ok("get_window_state", map[string]any{"pid": b.pid, "max_elements": 5000})
 	name, _ = rowWith(t, read, "Name", "entry")
 	pw, _ := rowWith(t, read, "Password", "password_text")
 	h.fail(engine.CodeSecureField, "type_text", map[string]any{"element_token": pw, "text": "x"})
@@ -203,10 +212,8 @@ func TestWindowKeysTypeIntoFirefox(t *testing.T) {
 // TestChromiumFocusingIsNotQuiet).
 func TestWindowKeysRefuseChromium(t *testing.T) {
 	onDesktop(t)
-	b, h, read := grantedBrowser(t, sandbox.Chromium, engine.Options{})
+	b, h, p, name := besideTheBrowser(t, sandbox.Chromium)
 	defer b.alive(t)
-	p := sitDown(t, b)
-	name, _ := rowWith(t, read, "Name", "entry")
 	e := h.fail(engine.CodeNotActionable, "type_text", map[string]any{"element_token": name, "text": "Ada"})
 	if esc, _ := e["escalation"].(map[string]any); esc["recommend"] != "takeover" {
 		t.Fatalf("type_text into Chromium's field recommends a takeover: %v", e)
