@@ -101,6 +101,17 @@ func TestTypeTextThroughWindowKeys(t *testing.T) {
 					t.Fatalf("a refusal recommends a takeover: %v", e)
 				}
 			}
+			// The audit record names the path once keys were sent, and
+			// never when none were.
+			acts := h.audit.Of("act")
+			if c.sends > 0 && (len(acts) == 0 || acts[len(acts)-1].Path != string(engine.PathWindowKeys)) {
+				t.Fatalf("the act's audit records %v, want the path %s last", acts, engine.PathWindowKeys)
+			}
+			for _, r := range acts {
+				if c.sends == 0 && r.Path == string(engine.PathWindowKeys) {
+					t.Fatalf("a refusal is audited with the path %s", r.Path)
+				}
+			}
 			if n := len(h.desk.CallsOf("WindowKeysSend")); n != c.sends {
 				t.Fatalf("%d batches sent, want %d", n, c.sends)
 			}
