@@ -38,7 +38,12 @@ func (b *Backend) WindowKeys(ctx context.Context, ref engine.ElementRef, text st
 	if _, x11 := b.src.(x11Windows); !x11 {
 		return nil, engine.Errf(engine.CodeNotActionable, "keys can be sent to one window alone only on X11")
 	}
+	checked := map[rune]bool{}
 	for _, r := range text {
+		if checked[r] {
+			continue
+		}
+		checked[r] = true
 		if !b.x.CanSendChar(r) {
 			return nil, engine.Errf(engine.CodeNotActionable, "a character of the text has no key in the keyboard map")
 		}
