@@ -30,6 +30,9 @@ const (
 	PathValue     Path = "atspi_value"
 	PathXTest     Path = "xtest"
 	PathClipboard Path = "clipboard"
+	// PathWindowKeys: key events sent to the app's window only, for an
+	// app that takes no text through accessibility (windowkeys.go).
+	PathWindowKeys Path = "window_keys"
 )
 
 // Effect is what an act did, as far as the driver can tell; its value is

@@ -43,10 +43,16 @@ func typeTextSpec(x *act) (func(context.Context) *Error, *Error) {
 		}
 		if !fg {
 			n, idx := x.node, x.token.Index
+			keys := false // the window_keys path (windowkeys.go)
 			if !n.Editable {
 				var err *Error
-				if n, idx, err = x.caretTarget(ctx); err != nil {
+				if keys, err = x.takesWindowKeys(ctx, n); err != nil {
 					return err
+				}
+				if !keys {
+					if n, idx, err = x.caretTarget(ctx); err != nil {
+						return err
+					}
 				}
 			}
 			// Re-checks the field's security live, and the credential
@@ -57,6 +63,9 @@ func typeTextSpec(x *act) (func(context.Context) *Error, *Error) {
 			x.confirm = func(post *snapshot) bool {
 				p, ok := post.pos[idx]
 				return ok && strings.Contains(post.tree.Nodes[p].Value, text)
+			}
+			if keys {
+				return x.typeWindowKeys(ctx, n, text)
 			}
 			x.path = PathText
 			return x.s.d.callElement(ctx, func(cctx context.Context) error {

@@ -91,6 +91,9 @@ func main() {
 	if printClicks(os.Stdout, rows) {
 		fmt.Println()
 	}
+	if printWindowKeys(os.Stdout, rows) {
+		fmt.Println()
+	}
 	if printLoop(os.Stdout, rows, *runs) {
 		fmt.Println()
 	}

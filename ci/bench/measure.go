@@ -41,6 +41,7 @@ type row struct {
 	walkFailed string          // why the baseline is missing ("" when measured)
 	mcp        *mcpRow         // the MCP phase, for the subjects that have one
 	click      *clickRow       // the headless clicks, for the subjects that have them
+	typing     *typeRow        // type_text on the window_keys path, for the subjects that have it
 }
 
 func (r row) fullMedian() time.Duration  { return medianDuration(r.fullReads) }
@@ -256,6 +257,14 @@ func (b *bench) measureReads(pid int, r *row) error {
 		r.click = &clickRow{}
 		if err := s.measureClicks(pid, r.click); err != nil {
 			r.click.failed = err.Error()
+			return err
+		}
+	}
+
+	if r.subject.windowKeys {
+		r.typing = &typeRow{}
+		if err := s.measureWindowKeys(b, pid, r.typing); err != nil {
+			r.typing.failed = err.Error()
 			return err
 		}
 	}

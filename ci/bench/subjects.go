@@ -32,6 +32,9 @@ type subject struct {
 	// click marks the subjects whose "Click me" button is clicked headless
 	// (click.go), on every lane they are measured on.
 	click bool
+	// windowKeys marks the subjects typed into headless on the
+	// window_keys path (windowkeys.go).
+	windowKeys bool
 	// browser, when set, is a web browser showing the fixture page
 	// (web/form.html in the testdata folder), started with the sandbox's
 	// BrowserCommand on a throwaway profile; argv is then unused.
@@ -83,7 +86,7 @@ func subjects() []subject {
 		subject{name: "gnome-calculator", argv: []string{"gnome-calculator"}, bus: "gnome-calculator", wayland: true},
 		subject{name: "zenity --password", argv: []string{"zenity", "--password"}, bus: "zenity"},
 		subject{name: "Chromium form.html", browser: sandbox.Chromium, bus: sandbox.Chromium.AppName(), walkTitle: browserPage},
-		subject{name: "Firefox form.html", browser: sandbox.Firefox, bus: sandbox.Firefox.AppName(), walkTitle: browserPage},
+		subject{name: "Firefox form.html", browser: sandbox.Firefox, bus: sandbox.Firefox.AppName(), walkTitle: browserPage, windowKeys: true},
 	), everydaySubjects()...)
 }
 

@@ -33,6 +33,8 @@ type Desktop struct {
 	pressed *Element        // the element under the last button-1 press
 	// beforeHit runs once before the next hit-test (hittest.go).
 	beforeHit func()
+	// onWindowKeys runs after each batch of window keys (windowkeys.go).
+	onWindowKeys func(sent string)
 
 	// clock stamps the raw input the desktop reports (RawInput.Time);
 	// nil is the wall clock. SetClock gives it the engine's.

@@ -34,6 +34,7 @@ type Element struct {
 	secure           bool
 	editable         bool
 	text             bool
+	windowKeys       bool         // takes text only as keys sent to its window (windowkeys.go)
 	frame            *engine.Rect // window coordinates, logical pixels; nil: laid out automatically
 	handlers         map[string]func(*ActionContext)
 	scroll           *scrollView       // a scrolled view's state (scroll.go)

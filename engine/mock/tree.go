@@ -97,7 +97,7 @@ func (w *Window) node(e *Element, parent, index, depth int, frame engine.Rect) e
 		ChildCount:    len(e.children),
 		Frame:         w.toRoot(frame),
 		Secure:        e.secure,
-		Editable:      e.editable,
+		Editable:      e.editable && !e.windowKeys,
 		Text:          e.text,
 		Table:         e.tableSize(),
 	}

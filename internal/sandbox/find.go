@@ -15,6 +15,10 @@ const (
 	RolePushButton uint32 = 43
 	// RoleHeading is a heading (ATSPI_ROLE_HEADING), a page's <h1>..<h6>.
 	RoleHeading uint32 = 83
+	// RoleText is a GTK 3 entry or text view (ATSPI_ROLE_TEXT).
+	RoleText uint32 = 61
+	// RoleEntry is a browser's text input (ATSPI_ROLE_ENTRY).
+	RoleEntry uint32 = 79
 )
 
 // findLimit bounds how many elements one search visits, so a search of a
@@ -81,6 +85,12 @@ func (d *Desktop) WaitForElement(ctx context.Context, app AccessibleApp, role ui
 
 // findElement is one breadth-first search of app's tree.
 func findElement(ctx context.Context, conn *dbus.Conn, app AccessibleApp, role uint32, name string) error {
+	_, err := findRef(ctx, conn, app, role, name)
+	return err
+}
+
+// findRef is findElement returning the element found.
+func findRef(ctx context.Context, conn *dbus.Conn, app AccessibleApp, role uint32, name string) (accessibleRef, error) {
 	queue := []accessibleRef{{Name: app.BusName, Path: "/org/a11y/atspi/accessible/root"}}
 	for visited := 0; len(queue) > 0 && visited < findLimit; visited++ {
 		ref := queue[0]
@@ -89,7 +99,7 @@ func findElement(ctx context.Context, conn *dbus.Conn, app AccessibleApp, role u
 		var r uint32
 		if err := obj.CallWithContext(ctx, "org.a11y.atspi.Accessible.GetRole", 0).Store(&r); err != nil {
 			if ctx.Err() != nil {
-				return ctx.Err()
+				return accessibleRef{}, ctx.Err()
 			}
 			continue // an element that went away while the tree changed
 		}
@@ -98,7 +108,7 @@ func findElement(ctx context.Context, conn *dbus.Conn, app AccessibleApp, role u
 			err := obj.CallWithContext(ctx, "org.freedesktop.DBus.Properties.Get", 0,
 				"org.a11y.atspi.Accessible", "Name").Store(&v)
 			if s, ok := v.Value().(string); err == nil && ok && s == name {
-				return nil
+				return ref, nil
 			}
 		}
 		var children []accessibleRef
@@ -107,5 +117,5 @@ func findElement(ctx context.Context, conn *dbus.Conn, app AccessibleApp, role u
 		}
 		queue = append(queue, children...)
 	}
-	return errNotFound
+	return accessibleRef{}, errNotFound
 }

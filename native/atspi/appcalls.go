@@ -70,6 +70,9 @@ var appCalls = []appCall{
 	{iface: "org.a11y.atspi.Component", member: "ScrollTo"},
 	// What lies under a point, before synthetic input aimed at an element.
 	{iface: "org.a11y.atspi.Component", member: "GetAccessibleAtPoint"},
+	// Focusing a page field before keys are sent to its window (the
+	// window_keys path; only for apps keysToWindow names).
+	{iface: "org.a11y.atspi.Component", member: "GrabFocus"},
 	// Tables that manage their descendants (a sheet): their size, and the
 	// cells of the visible block, never their children (tables.go).
 	{iface: "org.a11y.atspi.Table", member: "GetAccessibleAt"},

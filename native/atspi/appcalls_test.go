@@ -41,7 +41,7 @@ func TestCallAllowed(t *testing.T) {
 		{"a Set of a name", ":1.5", propertiesIface, "Set", []any{"org.a11y.atspi.Accessible", "Name", "x"}, false},
 		{"Get without its property", ":1.5", propertiesIface, "Get", []any{"org.a11y.atspi.Value"}, false},
 		{"Get with a non-string property", ":1.5", propertiesIface, "Get", []any{"org.a11y.atspi.Value", int32(1)}, false},
-		{"an unlisted method", ":1.5", "org.a11y.atspi.Component", "GrabFocus", nil, false},
+		{"an unlisted method", ":1.5", "org.a11y.atspi.Component", "GrabHighlight", nil, false},
 		{"an unlisted bus daemon method", busDaemon, busDaemon, "RequestName", []any{"x", uint32(0)}, false},
 		{"a bus daemon method sent to an app", ":1.5", busDaemon, "AddMatch", []any{"x"}, false},
 	}

@@ -39,6 +39,18 @@ func writesText(toolkit string) bool {
 	return !strings.EqualFold(toolkit, "Gecko")
 }
 
+// keysToWindow reports whether apps of a toolkit take what is typed into
+// a field as key events sent to their window alone (the window_keys path,
+// docs/decisions.md, "Window keys"): Gecko. Measured with Firefox ESR 140
+// on X11: Component.GrabFocus moves the page's focus and neither the X
+// input focus nor the stacking, and key events sent with XSendEvent to the
+// top-level window type into that field while another window holds the
+// focus. Chromium does not qualify: its GrabFocus activates and raises its
+// window, and it drops such keys once it has lost the focus.
+func keysToWindow(toolkit string) bool {
+	return strings.EqualFold(toolkit, "Gecko")
+}
+
 // WritesText reports whether an app, named by its bus name, applies text
 // written through accessibility (see writesText). An app that does not
 // say its toolkit is taken at its interfaces' word.

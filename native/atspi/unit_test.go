@@ -291,6 +291,16 @@ func TestWritesText(t *testing.T) {
 	}
 }
 
+// TestKeysToWindow: only Gecko apps (Firefox, Thunderbird) take keys sent
+// to their window alone; Chromium's focusing raises its window.
+func TestKeysToWindow(t *testing.T) {
+	for toolkit, want := range map[string]bool{"Gecko": true, "gecko": true, "Chromium": false, "GTK": false, "Qt": false, "": false} {
+		if got := keysToWindow(toolkit); got != want {
+			t.Errorf("keysToWindow(%q) = %v, want %v", toolkit, got, want)
+		}
+	}
+}
+
 func TestDropEmbeds(t *testing.T) {
 	for in, want := range map[string]string{
 		"\uFFFC\uFFFC":        "",

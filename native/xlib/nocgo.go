@@ -35,6 +35,10 @@ func (d *Display) FakeButton(button int, press bool) error { return ErrNotBuilt 
 func (d *Display) FakeKey(keysym string, press bool) error { return ErrNotBuilt }
 func (d *Display) FakeChar(r rune, press bool) error       { return ErrNotBuilt }
 func (d *Display) HasKeysym(name string) bool              { return false }
+func (d *Display) SendChar(window uint64, r rune, press bool) error {
+	return ErrNotBuilt
+}
+func (d *Display) CanSendChar(r rune) bool { return false }
 func (d *Display) RootTextProperty(name string) (string, bool, error) {
 	return "", false, ErrNotBuilt
 }

@@ -201,4 +201,14 @@ typedef struct {
 // or -1 when the request failed. It frees what libXrandr returned.
 int nx_monitors(Display *dpy, Window root, nx_monitor *out, int max);
 
+// ---- nx_sendkey.c: a key event sent to one window ----
+
+// nx_send_key sends one KeyPress (press set) or KeyRelease of keycode with
+// modifier state to window w through XSendEvent (propagate off, the key
+// event mask): the clients that selected key events on w get it with
+// send_event set; no device, focus or other window is involved. It flushes
+// and returns 0 when Xlib could not convert the event; X errors (BadWindow)
+// arrive later, in the thread's error slot.
+int nx_send_key(Display *dpy, Window root, Window w, unsigned int keycode, unsigned int state, int press);
+
 #endif

@@ -1,0 +1,66 @@
+//go:build cgo
+
+package xlib
+
+/*
+#include "nx.h"
+*/
+import "C"
+
+// The window_keys path: key events sent with XSendEvent to one app's window, not
+// through XTEST. The person's keyboard and pointer, the input focus and the
+// stacking order are untouched; only the clients that selected key events
+// on that window receive them, with send_event set. See docs/decisions.md,
+// "Window keys".
+
+// shiftMask is X's ShiftMask modifier bit.
+const shiftMask = 1
+
+// SendChar sends the key press (press set) or release that types r to
+// window through XSendEvent: the keycode of r's keysym in the current
+// keymap, with Shift in the event's state when the keysym sits at the
+// shift level. Nothing is pressed on the real keyboard, so there is
+// nothing to release after. A rune whose keysym has no keycode at level 0
+// or 1 is ErrNoKeycode: lending a spare keycode (as FakeChar does) would
+// change the keymap the person types with. Control characters other than
+// newline, tab, backspace, escape and delete are ErrUnknownKey. A window
+// that no longer exists is ErrWindowGone (X errors are trapped and waited
+// for).
+func (d *Display) SendChar(window uint64, r rune, press bool) error {
+	return d.do(func() error {
+		code, state, err := d.sendKey(r)
+		if err != nil {
+			return err
+		}
+		C.nx_send_key(d.dpy, d.root, C.Window(window), code, state, cBool(press))
+		return d.xerr(true)
+	})
+}
+
+// CanSendChar reports whether SendChar can type r with the keymap as it
+// is: a caller checks a whole text before sending any of it.
+func (d *Display) CanSendChar(r rune) bool {
+	return d.do(func() error {
+		_, _, err := d.sendKey(r)
+		return err
+	}) == nil
+}
+
+// sendKey is the keycode and modifier state that type r in the current
+// keymap, without lending a spare keycode. Runs on the display's thread.
+func (d *Display) sendKey(r rune) (C.uint, C.uint, error) {
+	ks, ok := keysymForRune(r)
+	if !ok {
+		return 0, 0, ErrUnknownKey
+	}
+	d.keys.init()
+	code, level := d.keycodeFor(ks)
+	if code == 0 || level < 0 || level > 1 {
+		return 0, 0, ErrNoKeycode
+	}
+	state := C.uint(0)
+	if level == 1 {
+		state = shiftMask
+	}
+	return C.uint(code), state, nil
+}
