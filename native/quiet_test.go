@@ -34,9 +34,9 @@ type personAtWork struct {
 }
 
 // sitDown starts the synthetic form as the person's window after the
-// browser's session was granted (the consent dialog takes the focus while
-// it is up): its first entry focused, the window raised and focused.
-func sitDown(t *testing.T, b *browser) *personAtWork {
+// app's session was granted (the consent dialog takes the focus while it
+// is up): its first entry focused, the window raised and focused.
+func sitDown(t *testing.T) *personAtWork {
 	t.Helper()
 	ctx := context.Background()
 	d := deskOf(t)
@@ -59,10 +59,6 @@ func sitDown(t *testing.T, b *browser) *personAtWork {
 	if p.text, err = p.entry.Text(ctx); err != nil || p.text == "" {
 		t.Fatalf("the person's entry holds %q: %v", p.text, err)
 	}
-	p.app = a11yApp(t, b.pid)
-	if p.target, err = d.FindElement(ctx, p.app, sandbox.RoleEntry, "Name"); err != nil {
-		t.Fatal(err)
-	}
 	testkit.Eventually(t, 5*time.Second, "the person's window holds the focus", func() bool {
 		f, _ := x.FocusedTopLevel()
 		return f == p.win
@@ -80,9 +76,21 @@ func sitDown(t *testing.T, b *browser) *personAtWork {
 func besideTheBrowser(t *testing.T, kind sandbox.Browser) (*browser, *harness, *personAtWork, string) {
 	t.Helper()
 	b, h, read := grantedBrowser(t, kind, engine.Options{})
-	p := sitDown(t, b)
+	p := sitDown(t)
+	p.watchNameField(t, b.pid)
 	name, _ := rowWith(t, read, "Name", "entry")
 	return b, h, p, name
+}
+
+// watchNameField makes the fixture page's "Name" field of the browser pid
+// the field the test watches.
+func (p *personAtWork) watchNameField(t *testing.T, pid int) {
+	t.Helper()
+	p.app = a11yApp(t, pid)
+	var err error
+	if p.target, err = deskOf(t).FindElement(context.Background(), p.app, sandbox.RoleEntry, "Name"); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // stacking lists the mapped top-levels, topmost first.
@@ -237,7 +245,8 @@ func TestChromiumFocusingIsNotQuiet(t *testing.T) {
 	onDesktop(t)
 	b := startBrowser(t, sandbox.Chromium)
 	defer b.alive(t)
-	p := sitDown(t, b)
+	p := sitDown(t)
+	p.watchNameField(t, b.pid)
 	br := topLevelOf(t, p.x, b.pid)
 	if ok, err := p.target.GrabFocus(context.Background()); err != nil || !ok {
 		t.Fatalf("GrabFocus on Chromium's field: %v %v", ok, err)

@@ -145,6 +145,10 @@ func TestThunderbirdCompose(t *testing.T) {
 	}
 	a.alive(t)
 
+	// The person works in another window meanwhile: the compose window's
+	// fields take keys sent to that window alone (window_keys), and the
+	// person's window receives none of them and keeps the focus.
+	p := sitDown(t)
 	t.Run("types", func(t *testing.T) {
 		for _, f := range []struct{ label, role, text string }{
 			{"To", "entry", "bob@example.invalid"},
@@ -157,9 +161,13 @@ func TestThunderbirdCompose(t *testing.T) {
 				t.Errorf("type_text into the compose window's %s: %s", f.label, r.Text)
 				continue
 			}
+			if res := asMap(t, r.Structured); res["path"] != "window_keys" {
+				t.Errorf("type_text into the compose window's %s took the path %v, want window_keys", f.label, res["path"])
+			}
 			testkit.Eventually(t, 10*time.Second, "the compose window's "+f.label+" holding the typed text", func() bool {
 				return strings.Contains(asJSON(t, h.ok("get_window_state", map[string]any{"window_id": win, "max_elements": 5000})), f.text)
 			})
+			p.untouched(t, "typing into the compose window's "+f.label)
 		}
 	})
 }

@@ -280,6 +280,18 @@ func (c *Client) ReadText(ctx context.Context, id ID, maxBytes int) (string, boo
 
 // text reads the whole text, or enough characters to fill maxBytes.
 func (l *liveInfo) text(ctx context.Context, maxBytes int) (string, bool, error) {
+	s, cut, err := l.rawText(ctx, maxBytes)
+	if err != nil {
+		return "", false, err
+	}
+	out, shorter := utf8cut.Cut(dropEmbeds(s), maxBytes)
+	return out, shorter || cut, nil
+}
+
+// rawText is the element's text as its app gives it, child marks
+// (embedChar) included, asked for no more than maxBytes characters; cut
+// says it was asked for less than the whole.
+func (l *liveInfo) rawText(ctx context.Context, maxBytes int) (string, bool, error) {
 	count := int32(-1)
 	if r, err := l.call(ctx, targetElement, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Text", "CharacterCount"); err == nil {
 		d := r.decoder()
@@ -306,8 +318,7 @@ func (l *liveInfo) text(ctx context.Context, maxBytes int) (string, bool, error)
 	if d.err != nil {
 		return "", false, mapErr(d.err, l.conn, ctx, targetElement)
 	}
-	out, cut := utf8cut.Cut(dropEmbeds(s), maxBytes)
-	return out, cut || end >= 0, nil
+	return s, end >= 0, nil
 }
 
 // ReadField reads an element's text (at most maxBytes) and caret offset
