@@ -137,17 +137,11 @@ func (f *fakeApp) answer(serial uint32, path, member string) []byte {
 		b.arg([]string{"org.a11y.atspi.Accessible"})
 	case "GetActions":
 		sig = "a(sss)"
-		b.uint32(0)
-		lenAt := len(b.buf) - 4
-		b.align(8)
-		start := len(b.buf)
-		for _, l := range n.localized {
-			b.align(8)
-			b.str(l)
+		structArray(&b, len(n.localized), func(i int) {
+			b.str(n.localized[i])
 			b.str("")
 			b.str("")
-		}
-		binary.LittleEndian.PutUint32(b.buf[lenAt:], uint32(len(b.buf)-start))
+		})
 	case "Name", "Description":
 		sig = "v"
 		b.sig("s")
@@ -158,16 +152,10 @@ func (f *fakeApp) answer(serial uint32, path, member string) []byte {
 		b.int32(n.count)
 	case "GetChildren":
 		sig = "a(so)"
-		b.uint32(0)
-		lenAt := len(b.buf) - 4
-		b.align(8)
-		start := len(b.buf)
-		for i := 0; i < n.kids; i++ {
-			b.align(8)
+		structArray(&b, n.kids, func(i int) {
 			b.str(":1.9")
 			b.str(path + "/" + strconv.Itoa(i))
-		}
-		binary.LittleEndian.PutUint32(b.buf[lenAt:], uint32(len(b.buf)-start))
+		})
 	}
 	m := encoder{}
 	m.buf = append(m.buf, 'l', msgReturn, 0, 1, 0, 0, 0, 0)
@@ -185,6 +173,19 @@ func (f *fakeApp) answer(serial uint32, path, member string) []byte {
 	m.align(8)
 	binary.LittleEndian.PutUint32(m.buf[4:], uint32(len(b.buf)))
 	return append(m.buf, b.buf...)
+}
+
+// structArray encodes an array of n structs, each written by one(i).
+func structArray(b *encoder, n int, one func(i int)) {
+	b.uint32(0)
+	lenAt := len(b.buf) - 4
+	b.align(8)
+	start := len(b.buf)
+	for i := 0; i < n; i++ {
+		b.align(8)
+		one(i)
+	}
+	binary.LittleEndian.PutUint32(b.buf[lenAt:], uint32(len(b.buf)-start))
 }
 
 // depthOf is how deep a fake path lies ("/n" is 0).
