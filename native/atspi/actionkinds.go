@@ -22,7 +22,9 @@ import "strings"
 // (DoAction reads the element's names itself) and refused, never sent to
 // another action; the refusal forgets the element's names (forgetActions),
 // and the kind they were taken from is distrusted: from then on each
-// element of it is asked for its own names again.
+// element of it is asked for its own names again, beginning with the
+// engine's read of the refused element's actions before it tries once
+// more (readActionsAgain).
 
 // actionKind is what the elements sharing action names have in common:
 // their app, role and interfaces, and their localized action names.
