@@ -34,11 +34,11 @@ type loopCall struct {
 	args func(pid int) map[string]any
 	// first is the first call of a driver that has not met the app
 	// before, made once by each of firstRuns drivers: on the client side
-	// the binary's first call after
-	// start_session; on the engine side the first call of a fresh engine
-	// and backend. The read phase read the app already, so the app has
-	// built its accessible objects: what remains is the driver's own
-	// first-time work (connecting, subscribing, learning action names).
+	// a newly started binary's first call after start_session; on the
+	// engine side the first call of a fresh engine and backend. The read
+	// phase read the app already, so the app has built its accessible
+	// objects: what remains is the driver's own first-time work
+	// (connecting, subscribing, learning action names).
 	first bool
 	// whole waits reuseAge before each call.
 	whole bool
