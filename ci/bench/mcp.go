@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/nish-driver/nish-driver/internal/person"
 	"github.com/nish-driver/nish-driver/internal/testkit/mcpline"
 )
 
@@ -21,22 +20,35 @@ import (
 // beside the engine's own time for the same call in-process. It runs for
 // the subjects marked mcp (the 200- and 1,000-row synthetic windows).
 
-// coldRuns is how many cold (whole) reads each side makes, each after
-// reuseAge so that it is a whole read, not a kept one.
-const coldRuns = 3
+// wholeRuns is how many whole reads each side makes, each after reuseAge
+// so that it is a whole read, not a kept one.
+const wholeRuns = 3
+
+// firstRuns is how many fresh drivers each side starts for a first read.
+const firstRuns = 3
 
 // loopCall is one call of the agent loop measured on both sides.
 type loopCall struct {
 	name string
 	tool string
 	args func(pid int) map[string]any
-	// cold waits reuseAge before each call.
-	cold bool
+	// first is the first call of a driver that has not met the app
+	// before, made once by each of firstRuns drivers: on the client side
+	// a newly started binary's first call after start_session; on the
+	// engine side the first call of a fresh engine and backend. The read
+	// phase read the app already, so the app has built its accessible
+	// objects: what remains is the driver's own first-time work
+	// (connecting, subscribing, learning action names).
+	first bool
+	// whole waits reuseAge before each call.
+	whole bool
 }
 
-// loopCalls are the calls of the MCP phase, in order.
+// loopCalls are the calls of the MCP phase, in order: the one list the
+// phase, its table and its checks go by.
 var loopCalls = []loopCall{
-	{name: "cold read", tool: "get_window_state", cold: true, args: fullReadArgs},
+	{name: "first read", tool: "get_window_state", first: true, args: fullReadArgs},
+	{name: "whole read", tool: "get_window_state", whole: true, args: fullReadArgs},
 	{name: "re-read (kept)", tool: "get_window_state", args: fullReadArgs},
 	{name: "find_elements", tool: "find_elements", args: func(pid int) map[string]any {
 		return map[string]any{"pid": pid, "role": "push_button", "label": "Click me"}
@@ -71,20 +83,33 @@ func (m *mcpRow) figures(name string) *loopFigures {
 
 // runs is how many times a call is made on each side.
 func (b *bench) loopRuns(c loopCall) int {
-	if c.cold {
-		return coldRuns
+	switch {
+	case c.first:
+		return firstRuns
+	case c.whole:
+		return wholeRuns
 	}
 	return b.runs
 }
 
 // measureEngineLoop times the loop's calls in-process on the session the
-// read phase used; the cold reads are the row's whole reads, already
-// timed.
+// read phase used; the whole reads are the row's, already timed, and the
+// first read is a fresh engine's.
 func (b *bench) measureEngineLoop(s *session, pid int, r *row) error {
 	for _, c := range loopCalls {
 		f := r.mcp.figures(c.name)
-		if c.cold {
+		switch {
+		case c.whole:
 			f.engine = r.wholeReads
+			continue
+		case c.first:
+			for i := 0; i < b.loopRuns(c); i++ {
+				d, err := b.firstCall(c, pid)
+				if err != nil {
+					return err
+				}
+				f.engine = append(f.engine, d)
+			}
 			continue
 		}
 		if res, _ := s.call(c.tool, c.args(pid)); res.Err != nil { // warm-up
@@ -99,6 +124,21 @@ func (b *bench) measureEngineLoop(s *session, pid int, r *row) error {
 		}
 	}
 	return nil
+}
+
+// firstCall times call c as the first of a fresh engine and backend
+// with a session on pid.
+func (b *bench) firstCall(c loopCall, pid int) (time.Duration, error) {
+	fresh, err := b.sessionOn(pid)
+	if err != nil {
+		return 0, fmt.Errorf("engine %s: %v", c.name, err)
+	}
+	defer fresh.close()
+	res, d := fresh.call(c.tool, c.args(pid))
+	if res.Err != nil {
+		return 0, callErr("engine "+c.name, res)
+	}
+	return d, nil
 }
 
 // driverProcess is the built binary serving MCP on its stdio.
@@ -164,35 +204,39 @@ func (p *driverProcess) call(tool string, args map[string]any) (mcpline.Reply, e
 }
 
 // measureClientLoop times the loop's calls through the built binary over
-// stdio: a session on pid (the scripted person allows it), then each call.
+// stdio: the first reads each on a binary of its own, the other calls on
+// one more, each with a session on pid (the scripted person allows it).
 func (b *bench) measureClientLoop(pid int, m *mcpRow) error {
-	p, err := b.startDriver()
-	if err != nil {
-		return fmt.Errorf("driver binary: %v", err)
-	}
-	defer p.stop(b)
-	who, err := person.Open(b.desk.Display)
-	if err != nil {
-		return fmt.Errorf("person: %v", err)
-	}
-	defer who.Close()
-	answered := who.Answer(15*time.Second, "allow")
-	_, err = p.call("start_session", map[string]any{"apps": []any{pid}})
-	if perr := <-answered; perr != nil && err != nil {
-		return fmt.Errorf("start_session over MCP: the person could not answer: %v", perr)
-	}
-	if err != nil {
-		return fmt.Errorf("start_session over MCP: %v", err)
-	}
+	var p *driverProcess
+	defer func() {
+		if p != nil {
+			p.stop(b)
+		}
+	}()
 	for _, c := range loopCalls {
 		f := m.figures(c.name)
-		if !c.cold {
-			if _, err := p.call(c.tool, c.args(pid)); err != nil { // warm-up
-				return fmt.Errorf("client %s: %v", c.name, err)
+		if c.first {
+			for i := 0; i < b.loopRuns(c); i++ {
+				r, err := b.clientFirst(c, pid)
+				if err != nil {
+					return err
+				}
+				f.client = append(f.client, r.Elapsed)
+				f.replyBytes = len(r.Line) + 1
+			}
+			continue
+		}
+		if p == nil {
+			var err error
+			if p, err = b.clientSession(pid); err != nil {
+				return err
 			}
 		}
+		if _, err := p.call(c.tool, c.args(pid)); err != nil { // warm-up
+			return fmt.Errorf("client %s: %v", c.name, err)
+		}
 		for i := 0; i < b.loopRuns(c); i++ {
-			if c.cold {
+			if c.whole {
 				time.Sleep(reuseAge)
 			}
 			r, err := p.call(c.tool, c.args(pid))
@@ -204,6 +248,45 @@ func (b *bench) measureClientLoop(pid int, m *mcpRow) error {
 		}
 	}
 	return nil
+}
+
+// clientFirst times call c as the first of a newly started binary with a
+// session on pid.
+func (b *bench) clientFirst(c loopCall, pid int) (mcpline.Reply, error) {
+	p, err := b.clientSession(pid)
+	if err != nil {
+		return mcpline.Reply{}, err
+	}
+	defer p.stop(b)
+	r, err := p.call(c.tool, c.args(pid))
+	if err != nil {
+		return r, fmt.Errorf("client %s: %v", c.name, err)
+	}
+	return r, nil
+}
+
+// clientSession starts the built binary and a session on pid in it, the
+// scripted person allowing it.
+func (b *bench) clientSession(pid int) (*driverProcess, error) {
+	p, err := b.startDriver()
+	if err != nil {
+		return nil, fmt.Errorf("driver binary: %v", err)
+	}
+	if err := b.clientConsent(p, pid); err != nil {
+		p.stop(b)
+		return nil, err
+	}
+	return p, nil
+}
+
+// clientConsent starts a session on pid over MCP.
+func (b *bench) clientConsent(p *driverProcess, pid int) error {
+	return b.allowed(func() error {
+		if _, err := p.call("start_session", map[string]any{"apps": []any{pid}}); err != nil {
+			return fmt.Errorf("start_session over MCP: %v", err)
+		}
+		return nil
+	})
 }
 
 // buildDriver builds the driver binary into dir, for a run without -bin.

@@ -28,32 +28,59 @@ func printLoop(w io.Writer, rows []row, runs int) bool {
 		return false
 	}
 	fmt.Fprintln(w, "the agent loop through MCP: engine = engine.Conn.Call in-process; client = the built nish-driver over stdio,")
-	fmt.Fprintf(w, "from the request's write to the reply's last byte; cold = a whole read (%.1f s after the last, past snapshot keeping),\n", reuseAge.Seconds())
-	fmt.Fprintf(w, "median of %d; re-read = the unchanged window (kept snapshot) and find_elements {role: push_button, label: Click me}, median of %d:\n", coldRuns, runs)
+	fmt.Fprintln(w, "from the request's write to the reply's last byte; first = a fresh driver's first read (a new engine and backend;")
+	fmt.Fprintf(w, "a newly started binary), median of %d drivers, of the app the read phase already read (its own first-time work is in\n", firstRuns)
+	fmt.Fprintln(w, "full first ms);")
+	fmt.Fprintf(w, "whole = a whole read (%.1f s after the last, past snapshot keeping), median of %d; re-read = the unchanged window\n", reuseAge.Seconds(), wholeRuns)
+	fmt.Fprintf(w, "(kept snapshot) and find_elements {role: push_button, label: Click me}, median of %d:\n", runs)
 	writeAligned(w, lines)
 	return true
 }
 
 // loopChecks are the targets for the client-seen path, on the
-// 1,000-row window (5,000 rows returned): the cold full read seen by a
-// client within 1.3× the engine's time for it, and a kept re-read seen by
-// a client within 0.35× the cold read's client-seen time.
+// 1,000-row window (5,000 rows returned): the whole full read seen by a
+// client within 1.3× the engine's time for it, a kept re-read seen by a
+// client within 0.35× the whole read's client-seen time, and a fresh
+// driver's first read seen by a client within 1.5× the whole read's.
 func loopChecks(rows []row) []check {
 	r, ok := findRows(rows, x11, 1000)
 	ok = ok && r.mcp != nil && r.mcp.failed == ""
-	var cold, kept *loopFigures
+	var first, whole, kept *loopFigures
 	if ok {
-		cold, kept = r.mcp.calls["cold read"], r.mcp.calls["re-read (kept)"]
-		ok = cold != nil && kept != nil && len(cold.engine) > 0 && len(cold.client) > 0 && len(kept.client) > 0
+		first, whole, kept = r.mcp.calls["first read"], r.mcp.calls["whole read"], r.mcp.calls["re-read (kept)"]
+		ok = first != nil && whole != nil && kept != nil && len(whole.engine) > 0 && len(whole.client) > 0 &&
+			len(kept.client) > 0 && len(first.client) > 0
 	}
 	c1 := check{target: "1000 rows: full read seen by an MCP client ≤ 1.3× the engine's time", missing: !ok}
-	c2 := check{target: "1000 rows: re-read of the unchanged window seen by an MCP client ≤ 0.35× the cold read's", missing: !ok}
+	c2 := check{target: "1000 rows: re-read of the unchanged window seen by an MCP client ≤ 0.35× the whole read's", missing: !ok}
+	c3 := check{target: "1000 rows: a fresh driver's first read seen by an MCP client ≤ 1.5× the whole read's", missing: !ok}
 	if ok {
-		e, cc, kc := ms(medianDuration(cold.engine)), ms(medianDuration(cold.client)), ms(medianDuration(kept.client))
-		c1.measured = fmt.Sprintf("%.2f× (client %.1f ms / engine %.1f ms, %d bytes)", cc/e, cc, e, cold.replyBytes)
-		c1.met = cc <= 1.3*e
-		c2.measured = fmt.Sprintf("%.2f× (re-read %.1f ms / cold %.1f ms)", kc/cc, kc, cc)
-		c2.met = kc <= 0.35*cc
+		e, wc, kc, fc := ms(medianDuration(whole.engine)), ms(medianDuration(whole.client)), ms(medianDuration(kept.client)), ms(medianDuration(first.client))
+		c1.measured = fmt.Sprintf("%.2f× (client %.1f ms / engine %.1f ms, %d bytes)", wc/e, wc, e, whole.replyBytes)
+		c1.met = wc <= 1.3*e
+		c2.measured = fmt.Sprintf("%.2f× (re-read %.1f ms / whole %.1f ms)", kc/wc, kc, wc)
+		c2.met = kc <= 0.35*wc
+		c3.measured = fmt.Sprintf("%.2f× (first %.1f ms / whole %.1f ms)", fc/wc, fc, wc)
+		c3.met = fc <= 1.5*wc
 	}
-	return []check{c1, c2}
+	return []check{c1, c2, c3}
+}
+
+// appFirstNote says what the app's own first-time work cost on the
+// 1,000-row window: the read phase's first read (a fresh driver on a
+// fresh app, which builds its accessible objects as they are asked for)
+// against the MCP phase's engine first read (a fresh driver on the same
+// app, already read).
+func appFirstNote(rows []row) (string, bool) {
+	r, ok := findRows(rows, x11, 1000)
+	if !ok || r.mcp == nil || r.mcp.failed != "" || r.fullFirst == 0 {
+		return "", false
+	}
+	first := r.mcp.calls["first read"]
+	if first == nil || len(first.engine) == 0 {
+		return "", false
+	}
+	fresh, again := ms(r.fullFirst), ms(medianDuration(first.engine))
+	return fmt.Sprintf("1000 rows: a fresh driver's first read %.1f ms on a fresh app, %.1f ms on the app already read: the app's own first-time work about %.1f ms",
+		fresh, again, fresh-again), true
 }

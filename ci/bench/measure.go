@@ -165,30 +165,57 @@ func (s *session) waitForWindow(pid int) error {
 	return errors.New("list_windows: no window of the app appeared")
 }
 
-// measureReads opens a session on pid with the scripted person clicking
-// Allow, then times the reads and runs the baseline.
-func (b *bench) measureReads(pid int, r *row) error {
+// sessionOn opens a fresh engine on the native backend and starts a
+// session on pid, the scripted person clicking Allow.
+func (b *bench) sessionOn(pid int) (*session, error) {
 	s, err := b.openSession()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer s.close()
+	if err := b.consent(s, pid); err != nil {
+		s.close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// consent starts the session once the app shows a window.
+func (b *bench) consent(s *session, pid int) error {
 	if err := s.waitForWindow(pid); err != nil {
 		return err
 	}
+	return b.allowed(func() error {
+		if res, _ := s.call("start_session", map[string]any{"apps": []any{pid}}); res.Err != nil {
+			return callErr("start_session", res)
+		}
+		return nil
+	})
+}
+
+// allowed runs start, a start_session call, while the scripted person
+// clicks Allow on the consent dialog it opens.
+func (b *bench) allowed(start func() error) error {
 	who, err := person.Open(b.desk.Display)
 	if err != nil {
 		return fmt.Errorf("person: %v", err)
 	}
 	defer who.Close()
 	answered := who.Answer(15*time.Second, "allow")
-	res, _ := s.call("start_session", map[string]any{"apps": []any{pid}})
-	if perr := <-answered; perr != nil && res.Err != nil {
-		return fmt.Errorf("start_session: the person could not answer: %v", perr)
+	err = start()
+	if perr := <-answered; perr != nil && err != nil {
+		return fmt.Errorf("%v (the person could not answer: %v)", err, perr)
 	}
-	if res.Err != nil {
-		return callErr("start_session", res)
+	return err
+}
+
+// measureReads opens a session on pid with the scripted person clicking
+// Allow, then times the reads and runs the baseline.
+func (b *bench) measureReads(pid int, r *row) error {
+	s, err := b.sessionOn(pid)
+	if err != nil {
+		return err
 	}
+	defer s.close()
 
 	fullArgs := map[string]any{"pid": pid, "max_elements": 5000}
 	if r.subject.settle {
@@ -220,7 +247,7 @@ func (b *bench) measureReads(pid int, r *row) error {
 		return err
 	}
 	if r.subject.mcp || r.subject.wayland {
-		if r.wholeReads, r.wholeParts, err = s.repeat("whole read", fullArgs, coldRuns, reuseAge); err != nil {
+		if r.wholeReads, r.wholeParts, err = s.repeat("whole read", fullArgs, wholeRuns, reuseAge); err != nil {
 			return err
 		}
 	}

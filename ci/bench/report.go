@@ -38,7 +38,7 @@ func printTable(w io.Writer, m machine, rows []row, runs, walks int) {
 // first 250 rows), each the median of each part on its own.
 func printPhases(w io.Writer, rows []row) {
 	fmt.Fprintln(w, "where the time goes (median ms of each part; windows = listing them, X's on x11, the bus's frames on wayland;")
-	fmt.Fprintf(w, "engine = the call minus the backend's parts; whole = a full read %.1f s after the last, the app read whole, median of %d):\n", reuseAge.Seconds(), coldRuns)
+	fmt.Fprintf(w, "engine = the call minus the backend's parts; whole = a full read %.1f s after the last, the app read whole, median of %d):\n", reuseAge.Seconds(), wholeRuns)
 	lines := [][]string{{"subject", "lane", "read", "median", "windows", "AT-SPI structure", "AT-SPI details", "engine"}}
 	for _, r := range rows {
 		for _, k := range []struct {
@@ -189,6 +189,9 @@ func verdict(rows []row) verdictResult {
 		}
 	}
 	v.checks = append(v.checks, loopChecks(rows)...)
+	if n, ok := appFirstNote(rows); ok {
+		v.notes = append(v.notes, n)
+	}
 	v.checks = append(v.checks, laneChecks(rows)...)
 	for _, n := range []int{200, 1000} {
 		if r, ok := findRows(rows, x11, n); ok && len(r.dfltReads) > 0 {

@@ -41,7 +41,8 @@ type Client struct {
 	apps  map[string]*appConn // by bus name
 	gen   int                 // bumps on every new bus connection
 	memo  map[ID]*memoEntry
-	dialM sync.Mutex // one bus dial at a time
+	kinds actionKinds // action names by kind of element (actionkinds.go)
+	dialM sync.Mutex  // one bus dial at a time
 	// noShowing marks the apps that report showing on their windows only
 	// (showing.go), by bus name.
 	noShowing map[string]bool
@@ -325,6 +326,9 @@ type memoEntry struct {
 	inDoc     bool // inside an editable document (documentStates)
 	localized []string
 	names     []string
+	// kind is the action kind the names belong to (actionkinds.go): a
+	// refused act by one of them distrusts it.
+	kind *actionKind
 }
 
 // remember keeps the interfaces of the elements a read saw.
@@ -400,17 +404,22 @@ func (c *Client) knownActions(id ID) ([]string, bool) {
 
 // forgetActions drops an element's remembered action names, so the next
 // read asks for them: an element renamed its actions (Chromium's check
-// box says "check", then "uncheck").
+// box says "check", then "uncheck"), or took the names of its kind and
+// they were not its own (actionkinds.go), so the kind is distrusted.
 func (c *Client) forgetActions(id ID) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if m := c.memo[id]; m != nil {
-		m.localized, m.names = nil, nil
+		if m.kind != nil {
+			c.distrustKind(*m.kind)
+		}
+		m.localized, m.names, m.kind = nil, nil, nil
 	}
 }
 
-// rememberActions keeps an element's action names.
-func (c *Client) rememberActions(id ID, localized, names []string) {
+// rememberActions keeps an element's action names, and the kind they
+// belong to.
+func (c *Client) rememberActions(id ID, localized, names []string, kind actionKind) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.memo == nil || len(c.memo) >= maxRemembered {
@@ -421,5 +430,5 @@ func (c *Client) rememberActions(id ID, localized, names []string) {
 		m = &memoEntry{}
 		c.memo[id] = m
 	}
-	m.localized, m.names = localized, names
+	m.localized, m.names, m.kind = localized, names, &kind
 }

@@ -14,6 +14,17 @@ import (
 type actionRead struct {
 	localized, names []string
 	left             int
+	kind             actionKind
+	// waiting are the targets of the same kind that take these names
+	// when they are in (actionkinds.go), with their localized names.
+	waiting []kindWaiter
+}
+
+// kindWaiter is a target waiting for another of its kind to learn the
+// kind's names.
+type kindWaiter struct {
+	target    int
+	localized []string
 }
 
 // extents stores a GetExtents reply as the node's frame.
@@ -27,7 +38,9 @@ func (r *detailRead) extents(i int, d *decoder) {
 
 // actionList takes GetActions' localized names. The names a caller acts
 // by ("click") come from GetName, one call per action, unless an earlier
-// read already learnt them for these localized names. An element with
+// read already learnt them for these localized names, or another element
+// of the same kind gives them (actionkinds.go: the first of a kind asks,
+// the others of the read wait for its answer). An element with
 // the Action interface that lists none is asked once more (attempt 1):
 // Firefox answers the first question about a page element's actions with
 // none and the next with its actions.
@@ -48,7 +61,29 @@ func (r *detailRead) actionList(i, attempt int, d *decoder) {
 		}
 		return
 	}
-	r.actions[i] = &actionRead{localized: localized, names: make([]string, len(localized)), left: len(localized)}
+	kind := kindOf(t.bus, t.node.Role, t.ifaces, localized)
+	if names, ok := r.c.kindActions(kind); ok {
+		t.node.Actions = append([]string(nil), names...)
+		r.c.rememberActions(t.node.ID, localized, append([]string(nil), names...), kind)
+		return
+	}
+	if asker, ok := r.asking[kind]; ok && r.c.trustsKind(kind) {
+		a := r.actions[asker]
+		a.waiting = append(a.waiting, kindWaiter{target: i, localized: localized})
+		return
+	}
+	r.askNames(i, localized, kind, nil)
+}
+
+// askNames asks target i for the name of each of its actions; waiting are
+// targets of its kind that take the names too.
+func (r *detailRead) askNames(i int, localized []string, kind actionKind, waiting []kindWaiter) {
+	t := &r.targets[i]
+	r.actions[i] = &actionRead{localized: localized, names: make([]string, len(localized)), left: len(localized), kind: kind, waiting: waiting}
+	if r.asking == nil {
+		r.asking = map[actionKind]int{}
+	}
+	r.asking[kind] = i
 	w := r.conns[t.bus]
 	for k := range localized {
 		r.p.add(w, call{target: i, kind: kindActionName, sub: k}, t.bus, t.path, "org.a11y.atspi.Action", "GetName", int32(k))
@@ -56,8 +91,9 @@ func (r *detailRead) actionList(i, attempt int, d *decoder) {
 	r.queued = true
 }
 
-// actionName stores action k's name; with the last one in, the node gets
-// them all and the client remembers them.
+// actionName stores action k's name; with the last one in, the node and
+// the targets waiting for its kind get them all, and the client remembers
+// them.
 func (r *detailRead) actionName(i, k int, d *decoder) {
 	a := r.actions[i]
 	if a == nil {
@@ -65,11 +101,39 @@ func (r *detailRead) actionName(i, k int, d *decoder) {
 	}
 	a.names[k] = d.str()
 	a.left--
-	if a.left == 0 && d.err == nil {
-		t := &r.targets[i]
-		t.node.Actions = a.names
-		r.c.rememberActions(t.node.ID, a.localized, append([]string(nil), a.names...))
-		delete(r.actions, i)
+	if a.left > 0 {
+		return
+	}
+	if d.err != nil {
+		r.namesFailed(i)
+		return
+	}
+	delete(r.actions, i)
+	delete(r.asking, a.kind)
+	t := &r.targets[i]
+	t.node.Actions = a.names
+	r.c.rememberActions(t.node.ID, a.localized, append([]string(nil), a.names...), a.kind)
+	r.c.learnKind(a.kind, append([]string(nil), a.names...))
+	for _, w := range a.waiting {
+		n := r.targets[w.target].node
+		n.Actions = append([]string(nil), a.names...)
+		r.c.rememberActions(n.ID, w.localized, append([]string(nil), a.names...), a.kind)
+	}
+}
+
+// namesFailed gives up on target i's action names (a GetName failed or did
+// not decode): it reports none, and the first target waiting for its kind
+// asks for its own instead, the others waiting on it.
+func (r *detailRead) namesFailed(i int) {
+	a := r.actions[i]
+	delete(r.actions, i)
+	if a == nil {
+		return
+	}
+	delete(r.asking, a.kind)
+	if len(a.waiting) > 0 {
+		w := a.waiting[0]
+		r.askNames(w.target, w.localized, a.kind, a.waiting[1:])
 	}
 }
 

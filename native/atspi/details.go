@@ -52,7 +52,10 @@ type detailRead struct {
 	// the end is the length (or the bound, when it is longer).
 	lengths []int32
 	actions map[int]*actionRead
-	values  map[int]*valueRead
+	// asking is, per action kind, the target asked for the kind's names
+	// in this read (actionkinds.go).
+	asking map[actionKind]int
+	values map[int]*valueRead
 }
 
 // details reads the selected details of the targets with every call in
@@ -249,7 +252,7 @@ func (r *detailRead) failed(a answer) error {
 	case kindTextLength:
 		r.passed(i) // length unknown: ask up to the bound
 	case kindActionName:
-		delete(r.actions, i) // names incomplete: report none
+		r.namesFailed(i) // names incomplete: report none
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -14,21 +15,41 @@ import (
 
 // fakeNode is one element of a fake app without a cache reply (as Qt 5):
 // its child count as the app reports it, whether it manages its
-// descendants, and how many children it really lists.
+// descendants, and how many children it really lists; and its actions:
+// the localized names GetActions lists, the names GetName gives, and
+// whether GetName fails.
 type fakeNode struct {
-	count   int32
-	manages bool
-	kids    int
+	count     int32
+	manages   bool
+	kids      int
+	localized []string
+	names     []string
+	nameFails bool
 }
 
-// fakeApp answers the fill's calls for a tree whose elements are named by
-// path "/n", "/n/0", "/n/0/1"..., and notes which paths were asked for
-// their children and for their role.
+// fakeApp answers the fill's and the action details' calls for a tree
+// whose elements are named by path "/n", "/n/0", "/n/0/1"..., and notes
+// which paths were asked for their children, their role and their action
+// names.
 type fakeApp struct {
 	nodes    func(path string) fakeNode
 	mu       sync.Mutex
 	children map[string]int
 	roles    map[string]int
+	named    map[string]int // GetName calls by path
+}
+
+// fakeClient is a client whose bus is a pipe to app, served until the
+// test ends.
+func fakeClient(t *testing.T, app *fakeApp) *Client {
+	local, remote := net.Pipe()
+	t.Cleanup(func() { local.Close() })
+	go app.serve(remote)
+	conn := &wireConn{conn: local, pending: map[uint32]pendingCall{}, done: make(chan struct{})}
+	go conn.readLoop(bufio.NewReader(local))
+	cl := New(Options{NoPeerToPeer: true})
+	cl.bus = conn
+	return cl
 }
 
 // serve reads calls from conn and answers each until conn closes.
@@ -53,25 +74,51 @@ func (f *fakeApp) serve(conn net.Conn) {
 			body.str()
 			member = body.str()
 		}
+		if member == "GetName" && f.nodes(h.path).nameFails {
+			f.count(&f.named, h.path)
+			if _, err := conn.Write(appendError(nil, serial+1<<20, serial, "", "org.freedesktop.DBus.Error.Failed", "no name")); err != nil {
+				return
+			}
+			continue
+		}
+		if member == "GetName" {
+			member += strconv.Itoa(int(body.int32()))
+		}
 		if _, err := conn.Write(f.answer(serial, h.path, member)); err != nil {
 			return
 		}
 	}
 }
 
-// answer encodes the reply to one call.
+// count notes one call about path in the counter m.
+func (f *fakeApp) count(m *map[string]int, path string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if *m == nil {
+		*m = map[string]int{}
+	}
+	(*m)[path]++
+}
+
+// answer encodes the reply to one call; GetName's member carries the
+// action's index ("GetName0").
 func (f *fakeApp) answer(serial uint32, path, member string) []byte {
 	n := f.nodes(path)
-	f.mu.Lock()
-	switch member {
-	case "GetChildren":
-		f.children[path]++
-	case "GetRole":
-		f.roles[path]++
+	switch {
+	case member == "GetChildren":
+		f.count(&f.children, path)
+	case member == "GetRole":
+		f.count(&f.roles, path)
+	case strings.HasPrefix(member, "GetName"):
+		f.count(&f.named, path)
 	}
-	f.mu.Unlock()
 	var sig string
 	b := encoder{}
+	if k, ok := strings.CutPrefix(member, "GetName"); ok {
+		i, _ := strconv.Atoi(k)
+		sig = "s"
+		b.str(n.names[i])
+	}
 	switch member {
 	case "GetRole":
 		sig = "u"
@@ -88,6 +135,13 @@ func (f *fakeApp) answer(serial uint32, path, member string) []byte {
 	case "GetInterfaces":
 		sig = "as"
 		b.arg([]string{"org.a11y.atspi.Accessible"})
+	case "GetActions":
+		sig = "a(sss)"
+		structArray(&b, len(n.localized), func(i int) {
+			b.str(n.localized[i])
+			b.str("")
+			b.str("")
+		})
 	case "Name", "Description":
 		sig = "v"
 		b.sig("s")
@@ -98,16 +152,10 @@ func (f *fakeApp) answer(serial uint32, path, member string) []byte {
 		b.int32(n.count)
 	case "GetChildren":
 		sig = "a(so)"
-		b.uint32(0)
-		lenAt := len(b.buf) - 4
-		b.align(8)
-		start := len(b.buf)
-		for i := 0; i < n.kids; i++ {
-			b.align(8)
+		structArray(&b, n.kids, func(i int) {
 			b.str(":1.9")
 			b.str(path + "/" + strconv.Itoa(i))
-		}
-		binary.LittleEndian.PutUint32(b.buf[lenAt:], uint32(len(b.buf)-start))
+		})
 	}
 	m := encoder{}
 	m.buf = append(m.buf, 'l', msgReturn, 0, 1, 0, 0, 0, 0)
@@ -125,6 +173,19 @@ func (f *fakeApp) answer(serial uint32, path, member string) []byte {
 	m.align(8)
 	binary.LittleEndian.PutUint32(m.buf[4:], uint32(len(b.buf)))
 	return append(m.buf, b.buf...)
+}
+
+// structArray encodes an array of n structs, each written by one(i).
+func structArray(b *encoder, n int, one func(i int)) {
+	b.uint32(0)
+	lenAt := len(b.buf) - 4
+	b.align(8)
+	start := len(b.buf)
+	for i := 0; i < n; i++ {
+		b.align(8)
+		one(i)
+	}
+	binary.LittleEndian.PutUint32(b.buf[lenAt:], uint32(len(b.buf)-start))
 }
 
 // depthOf is how deep a fake path lies ("/n" is 0).
@@ -180,14 +241,8 @@ func TestFillFollowUps(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			local, remote := net.Pipe()
-			defer local.Close()
-			app := &fakeApp{nodes: c.app, children: map[string]int{}, roles: map[string]int{}}
-			go app.serve(remote)
-			conn := &wireConn{conn: local, pending: map[uint32]pendingCall{}, done: make(chan struct{})}
-			go conn.readLoop(bufio.NewReader(local))
-			cl := New(Options{NoPeerToPeer: true})
-			cl.bus = conn
+			app := &fakeApp{nodes: c.app}
+			cl := fakeClient(t, app)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			r := &reader{c: cl, ctx: ctx, app: ":1.9", known: map[string]*elem{}, budget: c.budget}
