@@ -51,6 +51,9 @@ type Client struct {
 	// kits remembers each app's toolkit name and version (toolkit.go),
 	// by bus name.
 	kits map[string][2]string
+	// liveActions marks the apps whose action lists are live
+	// (actionlists.go), by bus name.
+	liveActions map[string]bool
 	// places maps place ids (places.go) to the objects they stood for in
 	// the last read, by bus name and place path.
 	places map[string]string
@@ -323,6 +326,7 @@ const maxRemembered = 100000
 type memoEntry struct {
 	ifaces    ifaceSet
 	inDoc     bool // inside an editable document (documentStates)
+	inPage    bool // inside a web page (elem.inPage)
 	localized []string
 	names     []string
 }
@@ -346,7 +350,17 @@ func (c *Client) remember(tag string, elems []*elem) {
 		}
 		m.ifaces = e.ifaces
 		m.inDoc = e.inEditableDoc
+		m.inPage = e.inPage
 	}
+}
+
+// recallInPage reports whether an element was inside a web page when
+// last read (elem.inPage).
+func (c *Client) recallInPage(id ID) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m := c.memo[id]
+	return m != nil && m.inPage
 }
 
 // recallInDocument reports whether an element was inside an editable
@@ -397,6 +411,12 @@ func (c *Client) knownActions(id ID) ([]string, bool) {
 	}
 	return m.names, true
 }
+
+// ForgetActions drops what the client learnt of an element's actions, so
+// the next read asks the app: an act whose read listed none of the
+// actions it wants asks again before refusing (the element may have
+// gained one since).
+func (c *Client) ForgetActions(id ID) { c.forgetActions(id) }
 
 // forgetActions drops an element's remembered action names, so the next
 // read asks for them: an element renamed its actions (Chromium's check
