@@ -406,21 +406,21 @@ func sleepCtx(ctx context.Context, d time.Duration) *Error {
 	}
 }
 
-// readActionsAgain reads the target's details once more, live, when the
-// read it came from listed none of the actions wanted: Firefox answers the
-// first question about a page element's actions with none while it is
-// still building them, and a refusal then would be wrong. It reports
-// whether a fresh read was made; x.node becomes that read.
+// readActionsAgain reads the target's action names once more, live, when
+// the read it came from listed none of the actions wanted: Firefox answers
+// the first question about a page element's actions with none while it is
+// still building them, an element may have gained an action since, and a
+// refusal then would be wrong. It reports whether a fresh read was made;
+// x.node becomes the node with those actions.
 func (x *act) readActionsAgain(ctx context.Context) bool {
 	if x.node == nil {
 		return false
 	}
 	n := *x.node
-	n.Detailed = false
 	n.Actions = nil
 	cctx, cancel := x.s.d.callBound(ctx)
 	defer cancel()
-	if x.s.d.backend.ReadDetails(cctx, x.win.ID, []*Node{&n}) != nil || !n.Detailed {
+	if x.s.d.backend.ReadActions(cctx, x.win.ID, []*Node{&n}) != nil {
 		return false
 	}
 	x.node = &n

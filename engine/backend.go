@@ -114,6 +114,14 @@ type DetailReader interface {
 	// read. The window says whose scale turns the app's extents into the
 	// device pixels Frame is in.
 	ReadDetails(ctx context.Context, w WindowID, nodes []*Node) error
+	// ReadActions reads the action names of nodes of an earlier read of
+	// window w again, in place, asking the app itself: a backend may keep
+	// what a read learnt of an element's actions (the live one does: a
+	// widget's actions do not change while it lives, and asking each of a
+	// page's thousand elements on every read costs a call each), and this
+	// asks anew. An act whose read listed none of the actions it wants
+	// asks it before refusing.
+	ReadActions(ctx context.Context, w WindowID, nodes []*Node) error
 }
 
 // FrameReader reads only the frames of nodes of an earlier read of window w

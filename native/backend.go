@@ -234,6 +234,23 @@ func (b *Backend) ReadDetails(ctx context.Context, w engine.WindowID, nodes []*e
 	return nil
 }
 
+// ReadActions reads the action names of nodes of an earlier read again,
+// in place, asking the app whatever the client learnt of them before
+// (engine.DetailReader; native/atspi/actionlists.go).
+func (b *Backend) ReadActions(ctx context.Context, w engine.WindowID, nodes []*engine.Node) error {
+	for _, n := range nodes {
+		b.a.ForgetActions(atspiID(n.ID))
+	}
+	real, ax, err := b.details(ctx, nodes, atspi.DetailActions, nil)
+	if err != nil {
+		return err
+	}
+	for i, n := range real {
+		n.Actions = ax[i].Actions
+	}
+	return nil
+}
+
 // ReadFrames reads the frames of nodes of an earlier read again, in place
 // (engine.FrameReader): extents, for the elements showing (the others have
 // no frame, as in any read), and the action names of elements whose names

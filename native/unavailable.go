@@ -103,6 +103,9 @@ func (b *Unavailable) ReadStructure(context.Context, engine.WindowID, engine.Bud
 func (b *Unavailable) ReadDetails(context.Context, engine.WindowID, []*engine.Node) error {
 	return b.err()
 }
+func (b *Unavailable) ReadActions(context.Context, engine.WindowID, []*engine.Node) error {
+	return b.err()
+}
 func (b *Unavailable) ReadFrames(context.Context, engine.WindowID, []*engine.Node) error {
 	return b.err()
 }

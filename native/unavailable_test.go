@@ -125,6 +125,7 @@ func TestUnavailableAnswersEveryCallWithItsCause(t *testing.T) {
 		"WindowsWithoutNames": func(b *Unavailable) error { _, err := b.WindowsWithoutNames(ctx); return err },
 		"ReadStructure":       func(b *Unavailable) error { _, err := b.ReadStructure(ctx, 1, engine.Budget{}); return err },
 		"ReadDetails":         func(b *Unavailable) error { return b.ReadDetails(ctx, 1, nil) },
+		"ReadActions":         func(b *Unavailable) error { return b.ReadActions(ctx, 1, nil) },
 		"ReadFrames":          func(b *Unavailable) error { return b.ReadFrames(ctx, 1, nil) },
 		"ReadField":           func(b *Unavailable) error { _, err := b.ReadField(ctx, engine.ElementRef{}, 1); return err },
 		"ReadDocumentText": func(b *Unavailable) error {

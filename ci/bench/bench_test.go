@@ -243,34 +243,44 @@ func TestTable(t *testing.T) {
 }
 
 // browserRow is a measured browser on the fixture page: elements read,
-// elements walked, full re-read median and walk median.
-func browserRow(kind sandbox.Browser, elems, walked int, fullMs, walkMs float64) row {
+// elements walked, full re-read median, whole read median and walk
+// median (a whole read of 0 ms: none measured).
+func browserRow(kind sandbox.Browser, elems, walked int, fullMs, wholeMs, walkMs float64) row {
 	d := time.Duration(fullMs * float64(time.Millisecond))
-	return row{
+	r := row{
 		subject:   subject{name: kind.String() + " form.html", browser: kind},
 		elements:  elems,
 		fullFirst: 2 * d,
 		fullReads: []time.Duration{d, d, d},
 		walkMs:    []float64{walkMs}, walkElems: walked,
 	}
+	if wholeMs > 0 {
+		w := time.Duration(wholeMs * float64(time.Millisecond))
+		r.wholeReads = []time.Duration{w, 2 * w, w}
+	}
+	return r
 }
 
 func TestBrowserChecks(t *testing.T) {
 	cases := []struct {
 		name string
 		rows []row
-		met  []bool // count, then speed, per browser in row order
+		// per browser in row order: count, then speed, then (Firefox)
+		// the whole read's speed
+		met []bool
 	}{
-		{"complete and fast", []row{browserRow(sandbox.Chromium, 2374, 2374, 30, 900)}, []bool{true, true}},
-		{"2 % short is still complete", []row{browserRow(sandbox.Firefox, 98, 100, 10, 100)}, []bool{true, true}},
-		{"more than 2 % short", []row{browserRow(sandbox.Firefox, 97, 100, 10, 100)}, []bool{false, true}},
-		{"more than 2 % over", []row{browserRow(sandbox.Firefox, 103, 100, 10, 100)}, []bool{false, true}},
-		{"under 10x", []row{browserRow(sandbox.Firefox, 1306, 1306, 88, 256)}, []bool{true, false}},
+		{"complete and fast", []row{browserRow(sandbox.Chromium, 2374, 2374, 30, 60, 900)}, []bool{true, true}},
+		{"2 % short is still complete", []row{browserRow(sandbox.Firefox, 98, 100, 10, 15, 100)}, []bool{true, true, true}},
+		{"more than 2 % short", []row{browserRow(sandbox.Firefox, 97, 100, 10, 15, 100)}, []bool{false, true, true}},
+		{"more than 2 % over", []row{browserRow(sandbox.Firefox, 103, 100, 10, 15, 100)}, []bool{false, true, true}},
+		{"under 10x", []row{browserRow(sandbox.Firefox, 1306, 1306, 88, 88, 256)}, []bool{true, false, false}},
+		{"kept read over 10x, whole read under 5x", []row{browserRow(sandbox.Firefox, 1313, 1313, 5, 45, 200)}, []bool{true, true, false}},
+		{"whole read at 5x", []row{browserRow(sandbox.Firefox, 1313, 1313, 5, 40, 200)}, []bool{true, true, true}},
 		{"both browsers, in order", []row{
 			synthRow(200, 25, 900, 1000, 100),
-			browserRow(sandbox.Chromium, 2374, 2374, 30, 900),
-			browserRow(sandbox.Firefox, 1306, 1306, 88, 256),
-		}, []bool{true, true, true, false}},
+			browserRow(sandbox.Chromium, 2374, 2374, 30, 60, 900),
+			browserRow(sandbox.Firefox, 1306, 1306, 88, 88, 256),
+		}, []bool{true, true, true, false, false}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -285,6 +295,13 @@ func TestBrowserChecks(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("a Firefox row without whole reads has its whole-read check not measured", func(t *testing.T) {
+		got := browserChecks([]row{browserRow(sandbox.Firefox, 1313, 1313, 5, 0, 200)})
+		if len(got) != 3 || got[0].missing || got[1].missing || !got[2].missing {
+			t.Fatalf("checks %+v: want the count and speed measured, the whole read's missing", got)
+		}
+	})
 
 	t.Run("a browser that could not be measured is not measured", func(t *testing.T) {
 		failed := row{subject: subject{name: "Firefox form.html", browser: sandbox.Firefox}, failed: "start: not on the accessibility bus"}

@@ -152,6 +152,12 @@ func speedCheck(name string, r row, ok bool, times float64, whole bool) check {
 	if whole {
 		read, what = r.fullFirst, "whole read (the first after settling)"
 	}
+	return readSpeedCheck(name, what, read, r, ok, times)
+}
+
+// readSpeedCheck is "name: what ≥ times× faster than the pyatspi walk",
+// judged on read.
+func readSpeedCheck(name, what string, read time.Duration, r row, ok bool, times float64) check {
 	c := check{target: fmt.Sprintf("%s: %s ≥ %.0f× faster than the pyatspi walk", name, what, times), missing: !ok}
 	if ok && read > 0 {
 		x := r.walkMedian() / ms(read)

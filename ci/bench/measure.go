@@ -246,7 +246,7 @@ func (b *bench) measureReads(pid int, r *row) error {
 	if r.fullReads, r.fullParts, err = s.repeat("full re-read", fullArgs, b.runs, 0); err != nil {
 		return err
 	}
-	if r.subject.mcp || r.subject.wayland {
+	if r.subject.mcp || r.subject.wayland || r.subject.browser != 0 {
 		if r.wholeReads, r.wholeParts, err = s.repeat("whole read", fullArgs, wholeRuns, reuseAge); err != nil {
 			return err
 		}

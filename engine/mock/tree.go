@@ -228,6 +228,13 @@ func (d *Desktop) ReadDetails(ctx context.Context, win engine.WindowID, nodes []
 	})
 }
 
+// ReadActions reads the action names of nodes of an earlier read again
+// (engine.DetailReader); the mock keeps nothing of a read, so they are
+// what ReadDetails would give.
+func (d *Desktop) ReadActions(ctx context.Context, win engine.WindowID, nodes []*engine.Node) error {
+	return d.rereadNodes(ctx, "ReadActions", win, nodes, func(n *engine.Node, full engine.Node) { n.Actions = full.Actions })
+}
+
 // ReadFrames reads the frames of nodes of an earlier read again
 // (engine.FrameReader).
 func (d *Desktop) ReadFrames(ctx context.Context, win engine.WindowID, nodes []*engine.Node) error {

@@ -52,6 +52,9 @@ type Client struct {
 	// kits remembers each app's toolkit name and version (toolkit.go),
 	// by bus name.
 	kits map[string][2]string
+	// liveActions marks the apps whose action lists are live
+	// (actionlists.go), by bus name.
+	liveActions map[string]bool
 	// places maps place ids (places.go) to the objects they stood for in
 	// the last read, by bus name and place path.
 	places map[string]string
@@ -324,6 +327,7 @@ const maxRemembered = 100000
 type memoEntry struct {
 	ifaces    ifaceSet
 	inDoc     bool // inside an editable document (documentStates)
+	inPage    bool // inside a web page (elem.inPage)
 	localized []string
 	names     []string
 	// kind is the action kind the names belong to (actionkinds.go): a
@@ -350,7 +354,17 @@ func (c *Client) remember(tag string, elems []*elem) {
 		}
 		m.ifaces = e.ifaces
 		m.inDoc = e.inEditableDoc
+		m.inPage = e.inPage
 	}
+}
+
+// recallInPage reports whether an element was inside a web page when
+// last read (elem.inPage).
+func (c *Client) recallInPage(id ID) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m := c.memo[id]
+	return m != nil && m.inPage
 }
 
 // recallInDocument reports whether an element was inside an editable
@@ -402,6 +416,12 @@ func (c *Client) knownActions(id ID) ([]string, bool) {
 	return m.names, true
 }
 
+// ForgetActions drops what the client learnt of an element's actions, so
+// the next read asks the app: an act whose read listed none of the
+// actions it wants asks again before refusing (the element may have
+// gained one since).
+func (c *Client) ForgetActions(id ID) { c.forgetActions(id) }
+
 // forgetActions drops an element's remembered action names, so the next
 // read asks for them: an element renamed its actions (Chromium's check
 // box says "check", then "uncheck"), or took the names of its kind and
@@ -417,9 +437,9 @@ func (c *Client) forgetActions(id ID) {
 	}
 }
 
-// rememberActions keeps an element's action names, and the kind they
-// belong to.
-func (c *Client) rememberActions(id ID, localized, names []string, kind actionKind) {
+// rememberActions keeps an element's action names, and the kind they were
+// taken from when they were (nil: its own, or none).
+func (c *Client) rememberActions(id ID, localized, names []string, kind *actionKind) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.memo == nil || len(c.memo) >= maxRemembered {
@@ -430,5 +450,9 @@ func (c *Client) rememberActions(id ID, localized, names []string, kind actionKi
 		m = &memoEntry{}
 		c.memo[id] = m
 	}
-	m.localized, m.names, m.kind = localized, names, &kind
+	m.localized, m.names, m.kind = localized, names, nil
+	if kind != nil {
+		k := *kind
+		m.kind = &k
+	}
 }

@@ -40,31 +40,41 @@ func (r *detailRead) extents(i int, d *decoder) {
 // by ("click") come from GetName, one call per action, unless an earlier
 // read already learnt them for these localized names, or another element
 // of the same kind gives them (actionkinds.go: the first of a kind asks,
-// the others of the read wait for its answer). An element with
-// the Action interface that lists none is asked once more (attempt 1):
-// Firefox answers the first question about a page element's actions with
-// none and the next with its actions.
+// the others of the read wait for its answer). An element with the Action
+// interface that lists none has none when its app's lists are live;
+// otherwise it is asked once more (attempt 1) when every first question of
+// the read is answered (actionlists.go: Firefox answers its first
+// questions about actions with none).
 func (r *detailRead) actionList(i, attempt int, d *decoder) {
 	t := &r.targets[i]
 	localized := decodeActionNames(d)
 	if len(localized) > maxActions {
 		localized = localized[:maxActions]
 	}
+	defer r.answeredFirst(attempt)
+	if len(localized) > 0 && t.inPage {
+		seen := r.pageActions[t.bus]
+		r.pageActions[t.bus] = pageActions{any: true, first: seen.first || attempt == 0}
+	}
 	if names, ok := r.c.recallActions(t.node.ID, localized); ok {
 		t.node.Actions = append([]string(nil), names...)
 		return
 	}
 	if len(localized) == 0 {
-		if attempt == 0 && d.err == nil {
-			r.p.add(r.conns[t.bus], call{target: i, kind: kindActions, sub: 1}, t.bus, t.path, "org.a11y.atspi.Action", "GetActions")
-			r.queued = true
+		switch {
+		case d.err != nil:
+		case r.live[t.bus], attempt == 1 && r.pageActions[t.bus].first:
+			// Asked while the lists were live: it has none.
+			r.c.rememberActions(t.node.ID, []string{}, []string{}, nil)
+		case attempt == 0:
+			r.reask = append(r.reask, i)
 		}
 		return
 	}
 	kind := kindOf(t.bus, t.node.Role, t.ifaces, localized)
 	if names, ok := r.c.kindActions(kind); ok {
 		t.node.Actions = append([]string(nil), names...)
-		r.c.rememberActions(t.node.ID, localized, append([]string(nil), names...), kind)
+		r.c.rememberActions(t.node.ID, localized, append([]string(nil), names...), &kind)
 		return
 	}
 	if asker, ok := r.asking[kind]; ok && r.c.trustsKind(kind) {
@@ -91,6 +101,26 @@ func (r *detailRead) askNames(i int, localized []string, kind actionKind, waitin
 	r.queued = true
 }
 
+// answeredFirst counts one answer to a question about actions; attempt
+// 0 is a first question. When the last first question is answered, the
+// elements that listed none while their app's lists may not have been
+// live are asked again.
+func (r *detailRead) answeredFirst(attempt int) {
+	if attempt != 0 {
+		return
+	}
+	r.firstAsks--
+	if r.firstAsks > 0 {
+		return
+	}
+	for _, i := range r.reask {
+		t := &r.targets[i]
+		r.p.add(r.conns[t.bus], call{target: i, kind: kindActions, sub: 1}, t.bus, t.path, "org.a11y.atspi.Action", "GetActions")
+	}
+	r.queued = r.queued || len(r.reask) > 0
+	r.reask = nil
+}
+
 // actionName stores action k's name; with the last one in, the node and
 // the targets waiting for its kind get them all, and the client remembers
 // them.
@@ -112,12 +142,12 @@ func (r *detailRead) actionName(i, k int, d *decoder) {
 	delete(r.asking, a.kind)
 	t := &r.targets[i]
 	t.node.Actions = a.names
-	r.c.rememberActions(t.node.ID, a.localized, append([]string(nil), a.names...), a.kind)
+	r.c.rememberActions(t.node.ID, a.localized, append([]string(nil), a.names...), &a.kind)
 	r.c.learnKind(a.kind, append([]string(nil), a.names...))
 	for _, w := range a.waiting {
 		n := r.targets[w.target].node
 		n.Actions = append([]string(nil), a.names...)
-		r.c.rememberActions(n.ID, w.localized, append([]string(nil), a.names...), a.kind)
+		r.c.rememberActions(n.ID, w.localized, append([]string(nil), a.names...), &a.kind)
 	}
 }
 

@@ -20,6 +20,8 @@ type detailTarget struct {
 	// textValue: the element's text is its value whatever its role (a
 	// sheet's cell, named by its address, shows its content as text).
 	textValue bool
+	// inPage: the element lies in a web page (elem.inPage).
+	inPage bool
 }
 
 // maxActions bounds the action names read per element.
@@ -56,7 +58,23 @@ type detailRead struct {
 	// in this read (actionkinds.go).
 	asking map[actionKind]int
 	values map[int]*valueRead
+	// Action lists (actionlists.go): live says, per app, whether its
+	// lists were live when the read began, and pageActions whether an
+	// element of a web page listed actions in this read, and whether to a
+	// first question (so they are live now, and were before any second
+	// question was sent); firstAsks counts the first questions about
+	// actions still unanswered, and reask the elements that listed none
+	// while their app's lists may not have been live, to ask again once
+	// every first question is answered.
+	live        map[string]bool
+	pageActions map[string]pageActions
+	firstAsks   int
+	reask       []int
 }
+
+// pageActions says whether an element of a web page listed actions in a
+// read (any), and whether it was to a first question (first).
+type pageActions struct{ any, first bool }
 
 // details reads the selected details of the targets with every call in
 // flight at once, and fills their nodes. It returns the number of calls.
@@ -83,6 +101,11 @@ func (c *Client) details(ctx context.Context, targets []detailTarget, which Deta
 		return r.p.sent, err
 	}
 	err := r.dispatch()
+	if err == nil {
+		for bus := range r.pageActions {
+			c.markActionListsLive(bus)
+		}
+	}
 	return r.p.sent, err
 }
 
@@ -150,6 +173,8 @@ func (r *detailRead) send() error {
 	r.lengths = make([]int32, len(r.targets))
 	r.actions = map[int]*actionRead{}
 	r.values = map[int]*valueRead{}
+	r.live = map[string]bool{}
+	r.pageActions = map[string]pageActions{}
 	p := r.p
 	for i := range r.targets {
 		t := &r.targets[i]
@@ -165,6 +190,10 @@ func (r *detailRead) send() error {
 			p.add(w, call{target: i, kind: kindExtents}, t.bus, t.path, "org.a11y.atspi.Component", "GetExtents", r.coords[t.bus])
 		}
 		if pl.actions {
+			if _, known := r.live[t.bus]; !known {
+				r.live[t.bus] = r.c.actionListsLive(t.bus)
+			}
+			r.firstAsks++
 			p.add(w, call{target: i, kind: kindActions}, t.bus, t.path, "org.a11y.atspi.Action", "GetActions")
 		}
 		if pl.value {
@@ -251,6 +280,8 @@ func (r *detailRead) failed(a answer) error {
 		r.checks[i] = -1 // unchecked: never read its text
 	case kindTextLength:
 		r.passed(i) // length unknown: ask up to the bound
+	case kindActions:
+		r.answeredFirst(a.sub)
 	case kindActionName:
 		r.namesFailed(i) // names incomplete: report none
 	}
@@ -271,7 +302,7 @@ func (c *Client) Details(ctx context.Context, nodes []*Node, which Details) erro
 		if err != nil {
 			return err
 		}
-		t := detailTarget{node: n, bus: bus, path: path, recheck: true, textValue: isCellID(n.ID)}
+		t := detailTarget{node: n, bus: bus, path: path, recheck: true, textValue: isCellID(n.ID), inPage: c.recallInPage(n.ID)}
 		if n.HasState("showing") {
 			t.states |= 1 << stateShowing
 		}

@@ -92,6 +92,10 @@ type elem struct {
 	// inEditableDoc: the element is, or lies inside, a document that says
 	// it is editable (read.go, documentStates).
 	inEditableDoc bool
+	// inPage: the element is, or lies inside, a web page (role
+	// document_web): its action lists say when a browser's are live
+	// (actionlists.go).
+	inPage bool
 	// A table whose visible block is read (tables.go): blockRead once
 	// tried, with the table's row and column counts (-1 unknown when
 	// zero-valued fields are not yet read).

@@ -146,7 +146,7 @@ func (c *Client) ReadTree(ctx context.Context, frame ID, opts ReadOptions) (*Tre
 		}
 		targets := make([]detailTarget, n)
 		for i, e := range elems[:n] {
-			targets[i] = detailTarget{node: &tree.Nodes[i], bus: e.bus, path: e.path, ifaces: e.ifaces, states: e.states, textValue: e.inBlock}
+			targets[i] = detailTarget{node: &tree.Nodes[i], bus: e.bus, path: e.path, ifaces: e.ifaces, states: e.states, textValue: e.inBlock, inPage: e.inPage}
 		}
 		n, err := c.details(ctx, targets, opts.Details)
 		stats.DetailCalls = n
@@ -472,6 +472,7 @@ func (r *reader) assemble() (*Tree, []*elem) {
 		}
 		role := RoleName(e.role)
 		e.states = documentStates(e, up, role)
+		e.inPage = role == "document_web" || (up != nil && up.inPage)
 		// Elements with the same state set share one names slice (its
 		// capacity is its length, so an append by a caller copies).
 		names, ok := states[e.states]

@@ -34,7 +34,7 @@ func (c *Client) ReadSubtree(ctx context.Context, root ID, budget Budget) (*Tree
 	r.known[r.root.key()] = r.root
 	// Inside an editable document the root's place in it counts, as in a
 	// window read (documentStates).
-	r.rootUp = &elem{inEditableDoc: c.recallInDocument(root)}
+	r.rootUp = &elem{inEditableDoc: c.recallInDocument(root), inPage: c.recallInPage(root)}
 	if err := r.fill(); err != nil {
 		return nil, err
 	}
