@@ -30,17 +30,29 @@ type loopCall struct {
 	name string
 	tool string
 	args func(pid int) map[string]any
-	// cold waits reuseAge before each call.
+	// cold waits reuseAge before each call (a click: between its read and
+	// it, as a model that thinks before it clicks).
 	cold bool
+	// click makes the call on the token of the subject's button
+	// (subject.clickOn), from a read {pid} just before it, not timed.
+	click bool
+	// engine, when set, gives the engine's figures for the call from the
+	// phase that already made them in-process (the read phase's whole
+	// reads, the click phase's clicks).
+	engine func(r *row) []time.Duration
 }
 
 // loopCalls are the calls of the MCP phase, in order.
 var loopCalls = []loopCall{
-	{name: "cold read", tool: "get_window_state", cold: true, args: fullReadArgs},
+	{name: "cold read", tool: "get_window_state", cold: true, args: fullReadArgs,
+		engine: func(r *row) []time.Duration { return r.wholeReads }},
 	{name: "re-read (kept)", tool: "get_window_state", args: fullReadArgs},
 	{name: "find_elements", tool: "find_elements", args: func(pid int) map[string]any {
-		return map[string]any{"pid": pid, "role": "push_button", "label": "Click me"}
+		return map[string]any{"pid": pid, "role": "push_button", "label": syntheticButton}
 	}},
+	{name: "click", tool: "click", click: true, engine: func(r *row) []time.Duration { return r.click.total }},
+	{name: "click after a pause", tool: "click", click: true, cold: true,
+		engine: func(r *row) []time.Duration { return r.click.paused }},
 }
 
 func fullReadArgs(pid int) map[string]any { return map[string]any{"pid": pid, "max_elements": 5000} }
@@ -78,13 +90,12 @@ func (b *bench) loopRuns(c loopCall) int {
 }
 
 // measureEngineLoop times the loop's calls in-process on the session the
-// read phase used; the cold reads are the row's whole reads, already
-// timed.
+// read phase used, before its click phase (a read right after an act is
+// another read); the calls other phases time are left to fromPhases.
 func (b *bench) measureEngineLoop(s *session, pid int, r *row) error {
 	for _, c := range loopCalls {
 		f := r.mcp.figures(c.name)
-		if c.cold {
-			f.engine = r.wholeReads
+		if c.engine != nil {
 			continue
 		}
 		if res, _ := s.call(c.tool, c.args(pid)); res.Err != nil { // warm-up
@@ -99,6 +110,16 @@ func (b *bench) measureEngineLoop(s *session, pid int, r *row) error {
 		}
 	}
 	return nil
+}
+
+// fromPhases takes the engine's figures of the calls other phases timed
+// (the cold reads, the clicks) from the row.
+func (m *mcpRow) fromPhases(r *row) {
+	for _, c := range loopCalls {
+		if c.engine != nil && (!c.click || r.click != nil) {
+			m.figures(c.name).engine = c.engine(r)
+		}
+	}
 }
 
 // driverProcess is the built binary serving MCP on its stdio.
@@ -164,8 +185,9 @@ func (p *driverProcess) call(tool string, args map[string]any) (mcpline.Reply, e
 }
 
 // measureClientLoop times the loop's calls through the built binary over
-// stdio: a session on pid (the scripted person allows it), then each call.
-func (b *bench) measureClientLoop(pid int, m *mcpRow) error {
+// stdio: a session on pid (the scripted person allows it), then each call;
+// the clicks on the button labelled clickOn (none when it is "").
+func (b *bench) measureClientLoop(pid int, clickOn string, m *mcpRow) error {
 	p, err := b.startDriver()
 	if err != nil {
 		return fmt.Errorf("driver binary: %v", err)
@@ -185,17 +207,34 @@ func (b *bench) measureClientLoop(pid int, m *mcpRow) error {
 		return fmt.Errorf("start_session over MCP: %v", err)
 	}
 	for _, c := range loopCalls {
+		if c.click && clickOn == "" {
+			continue
+		}
 		f := m.figures(c.name)
+		args := func() (map[string]any, error) {
+			if !c.click {
+				return c.args(pid), nil
+			}
+			return p.clickArgs(pid, clickOn)
+		}
 		if !c.cold {
-			if _, err := p.call(c.tool, c.args(pid)); err != nil { // warm-up
+			a, err := args()
+			if err == nil {
+				_, err = p.call(c.tool, a) // warm-up
+			}
+			if err != nil {
 				return fmt.Errorf("client %s: %v", c.name, err)
 			}
 		}
 		for i := 0; i < b.loopRuns(c); i++ {
+			a, err := args()
+			if err != nil {
+				return fmt.Errorf("client %s: %v", c.name, err)
+			}
 			if c.cold {
 				time.Sleep(reuseAge)
 			}
-			r, err := p.call(c.tool, c.args(pid))
+			r, err := p.call(c.tool, a)
 			if err != nil {
 				return fmt.Errorf("client %s: %v", c.name, err)
 			}
@@ -204,6 +243,24 @@ func (b *bench) measureClientLoop(pid int, m *mcpRow) error {
 		}
 	}
 	return nil
+}
+
+// clickArgs reads the window {pid} and gives a click's arguments: the
+// token of its push button labelled label.
+func (p *driverProcess) clickArgs(pid int, label string) (map[string]any, error) {
+	r, err := p.call("get_window_state", map[string]any{"pid": pid})
+	if err != nil {
+		return nil, err
+	}
+	_, _, structured, err := mcpline.Result(r.Line)
+	if err != nil {
+		return nil, err
+	}
+	tok, err := tokenOf(structured, "push_button", label)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"element_token": tok}, nil
 }
 
 // buildDriver builds the driver binary into dir, for a run without -bin.

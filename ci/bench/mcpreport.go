@@ -29,7 +29,9 @@ func printLoop(w io.Writer, rows []row, runs int) bool {
 	}
 	fmt.Fprintln(w, "the agent loop through MCP: engine = engine.Conn.Call in-process; client = the built nish-driver over stdio,")
 	fmt.Fprintf(w, "from the request's write to the reply's last byte; cold = a whole read (%.1f s after the last, past snapshot keeping),\n", reuseAge.Seconds())
-	fmt.Fprintf(w, "median of %d; re-read = the unchanged window (kept snapshot) and find_elements {role: push_button, label: Click me}, median of %d:\n", coldRuns, runs)
+	fmt.Fprintf(w, "median of %d; re-read = the unchanged window (kept snapshot) and find_elements {role: push_button, label: Click me}, median of %d;\n", coldRuns, runs)
+	fmt.Fprintf(w, "click = a headless click on Click me's token from a read {pid} just before (untimed), median of %d; after a pause = %.1f s\n", runs, reuseAge.Seconds())
+	fmt.Fprintf(w, "between the read and the click, median of %d (the engine's figures are the click phase's):\n", coldRuns)
 	writeAligned(w, lines)
 	return true
 }
