@@ -367,6 +367,28 @@ var patchCases = []patchCase{
 		g.Add("label", "In the group")
 		g.Add("push_button", "Open the group")
 	}},
+	{name: "child added, then a report about the child itself",
+		change: func(f *mock.Form) { f.Items.AddAt(1, "list_item", "Item 1¼") },
+		rewrite: func(f *mock.Form, cs []engine.Change) ([]engine.Change, bool) {
+			return aboutTheAdded(f, cs, "Item 1¼", false), true
+		}},
+	{name: "a text node replaced as Firefox reports it: removed, added without its index, a report about the new one",
+		change: func(f *mock.Form) {
+			f.Items.Find("list_item", "Item 2").Remove()
+			f.Items.AddAt(1, "list_item", "Item two")
+		},
+		rewrite: func(f *mock.Form, cs []engine.Change) ([]engine.Change, bool) {
+			return aboutTheAdded(f, cs, "Item two", true), true
+		}},
+	{name: "a report about a child of an added child", whole: true,
+		change: func(f *mock.Form) {
+			g := f.Items.AddAt(0, "panel", "Group")
+			g.Add("label", "In the group")
+		},
+		rewrite: func(f *mock.Form, cs []engine.Change) ([]engine.Change, bool) {
+			in := f.Items.Find("panel", "Group").Find("label", "In the group")
+			return append(cs, engine.Change{Kind: engine.ChangeStructure, Source: in.ID(), Index: -1}), true
+		}},
 	{name: "child removed", change: func(f *mock.Form) { f.Items.Find("list_item", "Item 2").Remove() }},
 	{name: "children-changed naming no child", change: func(f *mock.Form) { f.Items.AddAt(2, "list_item", "Item 2½") },
 		rewrite: func(_ *mock.Form, cs []engine.Change) ([]engine.Change, bool) { return withoutChildNamed(cs), true }},
@@ -544,6 +566,19 @@ func addItems(f *mock.Form, n int) {
 	for i := 0; i < n; i++ {
 		f.Items.Add("list_item", fmt.Sprintf("Extra %d", i))
 	}
+}
+
+// aboutTheAdded is cs with a structural report about the list item
+// labelled name, which cs reports added, after them all; without its
+// index when noIndex (Firefox names the child but gives -1).
+func aboutTheAdded(f *mock.Form, cs []engine.Change, name string, noIndex bool) []engine.Change {
+	child := f.Items.Find("list_item", name).ID()
+	for i := range cs {
+		if noIndex && cs[i].Op == engine.ChildAdded {
+			cs[i].Index = -1
+		}
+	}
+	return append(cs, engine.Change{Kind: engine.ChangeStructure, Source: child, Index: -1})
 }
 
 // withoutChildNamed is cs with its children-changed reports naming no
