@@ -599,3 +599,64 @@ func reportedOn(cs []engine.Change, from, to engine.ElementID) []engine.Change {
 	out := slices.DeleteFunc(cs, func(c engine.Change) bool { return c.Source == from })
 	return append(out, engine.Change{Kind: engine.ChangeSubtree, Source: to, Index: -1})
 }
+
+// TestASettledReadMadeEarlyStandsOnlyWhenNothingCameAfter: while an act's
+// quiet period runs, its settled read is patched early (settle.go); it
+// stands only when the app reported nothing after it. A change the app
+// reports after an early patch, within the quiet period, is in the act's
+// diff and settled read all the same: patched early again, or after the
+// quiet period once the early patches are spent. The quiet period is long
+// here (1 s) so that the early patches are surely made inside it; the test
+// waits for each by its call into the app, not by time.
+func TestASettledReadMadeEarlyStandsOnlyWhenNothingCameAfter(t *testing.T) {
+	cases := []struct {
+		name  string
+		later int  // the app changes again after this many early patches
+		early bool // the settled read is an early patch
+	}{
+		{name: "nothing after the early patch", early: true},
+		{name: "a change after the first early patch", later: 1, early: true},
+		{name: "a change after every early patch", later: engine.MaxEarlyPatches},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tr := &traces{}
+			h := newHarness(t, nil, withTraces(tr), func(o *engine.Options, _ *harness) {
+				o.SettleQuiet, o.SettleMax = time.Second, 10*time.Second
+			})
+			h.start(nil)
+			f := h.demo.Form
+			f.Window.Root().Add("push_button", "Go").OnAction("click", func(*mock.ActionContext) { f.Status.SetName("Went") })
+			read := h.readForm(allRows)
+			refreshes := len(h.desk.CallsOf("Refresh"))
+			changed := make(chan struct{})
+			go func() {
+				defer close(changed)
+				for k := 1; k <= c.later; k++ {
+					if !testkit.Poll(10*time.Second, func() bool { return len(h.desk.CallsOf("Refresh")) >= refreshes+k }) {
+						return
+					}
+					f.Hint.SetName(fmt.Sprintf("Changed later %d", k))
+				}
+			}()
+			res := h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "push_button", "Go"),
+				"observe": map[string]any{"tree": true}})
+			<-changed
+			got := tr.last(t)
+			if got.PostReadEarly != c.early || got.PostReadKind != engine.PostReadPatched {
+				t.Errorf("settled read early %v (%s), want early %v, patched", got.PostReadEarly, got.PostReadKind, c.early)
+			}
+			want := []string{"Went"}
+			if c.later > 0 {
+				want = append(want, fmt.Sprintf("Changed later %d", c.later))
+			}
+			diff, _ := json.Marshal(res["diff"])
+			for _, w := range want {
+				if !strings.Contains(string(diff), w) {
+					t.Errorf("the diff does not name %q: %s", w, diff)
+				}
+			}
+			sameRows(t, "the act's observed rows", testkit.RowLines(res["observe"].(map[string]any)["elements"]), wholeRows(t, h, nil))
+		})
+	}
+}
