@@ -253,28 +253,13 @@ func (x *act) fail(err *Error) Result {
 func (x *act) finish(ctx context.Context) Result {
 	res := ActResult{OK: true, Path: x.path, TookCursor: x.tookCursor, Action: x.action, Readback: x.readback, TypedCharacters: x.typed,
 		ScrolledIntoView: x.scrolled}
-	post, settle, tm, serr := x.s.settle(ctx, x.pre, x.mark, x.marked, x.acted)
+	post, settle, tm, serr := x.s.settle(ctx, x.pre, x.mark, x.marked, x.acted, x.prepareSettled(ctx))
 	if x.readBackAfter != nil {
 		x.readback = x.readBackAfter(ctx)
 		res.Readback = x.readback
 	}
 	res.Settle = &settle
-	x.trace.Quiet, x.trace.PostRead, x.trace.PostReadKind = tm.quiet, tm.read, tm.readKind
-	if serr == nil {
-		// A whole read after the act holds structure only, and so do the
-		// subtrees a patched read read again: read the values the read
-		// before held, so the diff shows what changed in them (a page's
-		// status line, a label's text) and not just the acted-on element.
-		// The elements a patch read one by one have theirs already.
-		x.s.fillValuesLike(ctx, post, x.pre)
-	}
-	if serr == nil && x.token != nil {
-		// The acted-on element's details tell whether the act did what it
-		// meant to (and show its new value in the diff).
-		if p, ok := post.pos[x.token.Index]; ok {
-			_ = post.fill(ctx, x.c.d, []int{p})
-		}
-	}
+	x.trace.Quiet, x.trace.PostRead, x.trace.PostReadKind, x.trace.PostReadEarly = tm.quiet, tm.read, tm.readKind, tm.early
 	if serr == nil {
 		res.SnapshotID = post.id
 		res.Diff = diffSnapshots(x.pre, post)
@@ -321,6 +306,28 @@ func (x *act) finish(ctx context.Context) Result {
 		f(x.trace)
 	}
 	return out
+}
+
+// prepareSettled reads in a settled read what the act's diff and effect
+// need (settle calls it on the read it returns, or on an early patch
+// before it is kept).
+func (x *act) prepareSettled(ctx context.Context) func(post *snapshot) {
+	return func(post *snapshot) {
+		// A whole read after the act holds structure only, and so do the
+		// subtrees a patched read read again: read the values the read
+		// before held, so the diff shows what changed in them (a page's
+		// status line, a label's text) and not just the acted-on element.
+		// The elements a patch read one by one have theirs already.
+		x.s.fillValuesLike(ctx, post, x.pre)
+		if x.token == nil {
+			return
+		}
+		// The acted-on element's details tell whether the act did what it
+		// meant to (and show its new value in the diff).
+		if p, ok := post.pos[x.token.Index]; ok {
+			_ = post.fill(ctx, x.c.d, []int{p})
+		}
+	}
 }
 
 // actText is the act result's compact text.

@@ -28,6 +28,10 @@ type ActTrace struct {
 	// settle loop without change reports, whose reads are all in Quiet).
 	PostRead     time.Duration
 	PostReadKind string
+	// PostReadEarly: the settled read was patched while the quiet period
+	// ran, and nothing was reported after it (settle.go's earlyPatch), so
+	// PostRead is only the check of that.
+	PostReadEarly bool
 }
 
 // Post-read kinds.

@@ -44,7 +44,8 @@ import (
 //	report                                   what the patch does
 //	---------------------------------------  -------------------------------------------------
 //	about an element the read does not hold  a whole read; passed over when the
-//	                                         element budget cut the read (below)
+//	                                         element budget cut the read, or when
+//	                                         the batch reports it added (below)
 //	the lister did not keep them all         a whole read
 //	  (ChangesSince: complete false)
 //
@@ -79,7 +80,13 @@ import (
 // misses what changed is wrong. The one exception is a read the element
 // budget cut: there the element is most likely past the cut, a whole read
 // stops at the same place, and the window is one a whole read is dearest
-// for (a sheet, a long page).
+// for (a sheet, a long page). The other is a child the same batch reports
+// added to an element the read holds: the patch reads the child as it is
+// after the batch (its subtree put in, or its parent's read again), so
+// what the child reported about itself is read with it. Firefox reports
+// a replaced text node so: the paragraph's old child removed, the new
+// one added (without its index), then a report about the new child; that
+// sent every click on a page that rewrites a status line to a whole read.
 //
 // The patch gives up, and the caller reads the window whole, when the
 // reports cannot say what changed or a whole read is cheaper: more than
@@ -279,16 +286,18 @@ func (p *patcher) plan(changes []Change) (plan, bool) {
 // but ruleFrames, which only marks pl; a child report is kept in pl.ops
 // and reads its parent at least. unheld says a report is about an
 // element base does not hold, which only a whole read can follow, unless
-// the element budget cut base short (then it is passed over).
+// the element budget cut base short or the batch reports the element
+// added (then it is passed over: the rule on its parent reads it).
 func (p *patcher) rules(changes []Change, pl *plan) (rules map[int]rule, unheld bool) {
 	t := p.base.tree
 	at := p.index()
 	rules = map[int]rule{}
+	added := addedIn(changes)
 	for _, c := range changes {
 		i, held := at[c.Source]
 		if !held {
-			if p.cutByBudget() {
-				continue // past the cut, where a whole read stops too
+			if p.cutByBudget() || added[c.Source] {
+				continue // past the cut, where a whole read stops too; or read with its parent
 			}
 			return nil, true
 		}
@@ -307,6 +316,24 @@ func (p *patcher) rules(changes []Change, pl *plan) (rules map[int]rule, unheld 
 		rules[i] = max(rules[i], r)
 	}
 	return rules, false
+}
+
+// addedIn is the children a batch of reports says were added, under
+// any parent. A report about one of them is read with it: an added child
+// whose parent the read holds is read as it is after the batch (followChild,
+// or its parent's subtree read again); one whose parent it does not hold
+// sends the batch to a whole read by that report.
+func addedIn(changes []Change) map[ElementID]bool {
+	var added map[ElementID]bool
+	for _, c := range changes {
+		if c.Op == ChildAdded && c.Child != "" {
+			if added == nil {
+				added = map[ElementID]bool{}
+			}
+			added[c.Child] = true
+		}
+	}
+	return added
 }
 
 // outermostRoots keeps the roots not inside another's subtree, counts

@@ -367,6 +367,28 @@ var patchCases = []patchCase{
 		g.Add("label", "In the group")
 		g.Add("push_button", "Open the group")
 	}},
+	{name: "child added, then a report about the child itself",
+		change: func(f *mock.Form) { f.Items.AddAt(1, "list_item", "Item 1¼") },
+		rewrite: func(f *mock.Form, cs []engine.Change) ([]engine.Change, bool) {
+			return aboutTheAdded(f, cs, "Item 1¼", false), true
+		}},
+	{name: "a text node replaced as Firefox reports it: removed, added without its index, a report about the new one",
+		change: func(f *mock.Form) {
+			f.Items.Find("list_item", "Item 2").Remove()
+			f.Items.AddAt(1, "list_item", "Item two")
+		},
+		rewrite: func(f *mock.Form, cs []engine.Change) ([]engine.Change, bool) {
+			return aboutTheAdded(f, cs, "Item two", true), true
+		}},
+	{name: "a report about a child of an added child", whole: true,
+		change: func(f *mock.Form) {
+			g := f.Items.AddAt(0, "panel", "Group")
+			g.Add("label", "In the group")
+		},
+		rewrite: func(f *mock.Form, cs []engine.Change) ([]engine.Change, bool) {
+			in := f.Items.Find("panel", "Group").Find("label", "In the group")
+			return append(cs, engine.Change{Kind: engine.ChangeStructure, Source: in.ID(), Index: -1}), true
+		}},
 	{name: "child removed", change: func(f *mock.Form) { f.Items.Find("list_item", "Item 2").Remove() }},
 	{name: "children-changed naming no child", change: func(f *mock.Form) { f.Items.AddAt(2, "list_item", "Item 2½") },
 		rewrite: func(_ *mock.Form, cs []engine.Change) ([]engine.Change, bool) { return withoutChildNamed(cs), true }},
@@ -546,6 +568,19 @@ func addItems(f *mock.Form, n int) {
 	}
 }
 
+// aboutTheAdded is cs with a structural report about the list item
+// labelled name, which cs reports added, after them all; without its
+// index when noIndex (Firefox names the child but gives -1).
+func aboutTheAdded(f *mock.Form, cs []engine.Change, name string, noIndex bool) []engine.Change {
+	child := f.Items.Find("list_item", name).ID()
+	for i := range cs {
+		if noIndex && cs[i].Op == engine.ChildAdded {
+			cs[i].Index = -1
+		}
+	}
+	return append(cs, engine.Change{Kind: engine.ChangeStructure, Source: child, Index: -1})
+}
+
 // withoutChildNamed is cs with its children-changed reports naming no
 // child, as AT-SPI sends them when the child is in another process.
 func withoutChildNamed(cs []engine.Change) []engine.Change {
@@ -563,4 +598,65 @@ func withoutChildNamed(cs []engine.Change) []engine.Change {
 func reportedOn(cs []engine.Change, from, to engine.ElementID) []engine.Change {
 	out := slices.DeleteFunc(cs, func(c engine.Change) bool { return c.Source == from })
 	return append(out, engine.Change{Kind: engine.ChangeSubtree, Source: to, Index: -1})
+}
+
+// TestASettledReadMadeEarlyStandsOnlyWhenNothingCameAfter: while an act's
+// quiet period runs, its settled read is patched early (settle.go); it
+// stands only when the app reported nothing after it. A change the app
+// reports after an early patch, within the quiet period, is in the act's
+// diff and settled read all the same: patched early again, or after the
+// quiet period once the early patches are spent. The quiet period is long
+// here (1 s) so that the early patches are surely made inside it; the test
+// waits for each by its call into the app, not by time.
+func TestASettledReadMadeEarlyStandsOnlyWhenNothingCameAfter(t *testing.T) {
+	cases := []struct {
+		name  string
+		later int  // the app changes again after this many early patches
+		early bool // the settled read is an early patch
+	}{
+		{name: "nothing after the early patch", early: true},
+		{name: "a change after the first early patch", later: 1, early: true},
+		{name: "a change after every early patch", later: engine.MaxEarlyPatches},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tr := &traces{}
+			h := newHarness(t, nil, withTraces(tr), func(o *engine.Options, _ *harness) {
+				o.SettleQuiet, o.SettleMax = time.Second, 10*time.Second
+			})
+			h.start(nil)
+			f := h.demo.Form
+			f.Window.Root().Add("push_button", "Go").OnAction("click", func(*mock.ActionContext) { f.Status.SetName("Went") })
+			read := h.readForm(allRows)
+			refreshes := len(h.desk.CallsOf("Refresh"))
+			changed := make(chan struct{})
+			go func() {
+				defer close(changed)
+				for k := 1; k <= c.later; k++ {
+					if !testkit.Poll(10*time.Second, func() bool { return len(h.desk.CallsOf("Refresh")) >= refreshes+k }) {
+						return
+					}
+					f.Hint.SetName(fmt.Sprintf("Changed later %d", k))
+				}
+			}()
+			res := h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "push_button", "Go"),
+				"observe": map[string]any{"tree": true}})
+			<-changed
+			got := tr.last(t)
+			if got.PostReadEarly != c.early || got.PostReadKind != engine.PostReadPatched {
+				t.Errorf("settled read early %v (%s), want early %v, patched", got.PostReadEarly, got.PostReadKind, c.early)
+			}
+			want := []string{"Went"}
+			if c.later > 0 {
+				want = append(want, fmt.Sprintf("Changed later %d", c.later))
+			}
+			diff, _ := json.Marshal(res["diff"])
+			for _, w := range want {
+				if !strings.Contains(string(diff), w) {
+					t.Errorf("the diff does not name %q: %s", w, diff)
+				}
+			}
+			sameRows(t, "the act's observed rows", testkit.RowLines(res["observe"].(map[string]any)["elements"]), wholeRows(t, h, nil))
+		})
+	}
 }

@@ -25,8 +25,9 @@ func (s *Session) settleMark(ctx context.Context, w WindowID) (ChangeMark, bool)
 // settleTiming is where a settle's time went (ActTrace).
 type settleTiming struct {
 	quiet    time.Duration // waiting for the app to go quiet (polling: all of it)
-	read     time.Duration // the settled read
+	read     time.Duration // the settled read after the quiet period
 	readKind string
+	early    bool // the settled read was patched while the quiet period ran
 }
 
 // settle waits after an act until the window is quiet: no change for the
@@ -35,36 +36,71 @@ type settleTiming struct {
 // the window once, or patches the read before with what the app reported
 // (reuse.go, patch.go); without, it re-reads the window
 // until two reads agree for the quiet period. The settled read becomes the
-// result's snapshot. Settling waits on the app in real time, whatever the
-// engine's clock.
-func (s *Session) settle(ctx context.Context, pre *snapshot, mark ChangeMark, marked bool, acted time.Time) (*snapshot, Settle, settleTiming, *Error) {
+// result's snapshot, once prepare has read in it what the act's result
+// needs (prepare may run on a patch made while the quiet period ran that
+// is then thrown away). Settling waits on the app in real time, whatever
+// the engine's clock.
+func (s *Session) settle(ctx context.Context, pre *snapshot, mark ChangeMark, marked bool, acted time.Time, prepare func(*snapshot)) (*snapshot, Settle, settleTiming, *Error) {
 	if marked {
-		if sn, st, tm, err, ok := s.settleOnReports(ctx, pre, mark, acted); ok {
+		if sn, st, tm, err, ok := s.settleOnReports(ctx, pre, mark, acted, prepare); ok {
 			return sn, st, tm, err
 		}
 	}
 	start := time.Now()
 	sn, st, err := s.settleByReading(ctx, pre)
+	if err == nil {
+		prepare(sn)
+	}
 	return sn, st, settleTiming{quiet: time.Since(start), readKind: PostReadPolled}, err
+}
+
+// quietWait is what the backend's WaitQuiet said.
+type quietWait struct {
+	settled, changed bool
+	last             time.Time
+	err              error
 }
 
 // settleOnReports waits on the app's change reports, then reads once. ok
 // is false when the reports cannot be had (then the caller polls).
 // Settle.Ms counts from the act (acted) to the app's last change.
-func (s *Session) settleOnReports(ctx context.Context, pre *snapshot, mark ChangeMark, acted time.Time) (*snapshot, Settle, settleTiming, *Error, bool) {
+//
+// While the quiet period runs, the settled read is made early
+// (earlyPatch): when the quiet period ends with no report after the one
+// the early patch followed last, that patch is the read a patch made now
+// would give (it read the elements the reports named after they were
+// reported, and nothing was reported since), so the act answers at the
+// end of the quiet period instead of after it plus the read. A report
+// after it sends the settle to the patch after the quiet period, as
+// before. The quiet period itself is never cut short.
+func (s *Session) settleOnReports(ctx context.Context, pre *snapshot, mark ChangeMark, acted time.Time, prepare func(*snapshot)) (*snapshot, Settle, settleTiming, *Error, bool) {
 	start := time.Now()
-	settled, changed, last, err := s.d.backend.WaitQuiet(ctx, pre.window, mark, s.d.opts.SettleQuiet, s.d.opts.SettleMax)
-	if err != nil {
+	done := make(chan quietWait, 1)
+	go func() {
+		var q quietWait
+		q.settled, q.changed, q.last, q.err = s.d.backend.WaitQuiet(ctx, pre.window, mark, s.d.opts.SettleQuiet, s.d.opts.SettleMax)
+		done <- q
+	}()
+	q, early := s.earlyPatch(ctx, pre, mark, done, prepare)
+	if q.err != nil {
 		return nil, Settle{}, settleTiming{}, nil, false
 	}
 	tm := settleTiming{quiet: time.Since(start)}
-	st := Settle{Settled: settled}
-	if changed && last.After(acted) {
-		st.Ms = last.Sub(acted).Milliseconds()
+	st := Settle{Settled: q.settled}
+	if q.changed && q.last.After(acted) {
+		st.Ms = q.last.Sub(acted).Milliseconds()
 	}
 	readStart := time.Now()
+	if early != nil {
+		if now, ok := s.d.backend.CurrentMark(pre.window); ok && now == early.mark {
+			sn := s.keep(early, changeStamp{mark: early.mark, ok: early.marked, at: early.at})
+			tm.read, tm.readKind, tm.early = time.Since(readStart), PostReadPatched, true
+			return sn, st, tm, nil, true
+		}
+	}
 	if sn := s.patched(ctx, pre, mark); sn != nil {
 		tm.read, tm.readKind = time.Since(readStart), PostReadPatched
+		prepare(sn)
 		return sn, st, tm, nil, true
 	}
 	stamp := s.d.markNow(pre.window)
@@ -73,7 +109,59 @@ func (s *Session) settleOnReports(ctx context.Context, pre *snapshot, mark Chang
 	if rerr != nil {
 		return nil, Settle{Ms: time.Since(start).Milliseconds()}, tm, rerr, true
 	}
-	return s.record(t, stamp), st, tm, nil, true
+	sn := s.record(t, stamp)
+	prepare(sn)
+	return sn, st, tm, nil, true
+}
+
+// How the settled read is made early, while the quiet period runs: once
+// the app has reported something since the act and then nothing for
+// earlyAfter, the read before is patched (not kept) and prepared; again
+// after later reports, at most maxEarly times an act. earlyPoll is how
+// often the reports' count is looked at (no I/O).
+const (
+	earlyAfter = 10 * time.Millisecond
+	earlyPoll  = 2 * time.Millisecond
+	maxEarly   = 2
+)
+
+// earlyPatch waits for the quiet period (done) and meanwhile makes the
+// settled read early: it returns the quiet period's end and the last
+// early patch, or nil. Only a patch is made early: where the reports ask
+// for a whole read, or there are none, the read waits for the end of the
+// quiet period, as the reports may not say all.
+func (s *Session) earlyPatch(ctx context.Context, pre *snapshot, mark ChangeMark, done <-chan quietWait, prepare func(*snapshot)) (quietWait, *snapshot) {
+	poll := time.NewTicker(earlyPoll)
+	defer poll.Stop()
+	seen, seenAt := mark, time.Now()
+	var early *snapshot
+	tries := 0
+	for {
+		select {
+		case q := <-done:
+			return q, early
+		case <-poll.C:
+		}
+		now, ok := s.d.backend.CurrentMark(pre.window)
+		switch {
+		case !ok:
+			continue
+		case now != seen:
+			seen, seenAt = now, time.Now()
+			continue
+		case now == mark, tries == maxEarly, early != nil && early.mark == now, time.Since(seenAt) < earlyAfter:
+			continue
+		}
+		tries++
+		p := patcher{s: s, base: pre}
+		pt, ok := p.follow(ctx, mark)
+		if !ok || pt.reports == 0 {
+			early, tries = nil, maxEarly // a whole read, after the quiet period
+			continue
+		}
+		prepare(pt.sn)
+		early = pt.sn
+	}
 }
 
 // settleByReading re-reads the window until it stops changing.
@@ -161,6 +249,9 @@ func diffSnapshots(pre, post *snapshot) *Diff {
 			continue
 		}
 		qn := &pre.tree.Nodes[j]
+		if shownAlike(qn, pn) {
+			continue
+		}
 		var fields []string
 		if labelOf(qn) != labelOf(pn) {
 			fields = append(fields, "label")
@@ -192,6 +283,15 @@ func diffSnapshots(pre, post *snapshot) *Diff {
 		}
 	}
 	return d
+}
+
+// shownAlike tells, without redacting anything, that two reads of an
+// element show the model the same row: what its label, value and states
+// are made of is equal. Most rows of a diff are, and redacting each label
+// twice cost most of a diff's time on a 5,000-row window.
+func shownAlike(a, b *Node) bool {
+	return a.Name == b.Name && a.Description == b.Description && slices.Equal(a.States, b.States) &&
+		(!a.Detailed || !b.Detailed || a.Value == b.Value && a.HasValue == b.HasValue && a.Secure == b.Secure)
 }
 
 func shownStates(n *Node) []string {

@@ -8,29 +8,39 @@ import (
 	"github.com/nish-driver/nish-driver/engine"
 )
 
-// The click phase: a headless click with settle on the synthetic window's
-// "Click me" (its handler renames a label), as a model makes it: a read,
-// then a click on the button's token from that read. It is make bench's
-// BenchmarkHeadlessClick (native/act_bench_test.go) made inside ci/bench,
-// so that one run measures it on each lane and the verdict can hold the
-// lanes' click times against each other; the micro-benchmark stays the
-// place for the act's finer parts.
+// The click phase: a headless click with settle on a subject's button
+// (subject.clickOn: the synthetic window's "Click me", whose handler
+// renames a label; the fixture page's Save, which writes into a live
+// status line), as a model makes it: a read, then a click on the button's
+// token from that read. It is make bench's BenchmarkHeadlessClick and
+// BenchmarkBrowserClick (native/) made inside ci/bench, so that one run
+// measures it on each lane and the verdict can hold the lanes' click times
+// against each other; the micro-benchmarks stay the place for the act's
+// finer parts.
+//
+// Each click is made twice over: at once after its read (the engine keeps
+// that read as the read before the act), and after a model's pause past
+// the engine's keeping (reuseAge), as a model that thinks between its
+// read and its click makes it: then the act reads the window before
+// acting.
 
-// clickRuns is how many clicks a subject gets, as make bench's
-// micro-benchmark makes.
-const clickRuns = 20
-
-// clickButton is the synthetic window's button whose handler renames a
-// label.
-const clickButton = "Click me"
+// clickRuns is how many clicks at once after a read a subject gets, as
+// make bench's micro-benchmark makes; pausedClickRuns how many after a
+// pause (each waits reuseAge).
+const (
+	clickRuns       = 20
+	pausedClickRuns = 5
+)
 
 // clickRow is one subject's clicks.
 type clickRow struct {
-	total []time.Duration // the click call, end to end
+	total []time.Duration // the click call at once after a read, end to end
 	// own is the driver's own share of each click: everything but the
 	// wait for the app to go quiet (engine.ActTrace).
-	own    []time.Duration
-	failed string
+	own []time.Duration
+	// paused and pausedOwn are the same for the clicks after a pause.
+	paused, pausedOwn []time.Duration
+	failed            string
 }
 
 // actLog keeps the engine's act traces of a session.
@@ -54,32 +64,43 @@ func (l *actLog) take() []engine.ActTrace {
 	return out
 }
 
-// measureClicks reads the window and clicks the button clickRuns times.
-func (s *session) measureClicks(pid int, c *clickRow) error {
+// measureClicks reads the window and clicks the button label clickRuns
+// times at once after the read, then pausedClickRuns times after a pause.
+func (s *session) measureClicks(pid int, label string, c *clickRow) error {
 	s.acts.take()
-	for i := 0; i < clickRuns; i++ {
+	for i := 0; i < clickRuns+pausedClickRuns; i++ {
+		paused := i >= clickRuns
 		res, _ := s.call("get_window_state", map[string]any{"pid": pid})
 		if res.Err != nil {
 			return callErr("read before a click", res)
 		}
-		tok, err := tokenOf(res, "push_button", clickButton)
+		tok, err := tokenOf(res.Structured, "push_button", label)
 		if err != nil {
 			return err
+		}
+		if paused {
+			time.Sleep(reuseAge)
 		}
 		res, d := s.call("click", map[string]any{"element_token": tok})
 		if res.Err != nil {
 			return callErr("click", res)
 		}
-		c.total = append(c.total, d)
+		total, own := &c.total, &c.own
+		if paused {
+			total, own = &c.paused, &c.pausedOwn
+		}
+		*total = append(*total, d)
 		for _, t := range s.acts.take() {
-			c.own = append(c.own, t.Total-t.Quiet)
+			*own = append(*own, t.Total-t.Quiet)
 		}
 	}
 	return nil
 }
 
-// tokenOf is the token of a read's element of that role and label.
-func tokenOf(res engine.Result, role, label string) (string, error) {
+// tokenOf is the token of a read's element of that role and label, from
+// the read's structured result (engine.Result.Structured, or the
+// structuredContent an MCP client got).
+func tokenOf(structured any, role, label string) (string, error) {
 	var read struct {
 		Elements []struct {
 			Role  string `json:"role"`
@@ -87,7 +108,7 @@ func tokenOf(res engine.Result, role, label string) (string, error) {
 			Token string `json:"element_token"`
 		} `json:"elements"`
 	}
-	if err := decode(res.Structured, &read); err != nil {
+	if err := decode(structured, &read); err != nil {
 		return "", err
 	}
 	for _, e := range read.Elements {

@@ -76,9 +76,12 @@ func laneRows(rows int, x11Ms, wlMs, walkMs float64) (row, row) {
 
 func msDur(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
 
-// clicked gives a row clicks of ms end to end and own ms of their own.
+// clicked gives a row clicks of ms end to end and own ms of their own,
+// and clicks after a pause of twice each.
 func clicked(r row, ms, own float64) row {
-	r.click = &clickRow{total: []time.Duration{msDur(ms), msDur(ms)}, own: []time.Duration{msDur(own)}}
+	r.subject.clickOn = syntheticButton
+	r.click = &clickRow{total: []time.Duration{msDur(ms), msDur(ms)}, own: []time.Duration{msDur(own)},
+		paused: []time.Duration{msDur(2 * ms)}, pausedOwn: []time.Duration{msDur(2 * own)}}
 	return r
 }
 
@@ -154,7 +157,7 @@ func TestClickTable(t *testing.T) {
 		t.Fatal("no table for rows with clicks")
 	}
 	out := buf.String()
-	for _, want := range []string{"x11", "wayland", "54.2", "56.8", "3.1", "4.4"} {
+	for _, want := range []string{"x11", "wayland", syntheticButton, "54.2", "56.8", "3.1", "4.4", "108.4", "113.6", "6.2", "8.8"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("the click table lacks %q:\n%s", want, out)
 		}

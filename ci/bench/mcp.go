@@ -40,19 +40,32 @@ type loopCall struct {
 	// objects: what remains is the driver's own first-time work
 	// (connecting, subscribing, learning action names).
 	first bool
-	// whole waits reuseAge before each call.
+	// whole waits reuseAge before each call: a read is then a whole read,
+	// and a click comes after a pause between its read and it, as a
+	// model's that thinks before it clicks.
 	whole bool
+	// click makes the call on the token of the subject's button
+	// (subject.clickOn), from a read {pid} just before it, not timed.
+	click bool
+	// engine, when set, gives the engine's figures for the call from the
+	// phase that already made them in-process (the read phase's whole
+	// reads, the click phase's clicks).
+	engine func(r *row) []time.Duration
 }
 
 // loopCalls are the calls of the MCP phase, in order: the one list the
 // phase, its table and its checks go by.
 var loopCalls = []loopCall{
 	{name: "first read", tool: "get_window_state", first: true, args: fullReadArgs},
-	{name: "whole read", tool: "get_window_state", whole: true, args: fullReadArgs},
+	{name: "whole read", tool: "get_window_state", whole: true, args: fullReadArgs,
+		engine: func(r *row) []time.Duration { return r.wholeReads }},
 	{name: "re-read (kept)", tool: "get_window_state", args: fullReadArgs},
 	{name: "find_elements", tool: "find_elements", args: func(pid int) map[string]any {
-		return map[string]any{"pid": pid, "role": "push_button", "label": "Click me"}
+		return map[string]any{"pid": pid, "role": "push_button", "label": syntheticButton}
 	}},
+	{name: "click", tool: "click", click: true, engine: func(r *row) []time.Duration { return r.click.total }},
+	{name: "click after a pause", tool: "click", click: true, whole: true,
+		engine: func(r *row) []time.Duration { return r.click.paused }},
 }
 
 func fullReadArgs(pid int) map[string]any { return map[string]any{"pid": pid, "max_elements": 5000} }
@@ -93,14 +106,14 @@ func (b *bench) loopRuns(c loopCall) int {
 }
 
 // measureEngineLoop times the loop's calls in-process on the session the
-// read phase used; the whole reads are the row's, already timed, and the
-// first read is a fresh engine's.
+// read phase used, before its click phase (a read right after an act is
+// another read): the first read is a fresh engine's; the calls other
+// phases time are left to fromPhases.
 func (b *bench) measureEngineLoop(s *session, pid int, r *row) error {
 	for _, c := range loopCalls {
 		f := r.mcp.figures(c.name)
 		switch {
-		case c.whole:
-			f.engine = r.wholeReads
+		case c.engine != nil:
 			continue
 		case c.first:
 			for i := 0; i < b.loopRuns(c); i++ {
@@ -139,6 +152,16 @@ func (b *bench) firstCall(c loopCall, pid int) (time.Duration, error) {
 		return 0, callErr("engine "+c.name, res)
 	}
 	return d, nil
+}
+
+// fromPhases takes the engine's figures of the calls other phases timed
+// (the whole reads, the clicks) from the row.
+func (m *mcpRow) fromPhases(r *row) {
+	for _, c := range loopCalls {
+		if c.engine != nil && (!c.click || r.click != nil) {
+			m.figures(c.name).engine = c.engine(r)
+		}
+	}
 }
 
 // driverProcess is the built binary serving MCP on its stdio.
@@ -205,8 +228,9 @@ func (p *driverProcess) call(tool string, args map[string]any) (mcpline.Reply, e
 
 // measureClientLoop times the loop's calls through the built binary over
 // stdio: the first reads each on a binary of its own, the other calls on
-// one more, each with a session on pid (the scripted person allows it).
-func (b *bench) measureClientLoop(pid int, m *mcpRow) error {
+// one more, each with a session on pid (the scripted person allows it);
+// the clicks on the button labelled clickOn (none when it is "").
+func (b *bench) measureClientLoop(pid int, clickOn string, m *mcpRow) error {
 	var p *driverProcess
 	defer func() {
 		if p != nil {
@@ -214,6 +238,9 @@ func (b *bench) measureClientLoop(pid int, m *mcpRow) error {
 		}
 	}()
 	for _, c := range loopCalls {
+		if c.click && clickOn == "" {
+			continue
+		}
 		f := m.figures(c.name)
 		if c.first {
 			for i := 0; i < b.loopRuns(c); i++ {
@@ -232,14 +259,30 @@ func (b *bench) measureClientLoop(pid int, m *mcpRow) error {
 				return err
 			}
 		}
-		if _, err := p.call(c.tool, c.args(pid)); err != nil { // warm-up
-			return fmt.Errorf("client %s: %v", c.name, err)
+		args := func() (map[string]any, error) {
+			if !c.click {
+				return c.args(pid), nil
+			}
+			return p.clickArgs(pid, clickOn)
+		}
+		if !c.whole {
+			a, err := args()
+			if err == nil {
+				_, err = p.call(c.tool, a) // warm-up
+			}
+			if err != nil {
+				return fmt.Errorf("client %s: %v", c.name, err)
+			}
 		}
 		for i := 0; i < b.loopRuns(c); i++ {
+			a, err := args()
+			if err != nil {
+				return fmt.Errorf("client %s: %v", c.name, err)
+			}
 			if c.whole {
 				time.Sleep(reuseAge)
 			}
-			r, err := p.call(c.tool, c.args(pid))
+			r, err := p.call(c.tool, a)
 			if err != nil {
 				return fmt.Errorf("client %s: %v", c.name, err)
 			}
@@ -287,6 +330,24 @@ func (b *bench) clientConsent(p *driverProcess, pid int) error {
 		}
 		return nil
 	})
+}
+
+// clickArgs reads the window {pid} and gives a click's arguments: the
+// token of its push button labelled label.
+func (p *driverProcess) clickArgs(pid int, label string) (map[string]any, error) {
+	r, err := p.call("get_window_state", map[string]any{"pid": pid})
+	if err != nil {
+		return nil, err
+	}
+	_, _, structured, err := mcpline.Result(r.Line)
+	if err != nil {
+		return nil, err
+	}
+	tok, err := tokenOf(structured, "push_button", label)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"element_token": tok}, nil
 }
 
 // buildDriver builds the driver binary into dir, for a run without -bin.

@@ -32,7 +32,9 @@ func printLoop(w io.Writer, rows []row, runs int) bool {
 	fmt.Fprintf(w, "a newly started binary), median of %d drivers, of the app the read phase already read (its own first-time work is in\n", firstRuns)
 	fmt.Fprintln(w, "full first ms);")
 	fmt.Fprintf(w, "whole = a whole read (%.1f s after the last, past snapshot keeping), median of %d; re-read = the unchanged window\n", reuseAge.Seconds(), wholeRuns)
-	fmt.Fprintf(w, "(kept snapshot) and find_elements {role: push_button, label: Click me}, median of %d:\n", runs)
+	fmt.Fprintf(w, "(kept snapshot) and find_elements {role: push_button, label: Click me}, median of %d;\n", runs)
+	fmt.Fprintf(w, "click = a headless click on Click me's token from a read {pid} just before (untimed), median of %d; after a pause = %.1f s\n", runs, reuseAge.Seconds())
+	fmt.Fprintf(w, "between the read and the click, median of %d (the engine's figures are the click phase's):\n", wholeRuns)
 	writeAligned(w, lines)
 	return true
 }

@@ -85,7 +85,8 @@ func (b *bench) measure(s subject) row {
 		return r
 	}
 	if r.mcp != nil {
-		if err := b.measureClientLoop(app.pid, r.mcp); err != nil {
+		r.mcp.fromPhases(&r)
+		if err := b.measureClientLoop(app.pid, r.subject.clickOn, r.mcp); err != nil {
 			r.mcp.failed = err.Error()
 			r.failed = "MCP phase: " + err.Error()
 		}
@@ -280,9 +281,9 @@ func (b *bench) measureReads(pid int, r *row) error {
 			return err
 		}
 	}
-	if r.subject.click {
+	if r.subject.clickOn != "" {
 		r.click = &clickRow{}
-		if err := s.measureClicks(pid, r.click); err != nil {
+		if err := s.measureClicks(pid, r.subject.clickOn, r.click); err != nil {
 			r.click.failed = err.Error()
 			return err
 		}

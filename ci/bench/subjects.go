@@ -29,9 +29,9 @@ type subject struct {
 	// wayland marks the subjects measured on the Wayland lane as well
 	// (lane.go), beside their X11 rows.
 	wayland bool
-	// click marks the subjects whose "Click me" button is clicked headless
-	// (click.go), on every lane they are measured on.
-	click bool
+	// clickOn, when set, is the label of the push button the click phase
+	// clicks headless (click.go), on every lane the subject is measured on.
+	clickOn string
 	// windowKeys marks the subjects typed into headless on the
 	// window_keys path (windowkeys.go).
 	windowKeys bool
@@ -58,6 +58,14 @@ type subject struct {
 // window's title.
 const browserPage = "Form Fixture"
 
+// The buttons the click phase clicks: the synthetic window's, whose
+// handler renames a label, and the fixture page's, whose handler writes
+// "clicked: Save N" into the page's live status line.
+const (
+	syntheticButton = "Click me"
+	pageButton      = "Save"
+)
+
 // subjects lists what one run measures, in order: the synthetic window at
 // three sizes, then real apps, then the browsers on the fixture page, then
 // the everyday Qt and LibreOffice apps; the Wayland lane measures the
@@ -75,8 +83,10 @@ func subjects() []subject {
 			rows:    rows,
 			mcp:     rows == 200 || rows == 1000,
 			wayland: rows == 200 || rows == 1000,
-			click:   rows == 200,
 		})
+		if rows != 500 {
+			s[len(s)-1].clickOn = syntheticButton
+		}
 	}
 	return append(append(s,
 		subject{name: "gtk3-widget-factory", argv: []string{"gtk3-widget-factory"}, bus: "gtk3-widget-factory"},
@@ -85,8 +95,8 @@ func subjects() []subject {
 		subject{name: "gedit", argv: []string{"gedit"}, bus: "gedit"},
 		subject{name: "gnome-calculator", argv: []string{"gnome-calculator"}, bus: "gnome-calculator", wayland: true},
 		subject{name: "zenity --password", argv: []string{"zenity", "--password"}, bus: "zenity"},
-		subject{name: "Chromium form.html", browser: sandbox.Chromium, bus: sandbox.Chromium.AppName(), walkTitle: browserPage},
-		subject{name: "Firefox form.html", browser: sandbox.Firefox, bus: sandbox.Firefox.AppName(), walkTitle: browserPage, windowKeys: true},
+		subject{name: "Chromium form.html", browser: sandbox.Chromium, bus: sandbox.Chromium.AppName(), walkTitle: browserPage, clickOn: pageButton},
+		subject{name: "Firefox form.html", browser: sandbox.Firefox, bus: sandbox.Firefox.AppName(), walkTitle: browserPage, clickOn: pageButton, windowKeys: true},
 	), everydaySubjects()...)
 }
 
