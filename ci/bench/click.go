@@ -116,5 +116,5 @@ func tokenOf(structured any, role, label string) (string, error) {
 			return e.Token, nil
 		}
 	}
-	return "", errors.New("read before a click: no " + role + " " + label)
+	return "", errors.New("the read holds no " + role + " labelled " + label)
 }

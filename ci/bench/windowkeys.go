@@ -60,7 +60,7 @@ func (s *session) measureWindowKeys(b *bench, pid int, tr *typeRow) error {
 		if res.Err != nil {
 			return callErr("read before typing", res)
 		}
-		tok, err := tokenOf(res, "entry", "Name")
+		tok, err := tokenOf(res.Structured, "entry", "Name")
 		if err != nil {
 			return err
 		}
