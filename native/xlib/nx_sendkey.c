@@ -27,3 +27,17 @@ int nx_send_key(Display *dpy, Window root, Window w, unsigned int keycode, unsig
 	XFlush(dpy);
 	return st != 0;
 }
+
+int nx_send_focus(Display *dpy, Window w, int in) {
+	XEvent ev;
+	memset(&ev, 0, sizeof ev);
+	XFocusChangeEvent *f = &ev.xfocus;
+	f->type = in ? FocusIn : FocusOut;
+	f->display = dpy;
+	f->window = w;
+	f->mode = NotifyNormal;
+	f->detail = NotifyNonlinear;
+	Status st = XSendEvent(dpy, w, False, FocusChangeMask, &ev);
+	XFlush(dpy);
+	return st != 0;
+}
