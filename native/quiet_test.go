@@ -239,6 +239,31 @@ func typeBesideThePerson(t *testing.T, kind sandbox.Browser) {
 	if got, err := p.entry.Text(context.Background()); err != nil || got != p.text {
 		t.Fatalf("the person's entry holds %q (%v), held %q", got, err, p.text)
 	}
+
+	// The person clicks into the browser's window during a typing: the
+	// act stops, and the browser ends believing what is true, that its
+	// window holds the focus (Chromium is told so again after the
+	// FocusOut that ends its bracket).
+	br := topLevelOf(t, p.x, b.pid)
+	sent := text + long[:typed]
+	go func() {
+		if !testkit.Poll(20*time.Second, func() bool {
+			got, _ := p.target.Text(context.Background())
+			return len(got) > len(sent)
+		}) {
+			moved <- nil
+			return
+		}
+		moved <- p.x.Raise(br)
+	}()
+	onName(t, h, b.pid, engine.CodeFocusChanged, "type_text", map[string]any{"text": long})
+	if err := <-moved; err != nil {
+		t.Fatal(err)
+	}
+	p.pageSays(t, h, b.pid, "focused", -1)
+	if f, err := p.x.FocusedTopLevel(); err != nil || f != br {
+		t.Fatalf("the X focus is on %#x (%v), not the browser's window %#x the person raised", f, err, br)
+	}
 }
 
 // onName runs tool on the page's Name field, by its token in a fresh read
@@ -274,33 +299,40 @@ var focusEventsPerTyping = map[sandbox.Browser]int{sandbox.Chromium: 2, sandbox.
 // its window holds the focus and how many times that changed.
 var windowFocus = regexp.MustCompile(`window (focused|blurred) (\d+)`)
 
-// pageFocus waits until a read of the browser's window shows its page
-// believing the window does not hold the focus, that belief having changed
-// changes times since the page loaded (any number when changes is -1),
-// checks that list_windows reports the browser's window unfocused, and
-// returns the number of changes.
+// pageFocus waits until the browser's page believes its window does not
+// hold the focus (pageSays), then checks that list_windows reports the
+// browser's window unfocused, and returns the number of changes.
 func (p *personAtWork) pageFocus(t *testing.T, h *harness, pid, changes int) int {
+	t.Helper()
+	n := p.pageSays(t, h, pid, "blurred", changes)
+	for _, w := range testkit.Field[[]any](t, h.ok("list_windows", nil), "windows") {
+		if row, _ := w.(map[string]any); row["pid"] == float64(pid) && row["focused"] != false {
+			t.Fatalf("list_windows reports the browser's window focused: %v", row)
+		}
+	}
+	return n
+}
+
+// pageSays waits until a read of the browser's window shows its page
+// saying its window is state ("focused" or "blurred"), that belief having
+// changed changes times since the page loaded (any number when changes is
+// -1), and returns the number of changes.
+func (p *personAtWork) pageSays(t *testing.T, h *harness, pid int, state string, changes int) int {
 	t.Helper()
 	var seen []string
 	if !testkit.Poll(10*time.Second, func() bool {
 		read := h.ok("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})
 		// The line's paragraph and its text both say it: the same.
-		all := windowFocus.FindAllStringSubmatch(asJSON(t, read), -1)
 		seen = nil
-		for _, m := range all {
+		for _, m := range windowFocus.FindAllStringSubmatch(asJSON(t, read), -1) {
 			if seen != nil && m[0] != seen[0] {
 				return false
 			}
 			seen = m
 		}
-		return seen != nil && seen[1] == "blurred" && (changes < 0 || seen[2] == strconv.Itoa(changes))
+		return seen != nil && seen[1] == state && (changes < 0 || seen[2] == strconv.Itoa(changes))
 	}) {
-		t.Fatalf("the page says %q, want its window blurred after %d focus changes", seen, changes)
-	}
-	for _, w := range testkit.Field[[]any](t, h.ok("list_windows", nil), "windows") {
-		if row, _ := w.(map[string]any); row["pid"] == float64(pid) && row["focused"] != false {
-			t.Fatalf("list_windows reports the browser's window focused: %v", row)
-		}
+		t.Fatalf("the page says %q, want its window %s after %d focus changes", seen, state, changes)
 	}
 	n, _ := strconv.Atoi(seen[2])
 	return n

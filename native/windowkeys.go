@@ -109,7 +109,44 @@ func (k *windowKeys) focus(ctx context.Context, way atspi.WindowKeys) error {
 		// Focusing moved what it must not: no key is sent.
 		return engine.Errf(engine.CodeNotActionable, "focusing the field moved the keyboard focus or raised a window")
 	}
+	if way != atspi.KeysToActiveWindow {
+		return nil
+	}
+	// Chromium's page applies the focus after GrabFocus answers, and keys
+	// sent before it would land elsewhere in the page: wait until the
+	// field says it holds the focus.
+	focused, err := poll(ctx, func() (bool, error) {
+		f, err := k.b.a.Focused(ctx, atspiID(k.ref.ID))
+		return f, atspiErr(err)
+	})
+	if err != nil {
+		return err
+	}
+	if !focused {
+		return engine.Errf(engine.CodeNotActionable, "the field did not take its page's focus")
+	}
 	return nil
+}
+
+// poll asks done every 5 ms until it answers true or an error, for at most
+// landedWithin (the browsers apply what they are asked on their own turn);
+// false when the time ran out.
+func poll(ctx context.Context, done func() (bool, error)) (bool, error) {
+	deadline := time.Now().Add(landedWithin)
+	for {
+		ok, err := done()
+		if ok || err != nil {
+			return ok, err
+		}
+		if time.Now().After(deadline) {
+			return false, nil
+		}
+		select {
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
 }
 
 // windowKeys is one typing on the window_keys path.
@@ -130,30 +167,26 @@ func (k *windowKeys) Check(ctx context.Context, sent string) error {
 		return err
 	}
 	want := utf8.RuneCountInString(strings.TrimSuffix(k.held, "\n")) + utf8.RuneCountInString(sent)
-	deadline := time.Now().Add(landedWithin)
-	for {
+	holds, err := poll(ctx, func() (bool, error) {
 		rb, err := k.b.heldText(ctx, k.ref)
 		if err != nil {
-			return err
+			return false, err
 		}
 		if rb.Secure {
-			return engine.Errf(engine.CodeSecureField, "the element turned into a secure field")
+			return false, engine.Errf(engine.CodeSecureField, "the element turned into a secure field")
 		}
 		// An empty line of an editable document holds a line break of its
 		// own (Gecko's placeholder), which goes when the first character
 		// comes: a text's last line break is not counted.
-		if utf8.RuneCountInString(strings.TrimSuffix(rb.Value, "\n")) == want && strings.Contains(rb.Value, sent) {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return engine.Errf(engine.CodeFocusChanged, "the field does not hold what was sent: its app's focus moved")
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(5 * time.Millisecond):
-		}
+		return utf8.RuneCountInString(strings.TrimSuffix(rb.Value, "\n")) == want && strings.Contains(rb.Value, sent), nil
+	})
+	if err != nil {
+		return err
 	}
+	if !holds {
+		return engine.Errf(engine.CodeFocusChanged, "the field does not hold what was sent: its app's focus moved")
+	}
+	return nil
 }
 
 // Send sends text's key presses and releases to the field's top-level.

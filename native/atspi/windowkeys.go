@@ -59,3 +59,14 @@ func (c *Client) GrabFocus(ctx context.Context, id ID) error {
 	}
 	return l.act(ctx, "the focus", "org.a11y.atspi.Component", "GrabFocus")
 }
+
+// Focused reads, live, whether the element holds its app's focus (its
+// focused state). Chromium applies a GrabFocus in its page's process some
+// time after the call answers, and says so by this state.
+func (c *Client) Focused(ctx context.Context, id ID) (bool, error) {
+	l, err := c.inspect(ctx, id)
+	if err != nil {
+		return false, err
+	}
+	return l.states.has(stateFocused), nil
+}
