@@ -206,19 +206,7 @@ func typeBesideThePerson(t *testing.T, kind sandbox.Browser) {
 		t.Fatal(err)
 	}
 	long := strings.Repeat("window keys ", 150)
-	moved := make(chan error, 1)
-	go func() {
-		// Wait for the first character of the long text to land, then
-		// give a third window the focus.
-		if !testkit.Poll(20*time.Second, func() bool {
-			got, _ := p.target.Text(context.Background())
-			return len(got) > len(text)
-		}) {
-			moved <- nil
-			return
-		}
-		moved <- p.x.Raise(third)
-	}()
+	moved := p.raiseWhenTyped(text, third)
 	e = onName(t, h, b.pid, engine.CodeFocusChanged, "type_text", map[string]any{"text": long})
 	if err := <-moved; err != nil {
 		t.Fatal(err)
@@ -245,17 +233,7 @@ func typeBesideThePerson(t *testing.T, kind sandbox.Browser) {
 	// window holds the focus (Chromium is told so again after the
 	// FocusOut that ends its bracket).
 	br := topLevelOf(t, p.x, b.pid)
-	sent := text + long[:typed]
-	go func() {
-		if !testkit.Poll(20*time.Second, func() bool {
-			got, _ := p.target.Text(context.Background())
-			return len(got) > len(sent)
-		}) {
-			moved <- nil
-			return
-		}
-		moved <- p.x.Raise(br)
-	}()
+	moved = p.raiseWhenTyped(text+long[:typed], br)
 	onName(t, h, b.pid, engine.CodeFocusChanged, "type_text", map[string]any{"text": long})
 	if err := <-moved; err != nil {
 		t.Fatal(err)
@@ -264,6 +242,25 @@ func typeBesideThePerson(t *testing.T, kind sandbox.Browser) {
 	if f, err := p.x.FocusedTopLevel(); err != nil || f != br {
 		t.Fatalf("the X focus is on %#x (%v), not the browser's window %#x the person raised", f, err, br)
 	}
+}
+
+// raiseWhenTyped waits, in the background, for the browser's field to
+// hold more than held (a typing's first character landed), then raises
+// win, giving it the X focus; the channel gets Raise's error, or nil when
+// nothing landed within 20 s (the typing's own result then says why).
+func (p *personAtWork) raiseWhenTyped(held string, win uint64) <-chan error {
+	moved := make(chan error, 1)
+	go func() {
+		if !testkit.Poll(20*time.Second, func() bool {
+			got, _ := p.target.Text(context.Background())
+			return len(got) > len(held)
+		}) {
+			moved <- nil
+			return
+		}
+		moved <- p.x.Raise(win)
+	}()
+	return moved
 }
 
 // onName runs tool on the page's Name field, by its token in a fresh read
