@@ -43,6 +43,12 @@ type KeyTyping interface {
 	// Send sends the key presses and releases that type text to the
 	// field's window only.
 	Send(ctx context.Context, text string) error
+	// End is called once when the typing ends, whatever its outcome
+	// (typed, stopped, failed, cancelled): the backend undoes what
+	// WindowKeys set up for the keys to land (Chromium is told again that
+	// its window does not hold the focus). It cannot fail the act: the
+	// keys have been sent or refused by then.
+	End()
 }
 
 // windowKeysBatch is how many characters go between two checks. The first
@@ -83,6 +89,7 @@ func (x *act) typeWindowKeys(ctx context.Context, n *Node, text string) *Error {
 	if err != nil {
 		return err
 	}
+	defer k.End()
 	x.path = PathWindowKeys
 	typed := 0
 	x.typed = &typed

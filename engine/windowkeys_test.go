@@ -115,6 +115,11 @@ func TestTypeTextThroughWindowKeys(t *testing.T) {
 			if n := len(h.desk.CallsOf("WindowKeysSend")); n != c.sends {
 				t.Fatalf("%d batches sent, want %d", n, c.sends)
 			}
+			// A typing that began is ended once, whatever stopped it; a
+			// refusal began none.
+			if n, want := len(h.desk.CallsOf("WindowKeysEnd")), min(c.sends, 1); n != want {
+				t.Fatalf("the typing was ended %d times, want %d", n, want)
+			}
 			if got := k.field.Value(); got != c.into {
 				t.Fatalf("the field holds %q, want %q", got, c.into)
 			}

@@ -420,19 +420,13 @@ func TestBrowserActs(t *testing.T) {
 		// Neither browser applies text written through accessibility
 		// (Chromium has no EditableText; Firefox accepts it and drops
 		// it), so setting a value asks for a takeover, with nothing
-		// sent, and so does typing into Chromium. Firefox's fields take
-		// type_text on the window_keys path (quiet_test.go).
+		// sent. Their fields take type_text on the window_keys path
+		// (quiet_test.go).
 		read = full()
 		name, _ := rowWith(t, read, "Name", "entry")
-		refused := []string{"type_text", "set_value"}
-		if b.kind == sandbox.Firefox {
-			refused = refused[1:]
-		}
-		for _, tool := range refused {
-			e := h.fail(engine.CodeNotActionable, tool, map[string]any{"element_token": name, "text": "Ada", "value": "Ada"})
-			if esc, _ := e["escalation"].(map[string]any); esc["recommend"] != "takeover" {
-				t.Fatalf("%s in a browser field recommends a takeover: %v", tool, e)
-			}
+		e := h.fail(engine.CodeNotActionable, "set_value", map[string]any{"element_token": name, "value": "Ada"})
+		if esc, _ := e["escalation"].(map[string]any); esc["recommend"] != "takeover" {
+			t.Fatalf("set_value in a browser field recommends a takeover: %v", e)
 		}
 		// The password input: never typed into or set.
 		pw, _ := rowWith(t, read, "Password", "password_text")

@@ -8,14 +8,19 @@ import (
 	"unicode/utf8"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/native/atspi"
 )
 
 // The window_keys path (docs/contract.md#window-keys, docs/decisions.md,
 // "Window keys"): a field of an app that takes text only as keys sent to
-// its window (atspi's keysToWindow: Gecko) is focused through
+// its window (atspi's keysToWindow: Gecko, Chromium) is focused through
 // accessibility, and the characters go to its X top-level with XSendEvent
 // (xlib.SendChar): never through the devices, never to the window holding
-// the person's keyboard focus. Only X11's windows qualify: a Wayland
+// the person's keyboard focus. An app that takes such keys only while it
+// believes its window holds the focus (atspi.KeysToActiveWindow: Chromium)
+// is told so by a synthetic FocusIn sent to that window alone before the
+// field is focused, and told otherwise by a synthetic FocusOut when the
+// typing ends, whatever its outcome. Only X11's windows qualify: a Wayland
 // session's windows have no X window the driver may send to.
 
 var _ engine.WindowKeyTyper = (*Backend)(nil)
@@ -26,8 +31,8 @@ const landedWithin = time.Second
 
 // TakesWindowKeys: an editable field of an app atspi's keysToWindow names.
 func (b *Backend) TakesWindowKeys(ctx context.Context, ref engine.ElementRef) (bool, error) {
-	takes, err := b.a.TakesWindowKeys(ctx, atspiID(ref.ID))
-	return takes, atspiErr(err)
+	way, err := b.a.TakesWindowKeys(ctx, atspiID(ref.ID))
+	return way != atspi.NoWindowKeys, atspiErr(err)
 }
 
 // WindowKeys prepares typing text into ref (see engine.WindowKeyTyper):
@@ -37,6 +42,13 @@ func (b *Backend) TakesWindowKeys(ctx context.Context, ref engine.ElementRef) (b
 func (b *Backend) WindowKeys(ctx context.Context, ref engine.ElementRef, text string) (engine.KeyTyping, error) {
 	if _, x11 := b.src.(x11Windows); !x11 {
 		return nil, engine.Errf(engine.CodeNotActionable, "keys can be sent to one window alone only on X11")
+	}
+	way, err := b.a.TakesWindowKeys(ctx, atspiID(ref.ID))
+	if err != nil {
+		return nil, atspiErr(err)
+	}
+	if way == atspi.NoWindowKeys {
+		return nil, engine.Errf(engine.CodeNotActionable, "the element takes no keys sent to its window")
 	}
 	checked := map[rune]bool{}
 	for _, r := range text {
@@ -68,14 +80,73 @@ func (b *Backend) WindowKeys(ctx context.Context, ref engine.ElementRef, text st
 		return nil, engine.Errf(engine.CodeSecureField, "the element is a secure field")
 	}
 	k := &windowKeys{b: b, ref: ref, person: person, above: windowsAbove(before, win), held: held.Value}
-	if err := atspiErr(b.a.GrabFocus(ctx, atspiID(ref.ID))); err != nil {
+	if err := k.focus(ctx, way); err != nil {
+		k.End()
 		return nil, err
+	}
+	return k, nil
+}
+
+// focus gives the field its app's focus. An app that needs its window
+// active (atspi.KeysToActiveWindow) is first told that it is, and then
+// asked once more for the field's text: that answer comes after the app
+// has had its turn to read the FocusIn, which is queued before the
+// question, so GrabFocus finds the window active and activates nothing.
+func (k *windowKeys) focus(ctx context.Context, way atspi.WindowKeys) error {
+	if way == atspi.KeysToActiveWindow {
+		k.told = true
+		if err := k.b.x.SendFocusChange(uint64(k.ref.Window), true); err != nil {
+			return xErr(err)
+		}
+		if _, err := k.b.heldText(ctx, k.ref); err != nil {
+			return err
+		}
+	}
+	if err := atspiErr(k.b.a.GrabFocus(ctx, atspiID(k.ref.ID))); err != nil {
+		return err
 	}
 	if err := k.desktopStill(); err != nil {
 		// Focusing moved what it must not: no key is sent.
-		return nil, engine.Errf(engine.CodeNotActionable, "focusing the field moved the keyboard focus or raised a window")
+		return engine.Errf(engine.CodeNotActionable, "focusing the field moved the keyboard focus or raised a window")
 	}
-	return k, nil
+	if way != atspi.KeysToActiveWindow {
+		return nil
+	}
+	// Chromium's page applies the focus after GrabFocus answers, and keys
+	// sent before it would land elsewhere in the page: wait until the
+	// field says it holds the focus.
+	focused, err := poll(ctx, func() (bool, error) {
+		f, err := k.b.a.Focused(ctx, atspiID(k.ref.ID))
+		return f, atspiErr(err)
+	})
+	if err != nil {
+		return err
+	}
+	if !focused {
+		return engine.Errf(engine.CodeNotActionable, "the field did not take its page's focus")
+	}
+	return nil
+}
+
+// poll asks done every 5 ms until it answers true or an error, for at most
+// landedWithin (the browsers apply what they are asked on their own turn);
+// false when the time ran out.
+func poll(ctx context.Context, done func() (bool, error)) (bool, error) {
+	deadline := time.Now().Add(landedWithin)
+	for {
+		ok, err := done()
+		if ok || err != nil {
+			return ok, err
+		}
+		if time.Now().After(deadline) {
+			return false, nil
+		}
+		select {
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
 }
 
 // windowKeys is one typing on the window_keys path.
@@ -85,6 +156,7 @@ type windowKeys struct {
 	person uint64   // the top-level holding the keyboard focus at the start (0: none)
 	above  []uint64 // the windows above the field's window at the start
 	held   string   // the field's text at the start
+	told   bool     // the app was told its window holds the focus (focus)
 }
 
 // Check: the keyboard focus and the field's window's place in the stacking
@@ -95,30 +167,26 @@ func (k *windowKeys) Check(ctx context.Context, sent string) error {
 		return err
 	}
 	want := utf8.RuneCountInString(strings.TrimSuffix(k.held, "\n")) + utf8.RuneCountInString(sent)
-	deadline := time.Now().Add(landedWithin)
-	for {
+	holds, err := poll(ctx, func() (bool, error) {
 		rb, err := k.b.heldText(ctx, k.ref)
 		if err != nil {
-			return err
+			return false, err
 		}
 		if rb.Secure {
-			return engine.Errf(engine.CodeSecureField, "the element turned into a secure field")
+			return false, engine.Errf(engine.CodeSecureField, "the element turned into a secure field")
 		}
 		// An empty line of an editable document holds a line break of its
 		// own (Gecko's placeholder), which goes when the first character
 		// comes: a text's last line break is not counted.
-		if utf8.RuneCountInString(strings.TrimSuffix(rb.Value, "\n")) == want && strings.Contains(rb.Value, sent) {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return engine.Errf(engine.CodeFocusChanged, "the field does not hold what was sent: its app's focus moved")
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(5 * time.Millisecond):
-		}
+		return utf8.RuneCountInString(strings.TrimSuffix(rb.Value, "\n")) == want && strings.Contains(rb.Value, sent), nil
+	})
+	if err != nil {
+		return err
 	}
+	if !holds {
+		return engine.Errf(engine.CodeFocusChanged, "the field does not hold what was sent: its app's focus moved")
+	}
+	return nil
 }
 
 // Send sends text's key presses and releases to the field's top-level.
@@ -131,6 +199,26 @@ func (k *windowKeys) Send(ctx context.Context, text string) error {
 		}
 	}
 	return nil
+}
+
+// End tells an app told that its window holds the focus (focus) that it
+// does not: a synthetic FocusOut, so it drops keys again and believes
+// what the X server says. Should the window hold the X focus by now (the
+// person activated it during the typing), it is told so once more after
+// the FocusOut: the server's own FocusIn may have come before ours.
+// Errors are dropped: a window that went away needs nothing undone.
+func (k *windowKeys) End() {
+	if !k.told {
+		return
+	}
+	k.told = false
+	win := uint64(k.ref.Window)
+	if k.b.x.SendFocusChange(win, false) != nil {
+		return
+	}
+	if focus, err := k.b.x.FocusedTopLevel(); err == nil && focus == win {
+		_ = k.b.x.SendFocusChange(win, true)
+	}
 }
 
 // desktopStill is focus_changed when the keyboard focus left the window

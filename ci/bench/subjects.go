@@ -95,7 +95,7 @@ func subjects() []subject {
 		subject{name: "gedit", argv: []string{"gedit"}, bus: "gedit"},
 		subject{name: "gnome-calculator", argv: []string{"gnome-calculator"}, bus: "gnome-calculator", wayland: true},
 		subject{name: "zenity --password", argv: []string{"zenity", "--password"}, bus: "zenity"},
-		subject{name: "Chromium form.html", browser: sandbox.Chromium, bus: sandbox.Chromium.AppName(), walkTitle: browserPage, clickOn: pageButton},
+		subject{name: "Chromium form.html", browser: sandbox.Chromium, bus: sandbox.Chromium.AppName(), walkTitle: browserPage, clickOn: pageButton, windowKeys: true},
 		subject{name: "Firefox form.html", browser: sandbox.Firefox, bus: sandbox.Firefox.AppName(), walkTitle: browserPage, clickOn: pageButton, windowKeys: true},
 	), everydaySubjects()...)
 }

@@ -2,11 +2,15 @@
 // (native/atspi/testdata/web/form.html) filled in and submitted in
 // Chromium, the way a model would do it through the driver. Everything
 // that works headless is done headless (a button, a check box, an option
-// of a closed select, a range input); typing is where a browser needs a
-// visible takeover (Chromium's fields take no text through
-// accessibility), so the driver's refusal says to ask for one, the person
-// allows it in the consent dialog, the name is typed with real keys, and
-// the session goes back to headless for the submit.
+// of a closed select, a range input); typing is where this browser needs a
+// visible takeover: Chromium's fields take no text through accessibility,
+// and keys sent to its window alone (the window_keys path) are refused
+// while its window holds the keyboard focus, as it does here (it took the
+// focus when it started, and nothing headless moves it), since the
+// person's keys would mix with them. So the driver's refusal says to ask
+// for a takeover, the person allows it in the consent dialog, the name is
+// typed with real keys, and the session goes back to headless for the
+// submit.
 
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
@@ -128,8 +132,10 @@ export async function fillTheWebForm(s, { browser, outDir, askPerson }) {
   res = await act(s, "set_value", target, { value: VOLUME }, volume);
   expect(res.structuredContent.readback === "match", `the Volume slider reads back ${VOLUME}`);
 
-  // Typing: Chromium's fields take no text through accessibility, and the
-  // driver says so before anything is sent, with what to ask for instead.
+  // Typing: Chromium's fields take no text through accessibility, and its
+  // window holds the keyboard focus, so keys sent to it alone could mix
+  // with the person's: the driver says so before anything is sent, with
+  // what to ask for instead.
   res = await act(s, "type_text", target, { text: NAME }, name, { tolerate: "not_actionable" });
   const refused = res.structuredContent?.error;
   expect(res.isError && refused?.code === "not_actionable" && refused.escalation?.recommend === "takeover", "type_text headless into the Name field is refused with a takeover recommended");

@@ -106,3 +106,9 @@ func (k *keyTyping) Send(ctx context.Context, text string) error {
 	}
 	return err
 }
+
+// End records that the typing ended (WindowKeysEnd): a test checks that
+// every typing WindowKeys began is ended once, whatever its outcome.
+func (k *keyTyping) End() {
+	k.d.finish(k.d.record(Call{Method: "WindowKeysEnd", Window: k.ref.Window, Element: k.ref.ID}), nil)
+}

@@ -41,14 +41,27 @@ func writesText(toolkit string) bool {
 
 // keysToWindow reports whether apps of a toolkit take what is typed into
 // a field as key events sent to their window alone (the window_keys path,
-// docs/decisions.md, "Window keys"): Gecko. Measured with Firefox ESR 140
-// on X11: Component.GrabFocus moves the page's focus and neither the X
-// input focus nor the stacking, and key events sent with XSendEvent to the
-// top-level window type into that field while another window holds the
-// focus. Chromium does not qualify: its GrabFocus activates and raises its
-// window, and it drops such keys once it has lost the focus.
+// docs/decisions.md, "Window keys"): Gecko and Chromium (Electron apps
+// too). Measured with Firefox ESR 140 on X11: Component.GrabFocus moves the
+// page's focus and neither the X input focus nor the stacking, and key
+// events sent with XSendEvent to the top-level window type into that field
+// while another window holds the focus. Chromium 148 does the same only
+// while it believes its window holds the focus (keysNeedActiveWindow).
 func keysToWindow(toolkit string) bool {
-	return strings.EqualFold(toolkit, "Gecko")
+	return strings.EqualFold(toolkit, "Gecko") || strings.EqualFold(toolkit, "Chromium")
+}
+
+// keysNeedActiveWindow reports whether apps of a toolkit take keys sent to
+// their window only while they believe it holds the X focus, and activate
+// the window (take the X focus, raise it) when a field is focused while
+// they believe it does not: Chromium. Measured with Chromium 148 on X11
+// without a window manager: GrabFocus on a page field raised its window
+// and took the X focus; keys sent while another window held the focus were
+// dropped. After a synthetic FocusIn sent to its window (the X focus left
+// where it was), GrabFocus moved neither the focus nor the stacking, the
+// keys typed, and after a synthetic FocusOut it dropped keys again.
+func keysNeedActiveWindow(toolkit string) bool {
+	return strings.EqualFold(toolkit, "Chromium")
 }
 
 // WritesText reports whether an app, named by its bus name, applies text

@@ -291,12 +291,29 @@ func TestWritesText(t *testing.T) {
 	}
 }
 
-// TestKeysToWindow: only Gecko apps (Firefox, Thunderbird) take keys sent
-// to their window alone; Chromium's focusing raises its window.
+// TestKeysToWindow: Gecko apps (Firefox, Thunderbird) and Chromium apps
+// (Electron's too) take keys sent to their window alone; Chromium only
+// while it believes its window holds the focus, so its typing is
+// bracketed by a synthetic FocusIn and FocusOut.
 func TestKeysToWindow(t *testing.T) {
-	for toolkit, want := range map[string]bool{"Gecko": true, "gecko": true, "Chromium": false, "GTK": false, "Qt": false, "": false} {
-		if got := keysToWindow(toolkit); got != want {
-			t.Errorf("keysToWindow(%q) = %v, want %v", toolkit, got, want)
+	cases := []struct {
+		toolkit              string
+		keys, needsActiveWin bool
+	}{
+		{"Gecko", true, false},
+		{"gecko", true, false},
+		{"Chromium", true, true},
+		{"chromium", true, true},
+		{"GTK", false, false},
+		{"Qt", false, false},
+		{"", false, false},
+	}
+	for _, c := range cases {
+		if got := keysToWindow(c.toolkit); got != c.keys {
+			t.Errorf("keysToWindow(%q) = %v, want %v", c.toolkit, got, c.keys)
+		}
+		if got := keysNeedActiveWindow(c.toolkit); got != c.needsActiveWin {
+			t.Errorf("keysNeedActiveWindow(%q) = %v, want %v", c.toolkit, got, c.needsActiveWin)
 		}
 	}
 }

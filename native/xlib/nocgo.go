@@ -39,6 +39,9 @@ func (d *Display) SendChar(window uint64, r rune, press bool) error {
 	return ErrNotBuilt
 }
 func (d *Display) CanSendChar(r rune) bool { return false }
+func (d *Display) SendFocusChange(window uint64, in bool) error {
+	return ErrNotBuilt
+}
 func (d *Display) RootTextProperty(name string) (string, bool, error) {
 	return "", false, ErrNotBuilt
 }

@@ -211,4 +211,12 @@ int nx_monitors(Display *dpy, Window root, nx_monitor *out, int max);
 // arrive later, in the thread's error slot.
 int nx_send_key(Display *dpy, Window root, Window w, unsigned int keycode, unsigned int state, int press);
 
+// nx_send_focus sends a FocusIn (in set) or FocusOut to window w through
+// XSendEvent (propagate off, the focus change mask), mode NotifyNormal and
+// detail NotifyNonlinear, as a focus moving between two top-levels
+// carries. The server's input focus does not move: only the clients that
+// selected focus changes on w hear it, with send_event set. It flushes and
+// returns 0 when Xlib could not convert the event.
+int nx_send_focus(Display *dpy, Window w, int in);
+
 #endif

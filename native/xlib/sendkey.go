@@ -64,3 +64,17 @@ func (d *Display) sendKey(r rune) (C.uint, C.uint, error) {
 	}
 	return C.uint(code), state, nil
 }
+
+// SendFocusChange sends a synthetic FocusIn (in set) or FocusOut to
+// window through XSendEvent, as a focus moving between top-levels carries
+// it (NotifyNormal, NotifyNonlinear). The X input focus and the stacking
+// do not move; only the window's own clients hear it. Chromium takes keys
+// sent to its window only while it believes it holds the focus, so the
+// window_keys path brackets its keys with these (docs/decisions.md,
+// "Window keys"). A window that no longer exists is ErrWindowGone.
+func (d *Display) SendFocusChange(window uint64, in bool) error {
+	return d.do(func() error {
+		C.nx_send_focus(d.dpy, C.Window(window), cBool(in))
+		return d.xerr(true)
+	})
+}

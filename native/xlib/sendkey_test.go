@@ -5,6 +5,8 @@ package xlib
 import (
 	"errors"
 	"testing"
+
+	"github.com/nish-driver/nish-driver/internal/xtest"
 )
 
 // TestSendCharUsesTheKeymapAsItIs: a character sends only with a keycode
@@ -35,6 +37,32 @@ func TestSendCharUsesTheKeymapAsItIs(t *testing.T) {
 		// The window does not matter: the refusal comes first.
 		if err := dpy.SendChar(0, c.r, true); !errors.Is(err, c.want) {
 			t.Errorf("SendChar(%q) = %v, want %v", c.r, err, c.want)
+		}
+	}
+}
+
+// TestSendFocusChangeTrapsAGoneWindow: a focus change sent to a live
+// window is no error, both ways; to a window that no longer exists it is
+// ErrWindowGone, trapped, and the connection goes on.
+func TestSendFocusChangeTrapsAGoneWindow(t *testing.T) {
+	live, err := xt.NewPlainWindow(xtest.PlainWindow{Frame: xtest.Rect{X: 10, Y: 10, W: 50, H: 50}, RGB: 0x808080, Class: "focus-change", Title: "focus change"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone, err := xt.NewPlainWindow(xtest.PlainWindow{Frame: xtest.Rect{X: 70, Y: 10, W: 50, H: 50}, RGB: 0x808080, Class: "focus-change", Title: "focus change gone"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer xt.DestroyWindow(live)
+	if err := xt.DestroyWindow(gone); err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []bool{true, false} {
+		if err := dpy.SendFocusChange(live, in); err != nil {
+			t.Errorf("SendFocusChange(live, %v) = %v", in, err)
+		}
+		if err := dpy.SendFocusChange(gone, in); !errors.Is(err, ErrWindowGone) {
+			t.Errorf("SendFocusChange(gone, %v) = %v, want ErrWindowGone", in, err)
 		}
 	}
 }
