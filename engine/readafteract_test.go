@@ -34,10 +34,7 @@ func TestAReadAfterAnActCostsWhatAKeptReadCosts(t *testing.T) {
 	}
 	for _, a := range acts {
 		t.Run(a.name, func(t *testing.T) {
-			h := newHarness(t, nil)
-			h.start(nil)
-			h.readForm(allRows)
-			read := h.readForm(allRows)
+			h, read := formRead(t)
 			args := map[string]any{"element_token": testkit.Token(t, read, a.role, a.label)}
 			for k, v := range a.args {
 				args[k] = v
@@ -70,6 +67,15 @@ func TestAReadAfterAnActCostsWhatAKeptReadCosts(t *testing.T) {
 	}
 }
 
+// formRead is a session on the demo's apps and a read of the form's every
+// row, the read a model acts from.
+func formRead(t *testing.T) (*harness, map[string]any) {
+	t.Helper()
+	h := newHarness(t, nil)
+	h.start(nil)
+	return h, h.readForm(allRows)
+}
+
 // TestAChangeAfterAnActShowsInTheNextRead: what the app changes after an
 // act's settled read is in the next read, whichever way the read is made:
 // a change the reports ask an element to be read for makes a fresh read;
@@ -89,10 +95,7 @@ func TestAChangeAfterAnActShowsInTheNextRead(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			h := newHarness(t, nil)
-			h.start(nil)
-			h.readForm(allRows)
-			read := h.readForm(allRows)
+			h, read := formRead(t)
 			res := h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "check_box", "Remember me")})
 			keptRead(t, h, res["snapshot_id"].(string)) // the settled read stands, with its details
 
