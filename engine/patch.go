@@ -54,8 +54,9 @@ import (
 // shows one, and pointer input aims at it), so a move must reach what a
 // read returns, and it does without reading the element: every patched
 // read has its frames marked stale (snapshot.framesStale), so each row's
-// details, its frame among them, are read again before it is shown or
-// acted on. That is needed anyway, as GTK 3 moves table cells without any
+// frame is read again before it is shown (a read keeping the snapshot
+// reads its rows' frames again, as it does any kept snapshot's: reuse.go
+// details), and its details before it is acted on. That is needed anyway, as GTK 3 moves table cells without any
 // report when a column widens (docs/decisions.md); reading the element's
 // structure fields, as acts did, reads nothing a move changes. A read
 // taken as it is (reusable) is never passed over a move: it is kept with

@@ -163,20 +163,57 @@ func (s *Session) readWindow(ctx context.Context, w WindowID) (*snapshot, bool, 
 // details makes sure the rows at positions have their details, for a
 // result built from a snapshot readWindow gave: rows never read are read
 // whole; the rows a kept snapshot already holds details of keep them and
-// have only their frames read again (readFramesAgain).
+// have only their frames read again (readFramesAgain). That holds for a
+// kept snapshot whose frames are stale too (an act's settled read, which
+// a patch made, or a read whose app reported a frame move): stale is all
+// its frames may be, as the app's reports vouch for the rest, and a
+// frame read now is what a row shows. Reading those rows' details whole
+// again cost a read right after an act every row's details.
+//
+// A kept snapshot's copy (reusable's clone), its details and frames read
+// now, then takes the kept one's place under the same id (snapshotStore
+// replace): the next read keeping it finds those details and reads only
+// frames, where it read again every row the copy had read (the copy was
+// the read's own and dropped after it). What the copy holds is the kept
+// read as it is now: the same rows, mark and age, so it is kept no longer,
+// and a report since asks for a read as it did.
 func (sn *snapshot) details(ctx context.Context, d *Driver, kept bool, positions []int) *Error {
-	var known []int              // rows a kept snapshot already holds details of
-	if kept && !sn.framesStale { // a stale-framed one reads them in fill
-		for _, p := range positions {
-			if p >= 0 && p < len(sn.tree.Nodes) && sn.tree.Nodes[p].Detailed {
-				known = append(known, p)
-			}
-		}
+	fill, known := positions, []int(nil)
+	if kept {
+		fill, known = sn.splitDetailed(positions)
 	}
-	if err := sn.fill(ctx, d, positions); err != nil {
+	if err := sn.fill(ctx, d, fill); err != nil {
 		return err
 	}
-	return d.readFramesAgain(ctx, sn, known)
+	if err := d.readFramesAgain(ctx, sn, known); err != nil {
+		return err
+	}
+	if kept {
+		sn.session.snaps.replace(sn)
+	}
+	return nil
+}
+
+// splitDetailed parts positions into the rows sn lacks the details of and
+// those it holds them of, which, in a tree whose frames may be stale,
+// count as read again from here on: their frames are about to be.
+func (sn *snapshot) splitDetailed(positions []int) (lacking, held []int) {
+	sn.fillMu.Lock()
+	defer sn.fillMu.Unlock()
+	for _, p := range positions {
+		if p < 0 || p >= len(sn.tree.Nodes) || !sn.tree.Nodes[p].Detailed {
+			lacking = append(lacking, p)
+			continue
+		}
+		held = append(held, p)
+		if sn.framesStale {
+			if sn.refetched == nil {
+				sn.refetched = map[int]bool{}
+			}
+			sn.refetched[p] = true
+		}
+	}
+	return lacking, held
 }
 
 // readFramesAgain reads the frames of a kept snapshot's rows at positions

@@ -148,15 +148,16 @@ type snapshot struct {
 	// app reported since (patch.go), or is an earlier read whose app
 	// reported frames moved (reuse.go); an element that moved without a
 	// report of its own (GTK 3's table cells when a column widens) keeps
-	// its old frame, so details are read again before a row is shown or
-	// acted on.
+	// its old frame, so frames are read again before a row is shown, and
+	// details before it is acted on.
 	framesStale bool
 
 	// fillMu serialises filling in the tree's details (reads render a
 	// snapshot while an act may copy it).
 	fillMu sync.Mutex
-	// refetched: positions whose details were read again since the tree
-	// was built, for a snapshot whose frames may be stale (framesStale).
+	// refetched: positions whose details, or frames (a read keeping the
+	// snapshot: reuse.go details), were read again since the tree was
+	// built, for a snapshot whose frames may be stale (framesStale).
 	refetched map[int]bool
 }
 
@@ -192,6 +193,19 @@ func (s *snapshotStore) add(sn *snapshot) string {
 		s.order = s.order[1:]
 	}
 	return sn.id
+}
+
+// replace puts sn in the place of the snapshot of its id, where the store
+// still holds one: its place among the kept ones, and so how long it is
+// kept, stays; an id dropped stays dropped. sn is a copy of that snapshot
+// with more of its details read (reuse.go details); from here on it is
+// shared, and filled in under its fillMu only.
+func (s *snapshotStore) replace(sn *snapshot) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.byID[sn.id]; ok {
+		s.byID[sn.id] = sn
+	}
 }
 
 // latestOf is the newest snapshot of window w, or nil.
