@@ -46,11 +46,47 @@ func (d *Display) CanSendChar(r rune) bool {
 	}) == nil
 }
 
+// SendKey sends the press (press set) or release of the key named by an X
+// keysym name ("Return", "BackSpace", "a") to window through XSendEvent,
+// as SendChar does for a character: the keycode of the keysym in the
+// current keymap, with Shift when it sits at the shift level, no spare
+// keycode lent. An unknown name is ErrUnknownKey, a keysym without a
+// keycode at level 0 or 1 ErrNoKeycode.
+func (d *Display) SendKey(window uint64, name string, press bool) error {
+	return d.do(func() error {
+		code, state, err := d.keyOf(d.keysym(name))
+		if err != nil {
+			return err
+		}
+		C.nx_send_key(d.dpy, d.root, C.Window(window), code, state, cBool(press))
+		return d.xerr(true)
+	})
+}
+
+// CanSendKey reports whether SendKey can send the key named name with the
+// keymap as it is: a caller asks before focusing anything.
+func (d *Display) CanSendKey(name string) bool {
+	return d.do(func() error {
+		_, _, err := d.keyOf(d.keysym(name))
+		return err
+	}) == nil
+}
+
 // sendKey is the keycode and modifier state that type r in the current
 // keymap, without lending a spare keycode. Runs on the display's thread.
 func (d *Display) sendKey(r rune) (C.uint, C.uint, error) {
 	ks, ok := keysymForRune(r)
 	if !ok {
+		return 0, 0, ErrUnknownKey
+	}
+	return d.keyOf(ks)
+}
+
+// keyOf is the keycode and modifier state of keysym ks in the current
+// keymap (level 0, or level 1 with Shift), without lending a spare
+// keycode. Runs on the display's thread.
+func (d *Display) keyOf(ks C.KeySym) (C.uint, C.uint, error) {
+	if ks == noSymbol {
 		return 0, 0, ErrUnknownKey
 	}
 	d.keys.init()
