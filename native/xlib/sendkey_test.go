@@ -41,6 +41,35 @@ func TestSendCharUsesTheKeymapAsItIs(t *testing.T) {
 	}
 }
 
+// TestSendKeyUsesTheKeymapAsItIs: a named key sends only with a keycode
+// of its own at level 0 or 1, as a character does; a keysym the US keymap
+// lacks is ErrNoKeycode and an unknown name ErrUnknownKey, both before
+// anything is sent.
+func TestSendKeyUsesTheKeymapAsItIs(t *testing.T) {
+	cases := []struct {
+		name string
+		want error
+	}{
+		{"Return", nil},
+		{"BackSpace", nil},
+		{"Left", nil},
+		{"A", nil}, // Shift in the event's state
+		{"Cyrillic_zhe", ErrNoKeycode},
+		{"no-such-key", ErrUnknownKey},
+	}
+	for _, c := range cases {
+		if got := dpy.CanSendKey(c.name); got != (c.want == nil) {
+			t.Errorf("CanSendKey(%q) = %v, want %v", c.name, got, c.want == nil)
+		}
+		if c.want == nil {
+			continue
+		}
+		if err := dpy.SendKey(0, c.name, true); !errors.Is(err, c.want) {
+			t.Errorf("SendKey(%q) = %v, want %v", c.name, err, c.want)
+		}
+	}
+}
+
 // TestSendFocusChangeTrapsAGoneWindow: a focus change sent to a live
 // window is no error, both ways; to a window that no longer exists it is
 // ErrWindowGone, trapped, and the connection goes on.
