@@ -16,7 +16,8 @@ import (
 
 // TestWindowKeysPressKeyInChromium: BackSpace after a typing removes the
 // last character; Return in the Name field submits the fixture's form,
-// and the act's diff shows the page's status saying so. Each press is one
+// and the act's diff shows the page's status saying so (or, the page
+// answering after the settle under load, a read soon after). Each press is one
 // bracket (the page hears its window focused, then blurred), and the
 // person's window keeps the focus, its place and its text.
 func TestWindowKeysPressKeyInChromium(t *testing.T) {
@@ -31,17 +32,21 @@ func TestWindowKeysPressKeyInChromium(t *testing.T) {
 	page = p.pageFocus(t, h, b.pid, page+bracket)
 
 	res := onName(t, h, b.pid, "", "press_key", map[string]any{"key": "BackSpace"})
-	if res["path"] != string(engine.PathWindowKeys) || res["took_cursor"] != false || !strings.Contains(asJSON(t, res["diff"]), `"Ada"`) {
+	if res["path"] != string(engine.PathWindowKeys) || res["took_cursor"] != false {
 		t.Fatalf("press_key BackSpace on the window_keys path: %v", res)
 	}
 	p.fieldHolds(t, "Ada")
+	pageAnswered(t, h, b.pid, res, `"value":"Ada"`)
 	page = p.pageFocus(t, h, b.pid, page+bracket)
 	p.untouched(t, "press_key BackSpace")
 
 	res = onName(t, h, b.pid, "", "press_key", map[string]any{"key": "Return"})
-	if res["path"] != string(engine.PathWindowKeys) || !strings.Contains(asJSON(t, res["diff"]), "submitted: Ada") {
-		t.Fatalf("press_key Return: the diff does not show the form submitted: %v", res)
+	if res["path"] != string(engine.PathWindowKeys) {
+		t.Fatalf("press_key Return on the window_keys path: %v", res)
 	}
+	// The diff shows the page's answer when it comes within the settle;
+	// under load a read soon after does (pageAnswered).
+	pageAnswered(t, h, b.pid, res, "submitted: Ada")
 	p.fieldHolds(t, "Ada")
 	p.pageFocus(t, h, b.pid, page+bracket)
 	p.untouched(t, "press_key Return")
