@@ -83,20 +83,11 @@ func (x *act) pressWindowKey(ctx context.Context, key string) *Error {
 		}
 	}
 	ref := ElementRef{Window: x.win.ID, ID: n.ID}
-	var k KeyPress
-	err = x.s.d.callElement(ctx, func(c context.Context) error {
-		var e error
-		k, e = wk.WindowKey(c, ref, key)
-		return e
-	})
-	if err != nil && err.Code == CodeNotActionable {
-		return notActionable(x, err.Message)
-	}
+	k, err := startWindowKeys(ctx, x, func(c context.Context) (KeyPress, error) { return wk.WindowKey(c, ref, key) })
 	if err != nil {
 		return err
 	}
 	defer k.End()
-	x.path = PathWindowKeys
 	if err := x.s.d.callElement(ctx, func(c context.Context) error { return k.Check(c, false) }); err != nil {
 		return err
 	}

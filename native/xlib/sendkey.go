@@ -27,23 +27,13 @@ const shiftMask = 1
 // that no longer exists is ErrWindowGone (X errors are trapped and waited
 // for).
 func (d *Display) SendChar(window uint64, r rune, press bool) error {
-	return d.do(func() error {
-		code, state, err := d.sendKey(r)
-		if err != nil {
-			return err
-		}
-		C.nx_send_key(d.dpy, d.root, C.Window(window), code, state, cBool(press))
-		return d.xerr(true)
-	})
+	return d.sendTo(window, press, func() (C.uint, C.uint, error) { return d.sendKey(r) })
 }
 
 // CanSendChar reports whether SendChar can type r with the keymap as it
 // is: a caller checks a whole text before sending any of it.
 func (d *Display) CanSendChar(r rune) bool {
-	return d.do(func() error {
-		_, _, err := d.sendKey(r)
-		return err
-	}) == nil
+	return d.canSend(func() (C.uint, C.uint, error) { return d.sendKey(r) })
 }
 
 // SendKey sends the press (press set) or release of the key named by an X
@@ -53,8 +43,20 @@ func (d *Display) CanSendChar(r rune) bool {
 // keycode lent. An unknown name is ErrUnknownKey, a keysym without a
 // keycode at level 0 or 1 ErrNoKeycode.
 func (d *Display) SendKey(window uint64, name string, press bool) error {
+	return d.sendTo(window, press, func() (C.uint, C.uint, error) { return d.keyOf(d.keysym(name)) })
+}
+
+// CanSendKey reports whether SendKey can send the key named name with the
+// keymap as it is: a caller asks before focusing anything.
+func (d *Display) CanSendKey(name string) bool {
+	return d.canSend(func() (C.uint, C.uint, error) { return d.keyOf(d.keysym(name)) })
+}
+
+// sendTo sends the key press or release that key (run on the display's
+// thread) names to window; key's error first, nothing sent.
+func (d *Display) sendTo(window uint64, press bool, key func() (C.uint, C.uint, error)) error {
 	return d.do(func() error {
-		code, state, err := d.keyOf(d.keysym(name))
+		code, state, err := key()
 		if err != nil {
 			return err
 		}
@@ -63,11 +65,10 @@ func (d *Display) SendKey(window uint64, name string, press bool) error {
 	})
 }
 
-// CanSendKey reports whether SendKey can send the key named name with the
-// keymap as it is: a caller asks before focusing anything.
-func (d *Display) CanSendKey(name string) bool {
+// canSend reports whether key (run on the display's thread) names a key.
+func (d *Display) canSend(key func() (C.uint, C.uint, error)) bool {
 	return d.do(func() error {
-		_, _, err := d.keyOf(d.keysym(name))
+		_, _, err := key()
 		return err
 	}) == nil
 }
