@@ -311,7 +311,6 @@ func (x *act) readBack(ctx context.Context, ref ElementRef, str string, num floa
 }
 
 func pressKeySpec(x *act) (func(context.Context) *Error, *Error) {
-	x.synth = true
 	key, ok, err := x.a.String("key", maxKeyName)
 	if err != nil {
 		return nil, err
@@ -322,6 +321,11 @@ func pressKeySpec(x *act) (func(context.Context) *Error, *Error) {
 	if !x.s.d.backend.HasKey(key) {
 		return nil, Errf(CodeInvalidArguments, "key is not a known key name")
 	}
+	if x.token != nil && !x.s.inTakeover() && isWindowKey(key) {
+		// Headless into one field, on the window_keys path (windowkey.go).
+		return func(ctx context.Context) *Error { return x.pressWindowKey(ctx, key) }, nil
+	}
+	x.synth = true
 	return func(ctx context.Context) *Error { return x.guardedPress(ctx, []string{key}, pressEdit(key, false)) }, nil
 }
 

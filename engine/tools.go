@@ -72,7 +72,7 @@ var toolTable = mustTools([]ToolSpec{
 	{Name: "set_value", Kind: KindAct, Destructive: true, NeedsSession: true, act: setValueSpec,
 		Description: "Replace an element's whole text, or set a slider/spin value, then read it back (readback: match, mismatch or unverified)."},
 	{Name: "press_key", Kind: KindAct, Destructive: true, NeedsSession: true, act: pressKeySpec,
-		Description: "Press one key (X keysym name: Return, Tab, Escape, F5, a ...). Needs takeover."},
+		Description: "Press one key (X keysym name: Return, Tab, Escape, F5, a ...). Needs takeover, except a key used in a field (Return, Tab, BackSpace, Delete, Escape, arrows, Home, End, a character) into the element_token of a Chromium page field (path window_keys)."},
 	{Name: "hotkey", Kind: KindAct, Destructive: true, NeedsSession: true, act: hotkeySpec,
 		Description: "Press a key combination, e.g. keys:[\"Control_L\",\"s\"]. Needs takeover."},
 	{Name: "scroll", Kind: KindAct, Destructive: false, NeedsSession: true, act: scrollSpec(),

@@ -77,20 +77,11 @@ func (x *act) takesWindowKeys(ctx context.Context, n *Node) (bool, *Error) {
 func (x *act) typeWindowKeys(ctx context.Context, n *Node, text string) *Error {
 	wk := x.s.d.backend.(WindowKeyTyper)
 	ref := ElementRef{Window: x.win.ID, ID: n.ID}
-	var k KeyTyping
-	err := x.s.d.callElement(ctx, func(c context.Context) error {
-		var e error
-		k, e = wk.WindowKeys(c, ref, text)
-		return e
-	})
-	if err != nil && err.Code == CodeNotActionable {
-		return notActionable(x, err.Message)
-	}
+	k, err := startWindowKeys(ctx, x, func(c context.Context) (KeyTyping, error) { return wk.WindowKeys(c, ref, text) })
 	if err != nil {
 		return err
 	}
 	defer k.End()
-	x.path = PathWindowKeys
 	typed := 0
 	x.typed = &typed
 	for sent := 0; sent < len(text); {
@@ -105,6 +96,27 @@ func (x *act) typeWindowKeys(ctx context.Context, n *Node, text string) *Error {
 		sent = end
 	}
 	return x.checkWindowKeys(ctx, k, text)
+}
+
+// startWindowKeys runs the backend's preparation of keys for the act's
+// field (start: a typing or a press); its not_actionable refusal
+// recommends a takeover, and once it is prepared the act's path is
+// window_keys (audited so from then on, whatever follows).
+func startWindowKeys[K any](ctx context.Context, x *act, start func(context.Context) (K, error)) (K, *Error) {
+	var k K
+	err := x.s.d.callElement(ctx, func(c context.Context) error {
+		var e error
+		k, e = start(c)
+		return e
+	})
+	if err != nil && err.Code == CodeNotActionable {
+		return k, notActionable(x, err.Message)
+	}
+	if err != nil {
+		return k, err
+	}
+	x.path = PathWindowKeys
+	return k, nil
 }
 
 // batchEnd is the byte offset where the batch starting at sent ends: one

@@ -40,15 +40,9 @@ func (b *Backend) TakesWindowKeys(ctx context.Context, ref engine.ElementRef) (b
 // the keyboard focus and every character has a key; focusing must leave
 // the focus and the stacking as they were.
 func (b *Backend) WindowKeys(ctx context.Context, ref engine.ElementRef, text string) (engine.KeyTyping, error) {
-	if _, x11 := b.src.(x11Windows); !x11 {
-		return nil, engine.Errf(engine.CodeNotActionable, "keys can be sent to one window alone only on X11")
-	}
-	way, err := b.a.TakesWindowKeys(ctx, atspiID(ref.ID))
+	way, err := b.windowKeysWay(ctx, ref)
 	if err != nil {
-		return nil, atspiErr(err)
-	}
-	if way == atspi.NoWindowKeys {
-		return nil, engine.Errf(engine.CodeNotActionable, "the element takes no keys sent to its window")
+		return nil, err
 	}
 	checked := map[rune]bool{}
 	for _, r := range text {
@@ -60,6 +54,33 @@ func (b *Backend) WindowKeys(ctx context.Context, ref engine.ElementRef, text st
 			return nil, engine.Errf(engine.CodeNotActionable, "a character of the text has no key in the keyboard map")
 		}
 	}
+	k, err := b.focusForKeys(ctx, ref, way)
+	if err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+// windowKeysWay is how ref takes keys sent to its window; not_actionable
+// when it takes none or its window is not an X11 one.
+func (b *Backend) windowKeysWay(ctx context.Context, ref engine.ElementRef) (atspi.WindowKeys, error) {
+	if _, x11 := b.src.(x11Windows); !x11 {
+		return atspi.NoWindowKeys, engine.Errf(engine.CodeNotActionable, "keys can be sent to one window alone only on X11")
+	}
+	way, err := b.a.TakesWindowKeys(ctx, atspiID(ref.ID))
+	if err != nil {
+		return atspi.NoWindowKeys, atspiErr(err)
+	}
+	if way == atspi.NoWindowKeys {
+		return atspi.NoWindowKeys, engine.Errf(engine.CodeNotActionable, "the element takes no keys sent to its window")
+	}
+	return way, nil
+}
+
+// focusForKeys focuses ref for keys sent to its window, refusing a window
+// that holds the keyboard focus or a secure field, and notes what the
+// checks compare with: the person's focus, the stacking, the field's text.
+func (b *Backend) focusForKeys(ctx context.Context, ref engine.ElementRef, way atspi.WindowKeys) (*windowKeys, error) {
 	win := uint64(ref.Window)
 	person, err := b.x.FocusedTopLevel()
 	if err != nil {

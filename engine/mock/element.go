@@ -35,6 +35,7 @@ type Element struct {
 	editable         bool
 	text             bool
 	windowKeys       bool         // takes text only as keys sent to its window (windowkeys.go)
+	keysUnconfirmed  bool         // its app confirms no focus while its window is inactive (windowkey.go)
 	frame            *engine.Rect // window coordinates, logical pixels; nil: laid out automatically
 	handlers         map[string]func(*ActionContext)
 	scroll           *scrollView       // a scrolled view's state (scroll.go)

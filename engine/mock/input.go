@@ -149,7 +149,12 @@ func (d *Desktop) keyPress(key string, char rune) []func() {
 		d.held["Super_L"] || d.held["Super_R"] {
 		return nil // a shortcut, not typing
 	}
-	e := w.focus
+	return d.keyInto(w.focus, key, char)
+}
+
+// keyInto is what a key does to element e, its window's focused element,
+// with no modifier other than Shift held. mu held.
+func (d *Desktop) keyInto(e *Element, key string, char rune) []func() {
 	if !e.editable {
 		if key == "Return" || key == "KP_Enter" || key == "space" {
 			return d.activate(e)

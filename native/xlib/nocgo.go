@@ -39,6 +39,10 @@ func (d *Display) SendChar(window uint64, r rune, press bool) error {
 	return ErrNotBuilt
 }
 func (d *Display) CanSendChar(r rune) bool { return false }
+func (d *Display) SendKey(window uint64, name string, press bool) error {
+	return ErrNotBuilt
+}
+func (d *Display) CanSendKey(name string) bool { return false }
 func (d *Display) SendFocusChange(window uint64, in bool) error {
 	return ErrNotBuilt
 }

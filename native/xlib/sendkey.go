@@ -27,8 +27,36 @@ const shiftMask = 1
 // that no longer exists is ErrWindowGone (X errors are trapped and waited
 // for).
 func (d *Display) SendChar(window uint64, r rune, press bool) error {
+	return d.sendTo(window, press, func() (C.uint, C.uint, error) { return d.sendKey(r) })
+}
+
+// CanSendChar reports whether SendChar can type r with the keymap as it
+// is: a caller checks a whole text before sending any of it.
+func (d *Display) CanSendChar(r rune) bool {
+	return d.canSend(func() (C.uint, C.uint, error) { return d.sendKey(r) })
+}
+
+// SendKey sends the press (press set) or release of the key named by an X
+// keysym name ("Return", "BackSpace", "a") to window through XSendEvent,
+// as SendChar does for a character: the keycode of the keysym in the
+// current keymap, with Shift when it sits at the shift level, no spare
+// keycode lent. An unknown name is ErrUnknownKey, a keysym without a
+// keycode at level 0 or 1 ErrNoKeycode.
+func (d *Display) SendKey(window uint64, name string, press bool) error {
+	return d.sendTo(window, press, func() (C.uint, C.uint, error) { return d.keyOf(d.keysym(name)) })
+}
+
+// CanSendKey reports whether SendKey can send the key named name with the
+// keymap as it is: a caller asks before focusing anything.
+func (d *Display) CanSendKey(name string) bool {
+	return d.canSend(func() (C.uint, C.uint, error) { return d.keyOf(d.keysym(name)) })
+}
+
+// sendTo sends the key press or release that key (run on the display's
+// thread) names to window; key's error first, nothing sent.
+func (d *Display) sendTo(window uint64, press bool, key func() (C.uint, C.uint, error)) error {
 	return d.do(func() error {
-		code, state, err := d.sendKey(r)
+		code, state, err := key()
 		if err != nil {
 			return err
 		}
@@ -37,11 +65,10 @@ func (d *Display) SendChar(window uint64, r rune, press bool) error {
 	})
 }
 
-// CanSendChar reports whether SendChar can type r with the keymap as it
-// is: a caller checks a whole text before sending any of it.
-func (d *Display) CanSendChar(r rune) bool {
+// canSend reports whether key (run on the display's thread) names a key.
+func (d *Display) canSend(key func() (C.uint, C.uint, error)) bool {
 	return d.do(func() error {
-		_, _, err := d.sendKey(r)
+		_, _, err := key()
 		return err
 	}) == nil
 }
@@ -51,6 +78,16 @@ func (d *Display) CanSendChar(r rune) bool {
 func (d *Display) sendKey(r rune) (C.uint, C.uint, error) {
 	ks, ok := keysymForRune(r)
 	if !ok {
+		return 0, 0, ErrUnknownKey
+	}
+	return d.keyOf(ks)
+}
+
+// keyOf is the keycode and modifier state of keysym ks in the current
+// keymap (level 0, or level 1 with Shift), without lending a spare
+// keycode. Runs on the display's thread.
+func (d *Display) keyOf(ks C.KeySym) (C.uint, C.uint, error) {
+	if ks == noSymbol {
 		return 0, 0, ErrUnknownKey
 	}
 	d.keys.init()

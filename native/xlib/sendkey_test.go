@@ -4,39 +4,52 @@ package xlib
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/nish-driver/nish-driver/internal/xtest"
 )
 
-// TestSendCharUsesTheKeymapAsItIs: a character sends only with a keycode
-// of its own at level 0 or 1 (Shift); one the US keymap lacks is
-// ErrNoKeycode (no spare keycode is lent for it), and a control
-// character is ErrUnknownKey, both before anything is sent.
-func TestSendCharUsesTheKeymapAsItIs(t *testing.T) {
+// TestSendUsesTheKeymapAsItIs: a character (SendChar) or a named key
+// (SendKey) sends only with a keycode of its own at level 0 or 1 (Shift);
+// one the US keymap lacks is ErrNoKeycode (no spare keycode is lent for
+// it), and a control character or an unknown name is ErrUnknownKey, both
+// before anything is sent.
+func TestSendUsesTheKeymapAsItIs(t *testing.T) {
 	cases := []struct {
-		r    rune
+		r    rune   // a character, or
+		name string // a key name
 		want error
 	}{
-		{'a', nil},
-		{'A', nil}, // Shift in the event's state
-		{'!', nil},
-		{' ', nil},
-		{'\n', nil},
-		{'ж', ErrNoKeycode},
-		{'ß', ErrNoKeycode},
-		{0x07, ErrUnknownKey},
+		{'a', "", nil},
+		{'A', "", nil}, // Shift in the event's state
+		{'!', "", nil},
+		{' ', "", nil},
+		{'\n', "", nil},
+		{'ж', "", ErrNoKeycode},
+		{'ß', "", ErrNoKeycode},
+		{0x07, "", ErrUnknownKey},
+		{0, "Return", nil},
+		{0, "BackSpace", nil},
+		{0, "Left", nil},
+		{0, "A", nil},
+		{0, "Cyrillic_zhe", ErrNoKeycode},
+		{0, "no-such-key", ErrUnknownKey},
 	}
 	for _, c := range cases {
-		if got := dpy.CanSendChar(c.r); got != (c.want == nil) {
-			t.Errorf("CanSendChar(%q) = %v, want %v", c.r, got, c.want == nil)
+		what, can, send := fmt.Sprintf("%q", c.r), dpy.CanSendChar(c.r), func() error { return dpy.SendChar(0, c.r, true) }
+		if c.name != "" {
+			what, can, send = c.name, dpy.CanSendKey(c.name), func() error { return dpy.SendKey(0, c.name, true) }
+		}
+		if can != (c.want == nil) {
+			t.Errorf("%s can be sent: %v, want %v", what, can, c.want == nil)
 		}
 		if c.want == nil {
 			continue
 		}
 		// The window does not matter: the refusal comes first.
-		if err := dpy.SendChar(0, c.r, true); !errors.Is(err, c.want) {
-			t.Errorf("SendChar(%q) = %v, want %v", c.r, err, c.want)
+		if err := send(); !errors.Is(err, c.want) {
+			t.Errorf("sending %s: %v, want %v", what, err, c.want)
 		}
 	}
 }
