@@ -276,3 +276,29 @@ func cBool(b bool) C.Bool {
 	}
 	return C.False
 }
+
+// RootWindows reads a window-typed property of the root (an EWMH window
+// manager's _NET_SUPPORTING_WM_CHECK, _NET_ACTIVE_WINDOW,
+// _NET_CLIENT_LIST), up to 1024 windows; nil when it is not set.
+func (d *Display) RootWindows(name string) (ids []uint64, err error) {
+	err = d.call(func() {
+		var typ C.Atom
+		var format C.int
+		var n, after C.ulong
+		var data *C.uchar
+		if C.XGetWindowProperty(d.dpy, d.root, d.atom(name), 0, 1024, C.False, C.XA_WINDOW,
+			&typ, &format, &n, &after, &data) != C.Success {
+			return
+		}
+		if data != nil {
+			defer C.XFree(unsafe.Pointer(data))
+		}
+		if typ != C.XA_WINDOW || format != 32 {
+			return
+		}
+		for _, w := range unsafe.Slice((*C.ulong)(unsafe.Pointer(data)), int(n)) {
+			ids = append(ids, uint64(w))
+		}
+	})
+	return ids, err
+}
