@@ -25,6 +25,7 @@ func (d *Display) SendDeleteWindow(id uint64) error             { return ErrNotB
 func (d *Display) StackIndex(id uint64) (int, error)            { return -1, ErrNotBuilt }
 func (d *Display) FindByClass(class string) ([]uint64, error)   { return nil, ErrNotBuilt }
 func (d *Display) InputShapeRects(id uint64) (int, error)       { return 0, ErrNotBuilt }
+func (d *Display) RootWindows(name string) ([]uint64, error)    { return nil, ErrNotBuilt }
 func (d *Display) HeldInput() ([]string, []int, error)          { return nil, nil, ErrNotBuilt }
 func (d *Display) PointerButtons() (uint, error)                { return 0, ErrNotBuilt }
 func (d *Display) KeyDown(name string) (bool, error)            { return false, ErrNotBuilt }
