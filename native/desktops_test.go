@@ -20,7 +20,7 @@ var (
 	waylandDesktops = waylandPool(sandbox.Mutter)
 	swayDesktops    = waylandPool(sandbox.Sway)
 	// ownDesktops are the desktops tests start for themselves
-	// (onOwnWaylandDesktop); only held is used.
+	// (onOwnDesktop); only held is used.
 	ownDesktops = &desktopPool{held: map[string]*sandbox.Desktop{}}
 )
 
@@ -166,23 +166,24 @@ func onPooled(t *testing.T, pool *desktopPool, who string) {
 	pool.take(t)
 }
 
-// onOwnWaylandDesktop begins a test that breaks its desktop (kills the
-// compositor, PipeWire or the accessibility bus) on a Wayland desktop of
-// its own, started for it and closed when it ends: a pooled desktop would
-// hand the damage to the next test. alone keeps it out of the parallel
+// onOwnDesktop begins a test that changes its desktop for good (kills the
+// compositor, PipeWire or the accessibility bus; runs a window manager
+// whose marks on the root outlive it) on a desktop of its own, made like
+// pool's, started for it and closed when it ends: a pooled desktop would
+// hand the change to the next test. alone keeps it out of the parallel
 // run, for a test that counts the process's goroutines (as
 // aloneOnDesktop). The helpers find it through t as a pooled one.
-func onOwnWaylandDesktop(t *testing.T, alone bool) *sandbox.Desktop {
+func onOwnDesktop(t *testing.T, pool *desktopPool, alone bool) *sandbox.Desktop {
 	t.Helper()
 	if strings.Contains(t.Name(), "/") {
-		t.Fatal("onOwnWaylandDesktop belongs at the top of a top-level test, not in a subtest")
+		t.Fatal("onOwnDesktop belongs at the top of a top-level test, not in a subtest")
 	}
 	if !alone {
 		t.Parallel()
 	}
-	d, err := sandbox.Start(context.Background(), waylandDesktops.opts)
+	d, err := sandbox.Start(context.Background(), pool.opts)
 	if err != nil {
-		t.Fatalf("starting the test's own Wayland desktop: %v", err)
+		t.Fatalf("starting the test's own desktop: %v", err)
 	}
 	ownDesktops.mu.Lock()
 	ownDesktops.held[t.Name()] = d

@@ -24,7 +24,7 @@ import (
 // (Xwayland, the accessibility bus, the compositor, PipeWire, the screen
 // cast) gives a named error or a doctor reason within the contract's
 // bounds, and the driver keeps serving. A test that breaks its desktop
-// runs on one of its own (onOwnWaylandDesktop).
+// runs on one of its own (onOwnDesktop).
 
 // freeDisplay is an X display number with no server behind it, neither
 // socket file nor abstract socket, and the abstract socket's name.
@@ -252,7 +252,7 @@ func TestWaylandWithoutTheAccessibilityBus(t *testing.T) {
 // (they join a bus when they start): the app's window is gone from the
 // driver's view, and every call says so within the bound.
 func TestWaylandAccessibilityBusRestarts(t *testing.T) {
-	d := onOwnWaylandDesktop(t, false)
+	d := onOwnDesktop(t, waylandDesktops, false)
 	pid, h := grantedSynthetic(t, 3)
 	h.ok("get_window_state", map[string]any{"pid": pid})
 	if err := d.Crash("at-spi-bus-launcher"); err != nil {
@@ -326,7 +326,7 @@ func (b *waitSignal) WaitChange(ctx context.Context, w engine.WindowID, mark eng
 // finds its display gone; without, the compositor is killed once the call
 // waits for the app's change reports.
 func compositorDies(t *testing.T, stopApp bool, call func(h *harness, pid int) engine.Result) {
-	d := onOwnWaylandDesktop(t, true)
+	d := onOwnDesktop(t, waylandDesktops, true)
 	pid := startSynthetic(t, 1000).cmd.Process.Pid
 	base := runtime.NumGoroutine()
 
@@ -459,7 +459,7 @@ func captureCapability(t *testing.T, h *harness) engine.Capability {
 // doctor says portal_unavailable and to start PipeWire; a screenshot of
 // the focused window is refused with a named error.
 func TestWaylandScreenshotWithoutPipeWire(t *testing.T) {
-	d := onOwnWaylandDesktop(t, false)
+	d := onOwnDesktop(t, waylandDesktops, false)
 	pid, h := grantedSynthetic(t, 2)
 	for _, s := range []string{"wireplumber", "pipewire"} {
 		if err := d.Crash(s); err != nil {
