@@ -412,6 +412,13 @@ func (s *Session) synth(ctx context.Context, ev InputEvent) *Error {
 	}
 	now := s.d.clock.Now()
 	s.mu.Lock()
+	if !s.tk.on && (ev.Kind == InputKeyPress || ev.Kind == InputButtonPress) {
+		// The takeover ended after the checks above: its end has already
+		// released what was held, and a press made now would stay down
+		// with nobody left to let go of it.
+		s.mu.Unlock()
+		return Errf(CodeRequiresTakeover, "the takeover ended")
+	}
 	switch ev.Kind {
 	case InputMotion:
 		s.tk.ref = ev.At
