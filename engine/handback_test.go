@@ -42,10 +42,15 @@ func heldAfter(evs []engine.InputEvent) map[string]bool {
 	return down
 }
 
+// typedKeys counts the characters the app got: a key's press types it. Not
+// its releases: when the person takes over mid-character, the pause lets go
+// of the key the typing holds and the typing's own release is then sent
+// again (a release of a key already up does nothing), so a character may
+// have two releases, or its release may even reach the display first.
 func typedKeys(evs []engine.InputEvent) int {
 	n := 0
 	for _, ev := range evs {
-		if ev.Kind == engine.InputKeyRelease {
+		if ev.Kind == engine.InputKeyPress {
 			n++
 		}
 	}
