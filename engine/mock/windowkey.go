@@ -21,24 +21,24 @@ func (e *Element) SetFocusUnconfirmed(on bool) *Element {
 }
 
 // WindowKey refuses as WindowKeys does, and a field whose focus cannot be
-// confirmed; else it focuses the field in its window (the keyboard focus
-// stays where it is).
+// confirmed or a key without a keycode; else it focuses the field in its
+// window (the keyboard focus stays where it is).
 func (d *Desktop) WindowKey(ctx context.Context, ref engine.ElementRef, key string) (engine.KeyPress, error) {
 	var k *keyPress
 	err := d.elementCall(ctx, "WindowKey", ref, func(w *Window, e *Element) error {
-		switch {
-		case !e.windowKeys:
-			return engine.Errf(engine.CodeNotActionable, "the element takes text through accessibility")
-		case e.keysUnconfirmed:
-			return engine.Errf(engine.CodeNotActionable, "nothing confirms the field's focus while its window is inactive")
-		case !hasKey(key):
-			return engine.Errf(engine.CodeNotActionable, "the key has no keycode in the keyboard map")
-		case d.focus == w:
-			return engine.Errf(engine.CodeNotActionable, "the window holds the keyboard focus")
+		f, err := d.focusForKeys(ref, w, e, func() error {
+			switch {
+			case e.keysUnconfirmed:
+				return engine.Errf(engine.CodeNotActionable, "nothing confirms the field's focus while its window is inactive")
+			case !hasKey(key):
+				return engine.Errf(engine.CodeNotActionable, "the key has no keycode in the keyboard map")
+			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
-		w.setFocusElement(e)
-		d.touch()
-		k = &keyPress{d: d, ref: ref, key: key, person: d.focus}
+		k = &keyPress{keysFocus: f, key: key}
 		return nil
 	})
 	if err != nil {
@@ -49,23 +49,15 @@ func (d *Desktop) WindowKey(ctx context.Context, ref engine.ElementRef, key stri
 
 // keyPress is one press_key on the window_keys path.
 type keyPress struct {
-	d      *Desktop
-	ref    engine.ElementRef
-	key    string
-	person *Window // the window holding the keyboard focus at the start
+	keysFocus
+	key string
 }
 
 // Check: the keyboard focus has not moved and, before the key, the field
 // is still its window's focused element.
 func (k *keyPress) Check(ctx context.Context, pressed bool) error {
 	return k.d.elementCall(ctx, "WindowKeyCheck", k.ref, func(w *Window, e *Element) error {
-		switch {
-		case k.d.focus != k.person:
-			return engine.Errf(engine.CodeFocusChanged, "the keyboard focus moved to another window")
-		case !pressed && w.focus != e:
-			return engine.Errf(engine.CodeFocusChanged, "the field lost its window's focus")
-		}
-		return nil
+		return k.moved(w, e, !pressed)
 	})
 }
 
@@ -87,6 +79,4 @@ func (k *keyPress) Press(ctx context.Context) error {
 }
 
 // End records that the press ended (WindowKeyEnd).
-func (k *keyPress) End() {
-	k.d.finish(k.d.record(Call{Method: "WindowKeyEnd", Window: k.ref.Window, Element: k.ref.ID}), nil)
-}
+func (k *keyPress) End() { k.end("WindowKeyEnd") }

@@ -38,21 +38,17 @@ func (d *Desktop) TakesWindowKeys(ctx context.Context, ref engine.ElementRef) (b
 	return takes, err
 }
 
-// WindowKeys refuses a window that holds the keyboard focus, focuses the element in
-// its window (the keyboard focus stays where it is) and notes where the
+// WindowKeys refuses as focusForKeys does, focuses the element in its
+// window (the keyboard focus stays where it is) and notes where the
 // keyboard focus is and what the field holds.
 func (d *Desktop) WindowKeys(ctx context.Context, ref engine.ElementRef, text string) (engine.KeyTyping, error) {
 	var k *keyTyping
 	err := d.elementCall(ctx, "WindowKeys", ref, func(w *Window, e *Element) error {
-		if !e.windowKeys {
-			return engine.Errf(engine.CodeNotActionable, "the element takes text through accessibility")
+		f, err := d.focusForKeys(ref, w, e, nil)
+		if err != nil {
+			return err
 		}
-		if d.focus == w {
-			return engine.Errf(engine.CodeNotActionable, "the window holds the keyboard focus")
-		}
-		w.setFocusElement(e)
-		d.touch()
-		k = &keyTyping{d: d, ref: ref, person: d.focus, held: e.value}
+		k = &keyTyping{keysFocus: f, held: e.value}
 		return nil
 	})
 	if err != nil {
@@ -61,25 +57,72 @@ func (d *Desktop) WindowKeys(ctx context.Context, ref engine.ElementRef, text st
 	return k, nil
 }
 
-// keyTyping is one typing on the window_keys path.
-type keyTyping struct {
+// keysFocus is what the window_keys path holds from its start, a typing's
+// and a press's alike (the live backend's start is one too:
+// native/windowkeys.go, focusForKeys): the field, and the window that
+// held the keyboard focus then.
+type keysFocus struct {
 	d      *Desktop
 	ref    engine.ElementRef
 	person *Window // the window holding the keyboard focus at the start
-	held   string  // the field's text at the start
-	sent   string  // what Send sent so far
+}
+
+// focusForKeys starts the window_keys path in e of w, under the desktop's
+// lock: it refuses an element that takes text through accessibility, then
+// what refuse refuses (the path's own refusals; nil for none), then a
+// window that holds the keyboard focus; else it focuses e in its window,
+// the keyboard focus staying where it is.
+func (d *Desktop) focusForKeys(ref engine.ElementRef, w *Window, e *Element, refuse func() error) (keysFocus, error) {
+	if !e.windowKeys {
+		return keysFocus{}, engine.Errf(engine.CodeNotActionable, "the element takes text through accessibility")
+	}
+	if refuse != nil {
+		if err := refuse(); err != nil {
+			return keysFocus{}, err
+		}
+	}
+	if d.focus == w {
+		return keysFocus{}, engine.Errf(engine.CodeNotActionable, "the window holds the keyboard focus")
+	}
+	w.setFocusElement(e)
+	d.touch()
+	return keysFocus{d: d, ref: ref, person: d.focus}, nil
+}
+
+// moved is focus_changed when the keyboard focus went to another window
+// since the start or, with field set, when e no longer holds the focus of
+// its window w.
+func (f *keysFocus) moved(w *Window, e *Element, field bool) error {
+	switch {
+	case f.d.focus != f.person:
+		return engine.Errf(engine.CodeFocusChanged, "the keyboard focus moved to another window")
+	case field && w.focus != e:
+		return engine.Errf(engine.CodeFocusChanged, "the field lost its window's focus")
+	}
+	return nil
+}
+
+// end records that the typing or press ended, as the call method: a test
+// checks that every one begun is ended once, whatever its outcome.
+func (f *keysFocus) end(method string) {
+	f.d.finish(f.d.record(Call{Method: method, Window: f.ref.Window, Element: f.ref.ID}), nil)
+}
+
+// keyTyping is one typing on the window_keys path.
+type keyTyping struct {
+	keysFocus
+	held string // the field's text at the start
+	sent string // what Send sent so far
 }
 
 // Check: the keyboard focus has not moved, the field is still its window's
 // focused element and holds sent on top of what it held.
 func (k *keyTyping) Check(ctx context.Context, sent string) error {
 	return k.d.elementCall(ctx, "WindowKeysCheck", k.ref, func(w *Window, e *Element) error {
-		switch {
-		case k.d.focus != k.person:
-			return engine.Errf(engine.CodeFocusChanged, "the keyboard focus moved to another window")
-		case w.focus != e:
-			return engine.Errf(engine.CodeFocusChanged, "the field lost its window's focus")
-		case utf8.RuneCountInString(e.value) != utf8.RuneCountInString(k.held)+utf8.RuneCountInString(sent) || !strings.Contains(e.value, sent):
+		if err := k.moved(w, e, true); err != nil {
+			return err
+		}
+		if utf8.RuneCountInString(e.value) != utf8.RuneCountInString(k.held)+utf8.RuneCountInString(sent) || !strings.Contains(e.value, sent) {
 			return engine.Errf(engine.CodeFocusChanged, "the field does not hold what was sent")
 		}
 		return nil
@@ -107,8 +150,5 @@ func (k *keyTyping) Send(ctx context.Context, text string) error {
 	return err
 }
 
-// End records that the typing ended (WindowKeysEnd): a test checks that
-// every typing WindowKeys began is ended once, whatever its outcome.
-func (k *keyTyping) End() {
-	k.d.finish(k.d.record(Call{Method: "WindowKeysEnd", Window: k.ref.Window, Element: k.ref.ID}), nil)
-}
+// End records that the typing ended (WindowKeysEnd).
+func (k *keyTyping) End() { k.end("WindowKeysEnd") }
