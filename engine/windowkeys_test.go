@@ -18,10 +18,8 @@ import (
 func TestTypeTextThroughWindowKeys(t *testing.T) {
 	const text = "Ada Lovelace, 10 December 1815" // 30 characters: batches of 1, 16, 13
 	type desk struct {
+		keysScene
 		field, other *mock.Element // the page's fields
-		page         *mock.Window
-		person       *mock.Window // holds the keyboard focus
-		personField  *mock.Element
 	}
 	cases := []struct {
 		name  string
@@ -69,23 +67,14 @@ func TestTypeTextThroughWindowKeys(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			h := newHarness(t, nil)
-			page := h.desk.AddApp("firefox-esr", "/usr/lib/firefox-esr/firefox-esr").
-				AddWindow("Form Fixture - Firefox", engine.Rect{X: 0, Y: 0, W: 800, H: 600})
-			doc := page.Root().Add("document_web", "Form Fixture")
-			k := desk{
-				field: doc.Add("entry", "Name").SetWindowKeys(true),
-				other: doc.Add("entry", "Notes").SetWindowKeys(true),
-				page:  page,
-			}
-			k.person = h.desk.AddApp("gedit", "/usr/bin/gedit").
-				AddWindow("Notes - gedit", engine.Rect{X: 100, Y: 100, W: 400, H: 300})
-			k.personField = k.person.Root().Add("text", "").SetValue("the person's text").Focus()
-			k.person.Focus()
+			k := desk{keysScene: newKeysScene(h.desk, "firefox-esr", "/usr/lib/firefox-esr/firefox-esr", "Firefox")}
+			k.field = k.doc.Add("entry", "Name").SetWindowKeys(true)
+			k.other = k.doc.Add("entry", "Notes").SetWindowKeys(true)
 			if c.setup != nil {
 				c.setup(h.desk, k)
 			}
-			h.start(map[string]any{"apps": []any{page.App().Pid()}})
-			read := h.ok("get_window_state", map[string]any{"window_id": uint64(page.ID())})
+			h.start(map[string]any{"apps": []any{k.page.App().Pid()}})
+			read := h.ok("get_window_state", map[string]any{"window_id": uint64(k.page.ID())})
 			args := map[string]any{"element_token": testkit.Token(t, read, "entry", "Name"), "text": c.text}
 			if c.code == "" {
 				res := h.ok("type_text", args)
@@ -126,12 +115,44 @@ func TestTypeTextThroughWindowKeys(t *testing.T) {
 			if got := k.other.Value(); got != c.other {
 				t.Fatalf("the other field holds %q, want %q", got, c.other)
 			}
-			if n := len(h.desk.CallsOf("InsertText")) + len(h.desk.CallsOf("Send")); n != 0 {
-				t.Fatalf("%d accessibility insertions or synthetic events", n)
-			}
-			if got := k.personField.Value(); got != "the person's text" {
-				t.Fatalf("the person's field changed: %q", got)
-			}
+			k.untouched(t, h.desk)
 		})
+	}
+}
+
+// keysScene is a window_keys test's desktop: a browser showing the fixture
+// page (its window and document) and, beside it, the person's own window,
+// which holds the keyboard focus and a field with the person's text.
+type keysScene struct {
+	page        *mock.Window
+	doc         *mock.Element
+	person      *mock.Window
+	personField *mock.Element
+}
+
+// personsText is what the person's field holds, and must still hold.
+const personsText = "the person's text"
+
+// newKeysScene makes the scene on d, the page in the app of that name and
+// executable, its window titled as that browser titles the page.
+func newKeysScene(d *mock.Desktop, app, exe, browser string) keysScene {
+	page := d.AddApp(app, exe).AddWindow("Form Fixture - "+browser, engine.Rect{X: 0, Y: 0, W: 800, H: 600})
+	s := keysScene{page: page, doc: page.Root().Add("document_web", "Form Fixture")}
+	s.person = d.AddApp("gedit", "/usr/bin/gedit").AddWindow("Notes - gedit", engine.Rect{X: 100, Y: 100, W: 400, H: 300})
+	s.personField = s.person.Root().Add("text", "").SetValue(personsText).Focus()
+	s.person.Focus()
+	return s
+}
+
+// untouched fails the test when anything went to the desktop as synthetic
+// input or an accessibility insertion, or the person's field changed: the
+// window_keys path sends keys to the page's window alone.
+func (s keysScene) untouched(t *testing.T, d *mock.Desktop) {
+	t.Helper()
+	if n := len(d.CallsOf("InsertText")) + len(d.CallsOf("Send")); n != 0 {
+		t.Fatalf("%d accessibility insertions or synthetic events", n)
+	}
+	if got := s.personField.Value(); got != personsText {
+		t.Fatalf("the person's field changed: %q", got)
 	}
 }
