@@ -3,7 +3,6 @@ package native_test
 import (
 	"context"
 	"encoding/json"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -47,8 +46,8 @@ func benchHeadlessClick(b *testing.B, button string) {
 		st := res["settle"].(map[string]any)
 		settle = append(settle, time.Duration(st["ms"].(float64))*time.Millisecond)
 	}
-	b.ReportMetric(ms(med(total)), "median-ms")
-	b.ReportMetric(ms(med(settle)), "settle-ms")
+	b.ReportMetric(testkit.MedianMs(total), "median-ms")
+	b.ReportMetric(testkit.MedianMs(settle), "settle-ms")
 	tr.report(b)
 }
 
@@ -62,7 +61,7 @@ func BenchmarkTypeText1000(b *testing.B) {
 	idx := ""
 	for _, e := range read["elements"].([]any) {
 		row := e.(map[string]any)
-		if row["role"] == "text" && asStr(row["value"]) == "value 1" {
+		if row["role"] == "text" && asString(row["value"]) == "value 1" {
 			tok := row["element_token"].(string)
 			idx = tok[strings.IndexByte(tok, ':'):]
 		}
@@ -79,7 +78,7 @@ func BenchmarkTypeText1000(b *testing.B) {
 		h.callB(b, "type_text", map[string]any{"element_token": tok, "text": text})
 		total = append(total, time.Since(start))
 	}
-	b.ReportMetric(ms(med(total)), "median-ms")
+	b.ReportMetric(testkit.MedianMs(total), "median-ms")
 	tr.report(b)
 }
 
@@ -130,30 +129,17 @@ func (tr *actTraces) report(b *testing.B) {
 	if len(tr.all) == 0 {
 		b.Fatal("no act was traced")
 	}
-	b.ReportMetric(ms(med(own)), "own-ms")
-	b.ReportMetric(ms(med(perform)), "perform-ms")
-	b.ReportMetric(ms(med(quiet)), "quiet-ms")
-	b.ReportMetric(ms(med(resolve)), "resolve-ms")
-	b.ReportMetric(ms(med(pre)), "pre-ms")
-	b.ReportMetric(ms(med(post)), "post-ms")
+	b.ReportMetric(testkit.MedianMs(own), "own-ms")
+	b.ReportMetric(testkit.MedianMs(perform), "perform-ms")
+	b.ReportMetric(testkit.MedianMs(quiet), "quiet-ms")
+	b.ReportMetric(testkit.MedianMs(resolve), "resolve-ms")
+	b.ReportMetric(testkit.MedianMs(pre), "pre-ms")
+	b.ReportMetric(testkit.MedianMs(post), "post-ms")
 	// The rest of the own work: after a whole settled read, the values the
 	// read before held, read again for the diff; the diff; the result.
-	b.ReportMetric(ms(med(rest)), "rest-ms")
+	b.ReportMetric(testkit.MedianMs(rest), "rest-ms")
 	b.ReportMetric(float64(reused)/float64(len(tr.all)), "reused")
 	b.ReportMetric(float64(patched)/float64(len(tr.all)), "patched")
-}
-
-func asStr(v any) string { s, _ := v.(string); return s }
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-func med(ds []time.Duration) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s[len(s)/2]
 }
 
 type benchH struct{ c *engine.Conn }

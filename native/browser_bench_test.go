@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // BenchmarkBrowserClick clicks the fixture page's Save button, end to end
@@ -36,7 +37,7 @@ func BenchmarkBrowserClick(b *testing.B) {
 				}
 				br.alive(b)
 			}
-			b.ReportMetric(ms(med(total)), "median-ms")
+			b.ReportMetric(testkit.MedianMs(total), "median-ms")
 			tr.report(b)
 		})
 	}

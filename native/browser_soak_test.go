@@ -335,7 +335,7 @@ func (s *soak) table() string {
 		if st == nil {
 			continue
 		}
-		fmt.Fprintf(&sb, "%-18s %6d %10.1f  %-40s %s\n", m.kind, len(st.times), ms(med(st.times)),
+		fmt.Fprintf(&sb, "%-18s %6d %10.1f  %-40s %s\n", m.kind, len(st.times), testkit.MedianMs(st.times),
 			countsText(st.effects), countsText(st.failures))
 	}
 	return sb.String()

@@ -34,7 +34,7 @@ func clickCalculatorKey(t *testing.T, h *harness, pid int, key, want string) map
 	var button map[string]any
 	for _, e := range read["elements"].([]any) {
 		row := e.(map[string]any)
-		if row["role"] == "push_button" && strings.HasPrefix(asStr(row["label"]), key) {
+		if row["role"] == "push_button" && strings.HasPrefix(asString(row["label"]), key) {
 			button = row
 			break
 		}

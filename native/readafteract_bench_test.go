@@ -60,10 +60,10 @@ func BenchmarkReadAfterClick(b *testing.B) {
 				last, d = read()
 				again = append(again, d)
 			}
-			b.ReportMetric(ms(med(after)), "after-ms")
-			b.ReportMetric(ms(med(again)), "again-ms")
-			b.ReportMetric(ms(med(kept)), "kept-ms")
-			b.ReportMetric(ms(med(after))/ms(med(kept)), "after/kept")
+			b.ReportMetric(testkit.MedianMs(after), "after-ms")
+			b.ReportMetric(testkit.MedianMs(again), "again-ms")
+			b.ReportMetric(testkit.MedianMs(kept), "kept-ms")
+			b.ReportMetric(testkit.MedianMs(after)/testkit.MedianMs(kept), "after/kept")
 		})
 	}
 }

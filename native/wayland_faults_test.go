@@ -524,7 +524,7 @@ func TestWaylandScreenCastRefused(t *testing.T) {
 				t.Fatalf("no probe says the screen cast is missing: %+v", reg.Probes)
 			}
 			grant(t, h, pid)
-			if refused := refusedScreenshot(t, h, pid); refused["code"] != string(engine.CodeUnsupported) || !strings.Contains(asStr(refused["message"]), "no capture") {
+			if refused := refusedScreenshot(t, h, pid); refused["code"] != string(engine.CodeUnsupported) || !strings.Contains(asString(refused["message"]), "no capture") {
 				t.Fatalf("screenshot_error %v, want unsupported: no capture on this desktop", refused)
 			}
 		})

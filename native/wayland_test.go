@@ -46,11 +46,11 @@ func approvedWindows(t *testing.T, h *harness) map[int][]waylandWindow {
 			}
 		}
 		id, _ := row["window_id"].(float64)
-		if id <= 0 || asStr(row["app"]) == "" || row["focused"] == nil {
+		if id <= 0 || asString(row["app"]) == "" || row["focused"] == nil {
 			t.Fatalf("a window row without id, app or focus: %v", row)
 		}
 		pid := int(row["pid"].(float64))
-		out[pid] = append(out[pid], waylandWindow{id: id, pid: pid, title: asStr(row["title"]), row: row})
+		out[pid] = append(out[pid], waylandWindow{id: id, pid: pid, title: asString(row["title"]), row: row})
 	}
 	return out
 }
@@ -260,7 +260,7 @@ func waylandCalculator(t *testing.T, h *harness, pid int) {
 		t.Fatalf("find_elements for the display: %v", found)
 	}
 	display := found["elements"].([]any)[0].(map[string]any)
-	if asStr(display["value"]) != "7" {
+	if asString(display["value"]) != "7" {
 		t.Fatalf("the display holds %q, want 7", display["value"])
 	}
 	// Typed into headless, and waited on: the display comes to hold the sum.

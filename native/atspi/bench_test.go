@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/internal/naivewalk"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // Benchmarks read the synthetic window at 200 and 1000 rows, one app at a
@@ -99,10 +99,10 @@ func BenchmarkRead(b *testing.B) {
 				}
 				n := float64(b.N)
 				b.ReportMetric(float64(stats.Elements), "elements")
-				b.ReportMetric(ms(median(times)), "median-ms")
-				b.ReportMetric(ms(cache)/n, "cache-ms")
-				b.ReportMetric(ms(fill)/n, "fill-ms")
-				b.ReportMetric(ms(det)/n, "details-ms")
+				b.ReportMetric(testkit.MedianMs(times), "median-ms")
+				b.ReportMetric(testkit.Ms(cache)/n, "cache-ms")
+				b.ReportMetric(testkit.Ms(fill)/n, "fill-ms")
+				b.ReportMetric(testkit.Ms(det)/n, "details-ms")
 				b.ReportMetric(float64(stats.DetailCalls), "detail-calls")
 			})
 		}
@@ -116,7 +116,7 @@ func BenchmarkPyatspiWalk(b *testing.B) {
 	forFixtureSizes(b, func(b *testing.B, f *fixture) {
 		walks, elements := pyatspiWalks(b, f, b.N)
 		b.ReportMetric(float64(elements), "elements")
-		b.ReportMetric(ms(median(walks)), "median-ms")
+		b.ReportMetric(testkit.MedianMs(walks), "median-ms")
 	})
 }
 
@@ -137,7 +137,7 @@ func BenchmarkNaiveWalk(b *testing.B) {
 			elements = len(els)
 		}
 		b.ReportMetric(float64(elements), "elements")
-		b.ReportMetric(ms(median(times)), "median-ms")
+		b.ReportMetric(testkit.MedianMs(times), "median-ms")
 	})
 }
 
@@ -160,13 +160,13 @@ func BenchmarkRatio(b *testing.B) {
 			}
 		}
 		walks, _ := pyatspiWalks(b, f, 3)
-		py := median(walks)
+		py := testkit.Median(walks)
 		for _, m := range benchModes {
-			r := median(reads[m.name])
-			b.ReportMetric(ms(r), m.name+"-ms")
+			r := testkit.Median(reads[m.name])
+			b.ReportMetric(testkit.Ms(r), m.name+"-ms")
 			b.ReportMetric(float64(py)/float64(r), m.name+"-x")
 		}
-		b.ReportMetric(ms(py), "pyatspi-ms")
+		b.ReportMetric(testkit.Ms(py), "pyatspi-ms")
 	})
 }
 
@@ -191,14 +191,3 @@ func pyatspiWalks(b *testing.B, f *fixture, n int) ([]time.Duration, int) {
 	}
 	return walks, elements
 }
-
-func median(ds []time.Duration) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s[len(s)/2]
-}
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

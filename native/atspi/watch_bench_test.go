@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // BenchmarkWatchClick measures what a settle on events costs: on the
@@ -75,11 +77,11 @@ func BenchmarkWatchClick(b *testing.B) {
 		first = append(first, changes[0].At.Sub(t0))
 		last = append(last, lastAt.Sub(t0))
 	}
-	b.ReportMetric(ms(median(act)), "act-ms")
-	b.ReportMetric(ms(median(first)), "first-event-ms")
-	b.ReportMetric(ms(median(last)), "last-event-ms")
-	b.ReportMetric(ms(median(quiet)), "quiet-ms")
-	b.ReportMetric(ms(median(read)), "read-ms")
+	b.ReportMetric(testkit.MedianMs(act), "act-ms")
+	b.ReportMetric(testkit.MedianMs(first), "first-event-ms")
+	b.ReportMetric(testkit.MedianMs(last), "last-event-ms")
+	b.ReportMetric(testkit.MedianMs(quiet), "quiet-ms")
+	b.ReportMetric(testkit.MedianMs(read), "read-ms")
 	b.ReportMetric(float64(events)/float64(b.N), "events")
 }
 
@@ -132,7 +134,7 @@ func BenchmarkWatch(b *testing.B) {
 				}
 				w.Close()
 			}
-			b.ReportMetric(ms(median(times)), "watch-ms")
+			b.ReportMetric(testkit.MedianMs(times), "watch-ms")
 		})
 	}
 }
