@@ -16,5 +16,5 @@ func (l *Log) Dropped() uint64 {
 	if l == nil {
 		return 0
 	}
-	return l.dropped.Load() + l.failed.Load()
+	return l.q.Dropped() + l.failed.Load()
 }

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/nish-driver/nish-driver/internal/dropqueue"
 	"github.com/nish-driver/nish-driver/internal/utf8cut"
 )
 
@@ -41,20 +41,14 @@ type Log struct {
 	// before the first Record; 0 means DefaultMaxBytes.
 	MaxBytes int64
 
-	path  string
-	queue chan item
-	done  chan struct{}
-
-	closeOnce sync.Once
-	mu        sync.RWMutex // guards closed against sends on a closed queue
-	closed    bool
+	path string
+	q    *dropqueue.Queue[item]
 
 	// Owned by the writer goroutine.
 	file *os.File
 	size int64
 
-	dropped atomic.Uint64
-	failed  atomic.Uint64
+	failed atomic.Uint64
 }
 
 // item is one queued line, or (line nil) a flush marker.
@@ -81,14 +75,8 @@ func Open(path string) (*Log, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Log{
-		path:  path,
-		queue: make(chan item, queueLen),
-		done:  make(chan struct{}),
-		file:  f,
-		size:  size,
-	}
-	go l.writer()
+	l := &Log{path: path, file: f, size: size}
+	l.q = dropqueue.Start(queueLen, l.writer)
 	return l, nil
 }
 
@@ -139,18 +127,7 @@ func (l *Log) Record(r Record) {
 		l.failed.Add(1)
 		return
 	}
-	line = append(line, '\n')
-	l.mu.RLock()
-	defer l.mu.RUnlock()
-	if l.closed {
-		l.dropped.Add(1)
-		return
-	}
-	select {
-	case l.queue <- item{line: line}:
-	default:
-		l.dropped.Add(1)
-	}
+	l.q.Send(item{line: append(line, '\n')})
 }
 
 // bounded cuts every string field to maxField bytes on a rune boundary.
@@ -168,20 +145,11 @@ func (l *Log) Flush() {
 		return
 	}
 	done := make(chan struct{})
-	l.mu.RLock()
-	if l.closed {
-		l.mu.RUnlock()
-		return
-	}
 	timer := time.NewTimer(closeWait)
 	defer timer.Stop()
-	select {
-	case l.queue <- item{flush: done}:
-	case <-timer.C:
-		l.mu.RUnlock()
+	if !l.q.SendBefore(item{flush: done}, timer.C) {
 		return
 	}
-	l.mu.RUnlock()
 	select {
 	case <-done:
 	case <-timer.C:
@@ -194,29 +162,20 @@ func (l *Log) Close() error {
 	if l == nil {
 		return nil
 	}
-	l.closeOnce.Do(func() {
-		l.mu.Lock()
-		l.closed = true
-		close(l.queue)
-		l.mu.Unlock()
-	})
-	select {
-	case <-l.done:
-		return nil
-	case <-time.After(closeWait):
+	if !l.q.Close(closeWait) {
 		return errors.New("audit: the log did not finish writing in time")
 	}
+	return nil
 }
 
 // writer owns the file: it rotates, writes and finally closes it.
-func (l *Log) writer() {
-	defer close(l.done)
+func (l *Log) writer(items <-chan item) {
 	defer func() {
 		if l.file != nil {
 			l.file.Close()
 		}
 	}()
-	for it := range l.queue {
+	for it := range items {
 		if it.flush != nil {
 			close(it.flush)
 			continue
