@@ -9,6 +9,19 @@ import (
 	"image/png"
 )
 
+// reportedScreenshot is screenshot as a read and an act's observation
+// report it: the image and its info or, in their place, why there is none
+// (screenshot_error). A screenshot that cannot be taken never fails the
+// read or the act it was asked with.
+func (s *Session) reportedScreenshot(ctx context.Context, sn *snapshot, w Window, hint *AccessibilityHint, marks bool, elements any) (*ImageBlock, *ImageInfo, *ErrorBody) {
+	img, info, err := s.screenshot(ctx, sn, w, hint, marks, elements)
+	if err != nil {
+		b := err.Body()
+		return nil, nil, &b
+	}
+	return img, info, nil
+}
+
 // screenshot captures a window's own contents for a read or an observe.
 // Every secure field's frame is painted black, so it is taken only where
 // every secure field's frame is known (secureFrames): a window that reads

@@ -289,14 +289,7 @@ func getWindowState(ctx context.Context, c *Conn, a *Args) Result {
 	res.AccessibilityHint = c.d.accessibilityHint(ctx, sn.tree)
 	out := Result{Structured: &res}
 	if ra.screenshot {
-		img, info, serr := s.screenshot(ctx, sn, w, res.AccessibilityHint, !ra.skeleton, res.Elements)
-		if serr != nil {
-			b := serr.Body()
-			res.ScreenshotError = &b
-		} else {
-			res.Screenshot = info
-			out.Image = img
-		}
+		out.Image, res.Screenshot, res.ScreenshotError = s.reportedScreenshot(ctx, sn, w, res.AccessibilityHint, !ra.skeleton, res.Elements)
 	}
 	out.Text = res.TreeText
 	if res.Text != nil {

@@ -337,14 +337,7 @@ func (s *Session) observe(ctx context.Context, w Window, post *snapshot, settleE
 		o.TreeText = treeHeader(post.id, w, len(rows), len(post.tree.Nodes), o.Truncated) + rowsText(rows)
 	}
 	if spec.Screenshot {
-		img, info, err := s.screenshot(ctx, post, w, s.d.accessibilityHint(ctx, post.tree), true, rows)
-		if err != nil {
-			b := err.Body()
-			o.ScreenshotError = &b
-		} else {
-			o.Screenshot = info
-			o.image = img
-		}
+		o.image, o.Screenshot, o.ScreenshotError = s.reportedScreenshot(ctx, post, w, s.d.accessibilityHint(ctx, post.tree), true, rows)
 	}
 	return o
 }
