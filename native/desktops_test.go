@@ -99,19 +99,29 @@ func (p *desktopPool) take(t *testing.T) *sandbox.Desktop {
 		p.all = append(p.all, d)
 		p.mu.Unlock()
 	}
-	p.mu.Lock()
-	p.held[t.Name()] = d
-	p.mu.Unlock()
-	// Registered first, so it runs last: the test's own clean-ups (the
-	// apps it started) still find the desktop.
-	t.Cleanup(func() {
+	p.hold(t, d, func() {
 		p.mu.Lock()
-		delete(p.held, t.Name())
 		p.free = append(p.free, d)
 		p.mu.Unlock()
 		<-p.slots
 	})
 	return d
+}
+
+// hold records that t holds d (the helpers find it through t: deskOf)
+// until t ends, and then runs release. Call it before the test's own
+// clean-ups are registered: registered first, it runs last, so the test's
+// clean-ups (the apps it started) still find the desktop.
+func (p *desktopPool) hold(t *testing.T, d *sandbox.Desktop, release func()) {
+	p.mu.Lock()
+	p.held[t.Name()] = d
+	p.mu.Unlock()
+	t.Cleanup(func() {
+		p.mu.Lock()
+		delete(p.held, t.Name())
+		p.mu.Unlock()
+		release()
+	})
 }
 
 // heldBy is the desktop the top-level test named root holds, or nil.
@@ -133,11 +143,7 @@ func (p *desktopPool) close() {
 // desktop tests, on a desktop no other test uses while it runs.
 func onDesktop(t *testing.T) {
 	t.Helper()
-	if strings.Contains(t.Name(), "/") {
-		t.Fatal("onDesktop belongs at the top of a top-level test, not in a subtest")
-	}
-	t.Parallel()
-	desktops.take(t)
+	onPooled(t, desktops, "onDesktop")
 }
 
 // onWaylandDesktop begins a test on a Wayland desktop (headless mutter
@@ -159,11 +165,19 @@ func onSwayDesktop(t *testing.T) {
 // names the caller for the misuse's message.
 func onPooled(t *testing.T, pool *desktopPool, who string) {
 	t.Helper()
+	atTop(t, who)
+	t.Parallel()
+	pool.take(t)
+}
+
+// atTop fails t unless it is a top-level test: a test holds its desktop
+// by its top-level name, which its subtests find it by (deskOf). who names
+// the caller for the misuse's message.
+func atTop(t *testing.T, who string) {
+	t.Helper()
 	if strings.Contains(t.Name(), "/") {
 		t.Fatal(who + " belongs at the top of a top-level test, not in a subtest")
 	}
-	t.Parallel()
-	pool.take(t)
 }
 
 // onOwnDesktop begins a test that changes its desktop for good (kills the
@@ -175,9 +189,7 @@ func onPooled(t *testing.T, pool *desktopPool, who string) {
 // aloneOnDesktop). The helpers find it through t as a pooled one.
 func onOwnDesktop(t *testing.T, pool *desktopPool, alone bool) *sandbox.Desktop {
 	t.Helper()
-	if strings.Contains(t.Name(), "/") {
-		t.Fatal("onOwnDesktop belongs at the top of a top-level test, not in a subtest")
-	}
+	atTop(t, "onOwnDesktop")
 	if !alone {
 		t.Parallel()
 	}
@@ -185,16 +197,7 @@ func onOwnDesktop(t *testing.T, pool *desktopPool, alone bool) *sandbox.Desktop 
 	if err != nil {
 		t.Fatalf("starting the test's own desktop: %v", err)
 	}
-	ownDesktops.mu.Lock()
-	ownDesktops.held[t.Name()] = d
-	ownDesktops.mu.Unlock()
-	// Registered first, so it runs last, after the test's own clean-ups.
-	t.Cleanup(func() {
-		ownDesktops.mu.Lock()
-		delete(ownDesktops.held, t.Name())
-		ownDesktops.mu.Unlock()
-		_ = d.Close()
-	})
+	ownDesktops.hold(t, d, func() { _ = d.Close() })
 	return d
 }
 
