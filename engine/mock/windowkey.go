@@ -57,7 +57,7 @@ type keyPress struct {
 // is still its window's focused element.
 func (k *keyPress) Check(ctx context.Context, pressed bool) error {
 	return k.d.elementCall(ctx, "WindowKeyCheck", k.ref, func(w *Window, e *Element) error {
-		return k.moved(w, e, !pressed)
+		return k.focusStill(w, e, !pressed)
 	})
 }
 

@@ -89,10 +89,10 @@ func (d *Desktop) focusForKeys(ref engine.ElementRef, w *Window, e *Element, ref
 	return keysFocus{d: d, ref: ref, person: d.focus}, nil
 }
 
-// moved is focus_changed when the keyboard focus went to another window
-// since the start or, with field set, when e no longer holds the focus of
-// its window w.
-func (f *keysFocus) moved(w *Window, e *Element, field bool) error {
+// focusStill is nil while the keyboard focus is where it was at the start
+// and, with field set, e still holds the focus of its window w; else
+// focus_changed, saying which moved.
+func (f *keysFocus) focusStill(w *Window, e *Element, field bool) error {
 	switch {
 	case f.d.focus != f.person:
 		return engine.Errf(engine.CodeFocusChanged, "the keyboard focus moved to another window")
@@ -119,7 +119,7 @@ type keyTyping struct {
 // focused element and holds sent on top of what it held.
 func (k *keyTyping) Check(ctx context.Context, sent string) error {
 	return k.d.elementCall(ctx, "WindowKeysCheck", k.ref, func(w *Window, e *Element) error {
-		if err := k.moved(w, e, true); err != nil {
+		if err := k.focusStill(w, e, true); err != nil {
 			return err
 		}
 		if utf8.RuneCountInString(e.value) != utf8.RuneCountInString(k.held)+utf8.RuneCountInString(sent) || !strings.Contains(e.value, sent) {
