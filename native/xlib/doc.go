@@ -23,9 +23,9 @@
 // and returned as *XError. A broken connection raises a flag through the
 // connection's I/O exit handler (libX11 1.8 and later) instead of ending
 // the process; every later call on that Display returns ErrDisplayLost.
-// One window is not covered: a server that dies during XOpenDisplay's
-// handshake still makes Xlib exit, because no per-connection handler
-// exists yet at that point.
+// A connection that breaks while XOpenDisplay is still making it (no
+// per-connection handler exists yet, and Xlib's default would exit the
+// process from that thread, under the others' feet) makes Open fail.
 //
 // Built without cgo, the package keeps its API and every call returns
 // ErrNotBuilt, so the rest of the driver still compiles and says why.

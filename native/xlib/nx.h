@@ -23,7 +23,8 @@ typedef struct nx_conn {
 } nx_conn;
 
 // nx_open connects to the display (NULL: $DISPLAY) and sets the connection's
-// I/O exit handler. It returns NULL when the display cannot be opened.
+// I/O exit handler. It returns NULL when the display cannot be opened, also
+// when the connection breaks before XOpenDisplay has finished.
 nx_conn *nx_open(const char *name);
 // nx_close closes the connection (also after it was lost) and frees c.
 void nx_close(nx_conn *c);

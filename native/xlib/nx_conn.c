@@ -9,12 +9,22 @@
 // the connection's own exit handler (libX11 1.8 and later). By default both
 // end the process; ours return, so the call that met the broken connection
 // unwinds normally and the Go side turns the raised flag into an error.
+//
+// A connection that breaks inside XOpenDisplay, after the handshake (its own
+// requests: the screens' default GCs, the resource database, XKB), has no
+// exit handler of ours yet, and Xlib's default calls exit(1) from the
+// opening thread. That ends more than the process: exit runs libX11's
+// destructor (XFreeThreads), which frees Xlib's global mutexes while the
+// other threads are still inside Xlib, and their next lock or unlock of one
+// reads or writes freed memory. So while a thread is in XOpenDisplay, the
+// I/O error handler jumps back out of it instead of returning (open_display).
 
 #include "nx.h"
 
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -32,9 +42,21 @@ static int on_error(Display *dpy, XErrorEvent *e) {
 	return 0;
 }
 
-// on_io_error returns, which hands over to the connection's exit handler.
+// opening is where on_io_error jumps to while this thread is inside
+// XOpenDisplay, NULL otherwise; broken is the display it jumped for.
+static __thread jmp_buf *opening;
+static __thread Display *broken;
+
+// on_io_error returns, which hands over to the connection's exit handler,
+// except during XOpenDisplay (opening set), where it jumps back to
+// open_display.
 static int on_io_error(Display *dpy) {
-	(void)dpy;
+	if (opening != NULL) {
+		jmp_buf *back = opening;
+		opening = NULL;
+		broken = dpy;
+		longjmp(*back, 1);
+	}
 	return 0;
 }
 
@@ -53,6 +75,29 @@ static void init_handlers(void) {
 
 void nx_init(void) { pthread_once(&init_once, init_handlers); }
 
+// open_display is XOpenDisplay with a broken connection during it turned
+// into NULL. Xlib has by then dropped the display's lock and is about to
+// call its default exit handler; jumping out of it skips that, and leaves
+// the display half made (a screen's default GC can be missing), which
+// XCloseDisplay cannot take apart. So only its socket is closed, and the
+// Display structure is left allocated: a few kilobytes, once per server
+// that died in the middle of a connect.
+static Display *open_display(const char *name) {
+	jmp_buf back;
+	if (setjmp(back) == 0) {
+		opening = &back;
+		Display *dpy = XOpenDisplay(name);
+		opening = NULL;
+		return dpy;
+	}
+	// on_io_error jumped here, for the display XOpenDisplay was making.
+	if (broken != NULL) {
+		close(ConnectionNumber(broken));
+		broken = NULL;
+	}
+	return NULL;
+}
+
 nx_conn *nx_open(const char *name) {
 	nx_init();
 	nx_conn *c = calloc(1, sizeof *c);
@@ -64,7 +109,7 @@ nx_conn *nx_open(const char *name) {
 		free(c);
 		return NULL;
 	}
-	c->dpy = XOpenDisplay(name);
+	c->dpy = open_display(name);
 	if (c->dpy == NULL) {
 		close(c->wakefd);
 		free(c);

@@ -16,17 +16,7 @@ import (
 // up with ErrNoAnswer after ConnectTimeout instead of hanging. The server
 // here listens on TCP, as display 127.0.0.1:N does.
 func TestOpenGivesUpOnASilentServer(t *testing.T) {
-	var ln net.Listener
-	display := ""
-	for n := 900; n < 1000 && ln == nil; n++ {
-		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", 6000+n))
-		if err == nil {
-			ln, display = l, fmt.Sprintf("127.0.0.1:%d", n)
-		}
-	}
-	if ln == nil {
-		t.Fatal("no free TCP port from 6900 to 6999 for the silent server")
-	}
+	ln, display := tcpDisplay(t)
 	accepted := testkit.SilentServer(t, ln)
 
 	saved := ConnectTimeout
@@ -49,4 +39,18 @@ func TestOpenGivesUpOnASilentServer(t *testing.T) {
 	if err := dpy.Sync(); err != nil {
 		t.Errorf("the sandbox display after an abandoned open: %v", err)
 	}
+}
+
+// tcpDisplay listens on the TCP port of a free display 127.0.0.1:N (port
+// 6000+N, N from 900 to 999) for a stand-in server, and returns the
+// listener and the display's name.
+func tcpDisplay(t *testing.T) (net.Listener, string) {
+	t.Helper()
+	for n := 900; n < 1000; n++ {
+		if ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", 6000+n)); err == nil {
+			return ln, fmt.Sprintf("127.0.0.1:%d", n)
+		}
+	}
+	t.Fatal("no free TCP port from 6900 to 6999 for a stand-in display server")
+	return nil, ""
 }
