@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/stats"
 	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
@@ -335,7 +336,7 @@ func (s *soak) table() string {
 		if st == nil {
 			continue
 		}
-		fmt.Fprintf(&sb, "%-18s %6d %10.1f  %-40s %s\n", m.kind, len(st.times), testkit.MedianMs(st.times),
+		fmt.Fprintf(&sb, "%-18s %6d %10.1f  %-40s %s\n", m.kind, len(st.times), stats.MedianMs(st.times),
 			countsText(st.effects), countsText(st.failures))
 	}
 	return sb.String()

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/internal/naivewalk"
-	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/stats"
 )
 
 // Benchmarks read the synthetic window at 200 and 1000 rows, one app at a
@@ -78,9 +78,9 @@ func BenchmarkRead(b *testing.B) {
 		for _, m := range benchModes {
 			b.Run(fmt.Sprintf("rows=%d/%s", rows, m.name), func(b *testing.B) {
 				f := benchFixture(b, rows)
-				var stats ReadStats
+				var read ReadStats
 				opts := m.opts
-				opts.Stats = &stats
+				opts.Stats = &read
 				var cache, fill, det time.Duration
 				times := make([]time.Duration, 0, b.N)
 				b.ResetTimer()
@@ -93,17 +93,17 @@ func BenchmarkRead(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					cache += stats.CacheTime
-					fill += stats.FillTime
-					det += stats.DetailTime
+					cache += read.CacheTime
+					fill += read.FillTime
+					det += read.DetailTime
 				}
 				n := float64(b.N)
-				b.ReportMetric(float64(stats.Elements), "elements")
-				b.ReportMetric(testkit.MedianMs(times), "median-ms")
-				b.ReportMetric(testkit.Ms(cache)/n, "cache-ms")
-				b.ReportMetric(testkit.Ms(fill)/n, "fill-ms")
-				b.ReportMetric(testkit.Ms(det)/n, "details-ms")
-				b.ReportMetric(float64(stats.DetailCalls), "detail-calls")
+				b.ReportMetric(float64(read.Elements), "elements")
+				b.ReportMetric(stats.MedianMs(times), "median-ms")
+				b.ReportMetric(stats.Ms(cache)/n, "cache-ms")
+				b.ReportMetric(stats.Ms(fill)/n, "fill-ms")
+				b.ReportMetric(stats.Ms(det)/n, "details-ms")
+				b.ReportMetric(float64(read.DetailCalls), "detail-calls")
 			})
 		}
 	}
@@ -116,7 +116,7 @@ func BenchmarkPyatspiWalk(b *testing.B) {
 	forFixtureSizes(b, func(b *testing.B, f *fixture) {
 		walks, elements := pyatspiWalks(b, f, b.N)
 		b.ReportMetric(float64(elements), "elements")
-		b.ReportMetric(testkit.MedianMs(walks), "median-ms")
+		b.ReportMetric(stats.MedianMs(walks), "median-ms")
 	})
 }
 
@@ -137,7 +137,7 @@ func BenchmarkNaiveWalk(b *testing.B) {
 			elements = len(els)
 		}
 		b.ReportMetric(float64(elements), "elements")
-		b.ReportMetric(testkit.MedianMs(times), "median-ms")
+		b.ReportMetric(stats.MedianMs(times), "median-ms")
 	})
 }
 
@@ -160,13 +160,13 @@ func BenchmarkRatio(b *testing.B) {
 			}
 		}
 		walks, _ := pyatspiWalks(b, f, 3)
-		py := testkit.Median(walks)
+		py := stats.Median(walks)
 		for _, m := range benchModes {
-			r := testkit.Median(reads[m.name])
-			b.ReportMetric(testkit.Ms(r), m.name+"-ms")
+			r := stats.Median(reads[m.name])
+			b.ReportMetric(stats.Ms(r), m.name+"-ms")
 			b.ReportMetric(float64(py)/float64(r), m.name+"-x")
 		}
-		b.ReportMetric(testkit.Ms(py), "pyatspi-ms")
+		b.ReportMetric(stats.Ms(py), "pyatspi-ms")
 	})
 }
 
