@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/nish-driver/nish-driver/internal/naivewalk"
 	"github.com/nish-driver/nish-driver/internal/stats"
+	"github.com/nish-driver/nish-driver/internal/testkit/desktop"
 )
 
 // Benchmarks read the synthetic window at 200 and 1000 rows, one app at a
@@ -116,7 +116,7 @@ func BenchmarkPyatspiWalk(b *testing.B) {
 	forFixtureSizes(b, func(b *testing.B, f *fixture) {
 		walks, elements := pyatspiWalks(b, f, b.N)
 		b.ReportMetric(float64(elements), "elements")
-		b.ReportMetric(stats.MedianMs(walks), "median-ms")
+		b.ReportMetric(stats.Median(walks), "median-ms")
 	})
 }
 
@@ -162,32 +162,26 @@ func BenchmarkRatio(b *testing.B) {
 		walks, _ := pyatspiWalks(b, f, 3)
 		py := stats.Median(walks)
 		for _, m := range benchModes {
-			r := stats.Median(reads[m.name])
-			b.ReportMetric(stats.Ms(r), m.name+"-ms")
-			b.ReportMetric(float64(py)/float64(r), m.name+"-x")
+			r := stats.MedianMs(reads[m.name])
+			b.ReportMetric(r, m.name+"-ms")
+			b.ReportMetric(py/r, m.name+"-x")
 		}
-		b.ReportMetric(stats.Ms(py), "pyatspi-ms")
+		b.ReportMetric(py, "pyatspi-ms")
 	})
 }
 
-// pyatspiWalks runs testdata/walk.py n times in one process.
-func pyatspiWalks(b *testing.B, f *fixture, n int) ([]time.Duration, int) {
+// pyatspiWalks runs testdata/walk.py n times in one process and returns
+// each walk's milliseconds and the elements it visited.
+func pyatspiWalks(b *testing.B, f *fixture, n int) ([]float64, int) {
 	b.Helper()
 	script, _ := filepath.Abs("testdata/walk.py")
 	out, err := desk.Command(python, script, strconv.Itoa(f.pid), f.title, strconv.Itoa(n)).Output()
 	if err != nil {
 		b.Fatalf("the pyatspi walk failed: %v", err)
 	}
-	var walks []time.Duration
-	elements := 0
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		var count int
-		var msec float64
-		if _, err := fmt.Sscanf(line, "elements %d ms %f", &count, &msec); err != nil {
-			b.Fatalf("bad walk line %q", line)
-		}
-		elements = count
-		walks = append(walks, time.Duration(msec*float64(time.Millisecond)))
+	walks, elements, err := desktop.ParseWalkTimes(string(out), n)
+	if err != nil {
+		b.Fatalf("the pyatspi walk: %v", err)
 	}
 	return walks, elements
 }
