@@ -30,9 +30,9 @@ func printClicks(w io.Writer, rows []row) bool {
 			continue
 		}
 		lines = append(lines, []string{r.subject.name, r.lane.String(), r.subject.clickOn, fmt.Sprint(len(r.click.total)),
-			fmt.Sprintf("%.1f", stats.Ms(stats.Median(r.click.total))), fmt.Sprintf("%.1f", stats.Ms(stats.Median(r.click.own))),
-			fmt.Sprint(len(r.click.paused)), fmt.Sprintf("%.1f", stats.Ms(stats.Median(r.click.paused))),
-			fmt.Sprintf("%.1f", stats.Ms(stats.Median(r.click.pausedOwn)))})
+			fmt.Sprintf("%.1f", stats.MedianMs(r.click.total)), fmt.Sprintf("%.1f", stats.MedianMs(r.click.own)),
+			fmt.Sprint(len(r.click.paused)), fmt.Sprintf("%.1f", stats.MedianMs(r.click.paused)),
+			fmt.Sprintf("%.1f", stats.MedianMs(r.click.pausedOwn))})
 	}
 	if len(lines) == 1 {
 		return false
@@ -111,10 +111,10 @@ func clickCheck(rows []row) check {
 		if !ok || x.click == nil || len(x.click.total) == 0 || len(r.click.total) == 0 {
 			return c
 		}
-		wl, xl := stats.Ms(stats.Median(r.click.total)), stats.Ms(stats.Median(x.click.total))
+		wl, xl := stats.MedianMs(r.click.total), stats.MedianMs(x.click.total)
 		c.missing = false
 		c.measured = fmt.Sprintf("%.2f× (wayland %.1f ms / x11 %.1f ms; own work %.1f / %.1f ms)",
-			wl/xl, wl, xl, stats.Ms(stats.Median(r.click.own)), stats.Ms(stats.Median(x.click.own)))
+			wl/xl, wl, xl, stats.MedianMs(r.click.own), stats.MedianMs(x.click.own))
 		c.met = wl <= laneRatio*xl
 		return c
 	}

@@ -53,7 +53,7 @@ func printPhases(w io.Writer, rows []row) {
 				continue
 			}
 			p := medianPhases(k.parts)
-			lines = append(lines, []string{r.subject.name, r.lane.String(), k.name, fmt.Sprintf("%.1f", stats.Ms(stats.Median(k.reads))),
+			lines = append(lines, []string{r.subject.name, r.lane.String(), k.name, fmt.Sprintf("%.1f", stats.MedianMs(k.reads)),
 				fmt.Sprintf("%.1f", stats.Ms(p.windows)), fmt.Sprintf("%.1f", stats.Ms(p.structure)),
 				fmt.Sprintf("%.1f", stats.Ms(p.details)), fmt.Sprintf("%.1f", stats.Ms(p.rest))})
 		}
@@ -198,7 +198,7 @@ func verdict(rows []row) verdictResult {
 	v.checks = append(v.checks, laneChecks(rows)...)
 	for _, n := range []int{200, 1000} {
 		if r, ok := findRows(rows, x11, n); ok && len(r.dfltReads) > 0 {
-			d := stats.Ms(stats.Median(r.dfltReads))
+			d := stats.MedianMs(r.dfltReads)
 			v.notes = append(v.notes, fmt.Sprintf("%d rows: the default read ({pid}: whole structure, details of the first 250 rows) %.1f ms median, %.1f× the pyatspi walk",
 				n, d, r.walkMedian()/d))
 		}

@@ -117,8 +117,8 @@ func printWindowKeys(w io.Writer, rows []row) bool {
 			lo, hi = min(lo, d), max(hi, d)
 		}
 		lines = append(lines, []string{r.subject.name, r.lane.String(), fmt.Sprint(len(r.typing.total)),
-			fmt.Sprintf("%.1f", stats.Ms(stats.Median(r.typing.total))), fmt.Sprintf("%.1f", stats.Ms(lo)), fmt.Sprintf("%.1f", stats.Ms(hi)),
-			fmt.Sprintf("%.1f", stats.Ms(stats.Median(r.typing.own)))})
+			fmt.Sprintf("%.1f", stats.MedianMs(r.typing.total)), fmt.Sprintf("%.1f", stats.Ms(lo)), fmt.Sprintf("%.1f", stats.Ms(hi)),
+			fmt.Sprintf("%.1f", stats.MedianMs(r.typing.own))})
 	}
 	if len(lines) == 1 {
 		return false
