@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
-	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/stats"
 )
 
 // BenchmarkBrowserClick clicks the fixture page's Save button, end to end
@@ -37,7 +37,7 @@ func BenchmarkBrowserClick(b *testing.B) {
 				}
 				br.alive(b)
 			}
-			b.ReportMetric(testkit.MedianMs(total), "median-ms")
+			b.ReportMetric(stats.MedianMs(total), "median-ms")
 			tr.report(b)
 		})
 	}

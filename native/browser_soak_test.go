@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/stats"
 	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
@@ -205,19 +206,12 @@ func (s *soak) fresh(st *soakStats, skeleton bool) (map[string]any, bool) {
 }
 
 // token is the token of the first row of one of roles whose label is
-// label ("" for any), or "".
+// label ("" for any), or "" when there is none: the soak counts a missing
+// element instead of failing.
 func token(read map[string]any, label string, roles ...string) string {
-	rows, _ := read["elements"].([]any)
-	for _, e := range rows {
-		row, _ := e.(map[string]any)
-		for _, role := range roles {
-			if row["role"] == role && (label == "" || row["label"] == label) {
-				tok, _ := row["element_token"].(string)
-				return tok
-			}
-		}
-	}
-	return ""
+	row, _ := testkit.FindRowOf(read, label, roles...)
+	tok, _ := row["element_token"].(string)
+	return tok
 }
 
 // Reasons a step could not make its call, counted beside the error codes
@@ -335,7 +329,7 @@ func (s *soak) table() string {
 		if st == nil {
 			continue
 		}
-		fmt.Fprintf(&sb, "%-18s %6d %10.1f  %-40s %s\n", m.kind, len(st.times), testkit.MedianMs(st.times),
+		fmt.Fprintf(&sb, "%-18s %6d %10.1f  %-40s %s\n", m.kind, len(st.times), stats.MedianMs(st.times),
 			countsText(st.effects), countsText(st.failures))
 	}
 	return sb.String()

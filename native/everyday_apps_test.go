@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -294,8 +293,9 @@ func walkWindow(t testing.TB, pid int, bound time.Duration) (n int, ms float64, 
 	if err != nil {
 		return 0, 0, false
 	}
-	if _, err := fmt.Sscanf(strings.TrimSpace(string(out)), "elements %d ms %f", &n, &ms); err != nil {
-		t.Fatalf("the pyatspi walk printed %q", out)
+	walks, n, err := desktop.ParseWalkTimes(string(out), 1)
+	if err != nil {
+		t.Fatalf("the pyatspi walk: %v", err)
 	}
-	return n, ms, true
+	return n, walks[0], true
 }

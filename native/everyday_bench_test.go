@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/internal/sandbox"
+	"github.com/nish-driver/nish-driver/internal/stats"
 	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/native/atspi"
 )
@@ -40,7 +41,7 @@ func BenchmarkCalcVisibleBlock(b *testing.B) {
 			}
 			b.StopTimer()
 			b.ReportMetric(float64(st.BlockCells), "cells")
-			b.ReportMetric(float64(block.Microseconds())/1000/float64(b.N), "block_ms")
+			b.ReportMetric(stats.Ms(block)/float64(b.N), "block_ms")
 		})
 	}
 }
@@ -100,9 +101,9 @@ func BenchmarkEverydayWholeRead(b *testing.B) {
 			b.ReportMetric(float64(st.FillCalls), "fill_calls")
 			b.ReportMetric(float64(st.DetailCalls), "detail_calls")
 			b.ReportMetric(float64(st.CacheItems), "cache_items")
-			b.ReportMetric(float64(cache.Microseconds())/1000/n, "cache_ms")
-			b.ReportMetric(float64(fill.Microseconds())/1000/n, "fill_ms")
-			b.ReportMetric(float64(details.Microseconds())/1000/n, "detail_ms")
+			b.ReportMetric(stats.Ms(cache)/n, "cache_ms")
+			b.ReportMetric(stats.Ms(fill)/n, "fill_ms")
+			b.ReportMetric(stats.Ms(details)/n, "detail_ms")
 		})
 	}
 }

@@ -3,11 +3,11 @@ package native_test
 import (
 	"context"
 	"fmt"
-	"slices"
 	"testing"
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/stats"
 )
 
 // BenchmarkWaitForReply measures how soon wait_for answers after the app
@@ -87,11 +87,7 @@ func benchWaitForReply(b *testing.B, rows int, label string, cond func(i int) ma
 		delays = append(delays, at.Sub(changed))
 	}
 	b.StopTimer()
-	slices.Sort(delays)
-	ms := func(q float64) float64 {
-		return float64(delays[int(q*float64(len(delays)-1))].Microseconds()) / 1000
-	}
-	b.ReportMetric(ms(0.5), "p50-ms")
-	b.ReportMetric(ms(0.99), "p99-ms")
-	b.ReportMetric(ms(1), "max-ms")
+	b.ReportMetric(stats.Ms(stats.Percentile(delays, 0.5)), "p50-ms")
+	b.ReportMetric(stats.Ms(stats.Percentile(delays, 0.99)), "p99-ms")
+	b.ReportMetric(stats.Ms(stats.Percentile(delays, 1)), "max-ms")
 }

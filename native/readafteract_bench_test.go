@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nish-driver/nish-driver/internal/stats"
 	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
@@ -60,10 +61,10 @@ func BenchmarkReadAfterClick(b *testing.B) {
 				last, d = read()
 				again = append(again, d)
 			}
-			b.ReportMetric(testkit.MedianMs(after), "after-ms")
-			b.ReportMetric(testkit.MedianMs(again), "again-ms")
-			b.ReportMetric(testkit.MedianMs(kept), "kept-ms")
-			b.ReportMetric(testkit.MedianMs(after)/testkit.MedianMs(kept), "after/kept")
+			b.ReportMetric(stats.MedianMs(after), "after-ms")
+			b.ReportMetric(stats.MedianMs(again), "again-ms")
+			b.ReportMetric(stats.MedianMs(kept), "kept-ms")
+			b.ReportMetric(stats.MedianMs(after)/stats.MedianMs(kept), "after/kept")
 		})
 	}
 }

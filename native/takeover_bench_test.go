@@ -2,13 +2,12 @@ package native_test
 
 import (
 	"context"
-	"math"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/stats"
 )
 
 // Takeover targets, measured on the test desktop (docs/performance.md):
@@ -200,20 +199,11 @@ func reportPercentiles(b *testing.B, d, back []time.Duration) {
 	if len(d) == 0 {
 		return
 	}
-	b.ReportMetric(percentileMs(d, 0.50), "p50-ms")
-	b.ReportMetric(percentileMs(d, 0.99), "p99-ms")
-	b.ReportMetric(percentileMs(d, 1), "max-ms")
+	b.ReportMetric(stats.Ms(stats.Percentile(d, 0.50)), "p50-ms")
+	b.ReportMetric(stats.Ms(stats.Percentile(d, 0.99)), "p99-ms")
+	b.ReportMetric(stats.Ms(stats.Percentile(d, 1)), "max-ms")
 	if len(back) > 0 {
-		b.ReportMetric(percentileMs(back, 0.99), "return-p99-ms")
+		b.ReportMetric(stats.Ms(stats.Percentile(back, 0.99)), "return-p99-ms")
 	}
 	b.ReportMetric(0, "ns/op")
-}
-
-// percentileMs is the nearest-rank percentile p (0 < p <= 1) of d.
-func percentileMs(d []time.Duration, p float64) float64 {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	rank := int(math.Ceil(p*float64(len(s)))) - 1
-	rank = max(0, min(rank, len(s)-1))
-	return float64(s[rank]) / float64(time.Millisecond)
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -9,9 +8,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit/desktop"
 )
 
 // walk runs walk.py (the pyatspi baseline) on the app's window whose title
@@ -29,7 +29,7 @@ func (b *bench) walk(pid int, title string) ([]float64, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	return parseWalk(out, b.walks)
+	return desktop.ParseWalkTimes(out, b.walks)
 }
 
 // errNoFrame is walk.py's exit status 2: no window with that title.
@@ -53,29 +53,4 @@ func (b *bench) runWalk(pid int, title string) (string, error) {
 		return "", fmt.Errorf("walk.py: %v", err)
 	}
 	return out.String(), nil
-}
-
-// parseWalk reads walk.py's "elements N ms M" lines; want is how many walks
-// were asked for.
-func parseWalk(out string, want int) ([]float64, int, error) {
-	var times []float64
-	elems := 0
-	sc := bufio.NewScanner(strings.NewReader(out))
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) != 4 || f[0] != "elements" || f[2] != "ms" {
-			return nil, 0, errors.New("walk.py printed an unexpected line")
-		}
-		n, err1 := strconv.Atoi(f[1])
-		m, err2 := strconv.ParseFloat(f[3], 64)
-		if err1 != nil || err2 != nil || n < 0 || m < 0 {
-			return nil, 0, errors.New("walk.py printed an unexpected line")
-		}
-		elems = n
-		times = append(times, m)
-	}
-	if len(times) != want {
-		return nil, 0, fmt.Errorf("walk.py printed %d walks, want %d", len(times), want)
-	}
-	return times, elems, nil
 }

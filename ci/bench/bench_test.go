@@ -11,75 +11,6 @@ import (
 	"github.com/nish-driver/nish-driver/internal/sandbox"
 )
 
-func TestParseWalk(t *testing.T) {
-	cases := []struct {
-		name    string
-		out     string
-		want    int
-		times   []float64
-		elems   int
-		wantErr bool
-	}{
-		{"three walks", "elements 1103 ms 640.2\nelements 1103 ms 590.0\nelements 1103 ms 601.5\n", 3, []float64{640.2, 590, 601.5}, 1103, false},
-		{"one walk without a final newline", "elements 14 ms 8.9", 1, []float64{8.9}, 14, false},
-		{"fewer walks than asked", "elements 14 ms 8.9\n", 3, nil, 0, true},
-		{"a stray line", "elements 14 ms 8.9\nno frame\n", 1, nil, 0, true},
-		{"not a number", "elements many ms 8.9\n", 1, nil, 0, true},
-		{"nothing", "", 1, nil, 0, true},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			times, elems, err := parseWalk(c.out, c.want)
-			if (err != nil) != c.wantErr {
-				t.Fatalf("err = %v, want error %v", err, c.wantErr)
-			}
-			if c.wantErr {
-				return
-			}
-			if elems != c.elems || len(times) != len(c.times) {
-				t.Fatalf("got %v %d, want %v %d", times, elems, c.times, c.elems)
-			}
-			for i := range times {
-				if times[i] != c.times[i] {
-					t.Fatalf("got %v, want %v", times, c.times)
-				}
-			}
-		})
-	}
-}
-
-func TestMedians(t *testing.T) {
-	cases := []struct {
-		name string
-		in   []float64
-		want float64
-	}{
-		{"none", nil, 0},
-		{"one", []float64{7}, 7},
-		{"odd, unsorted", []float64{9, 1, 5}, 5},
-		{"even: mean of the middle two", []float64{4, 1, 3, 2}, 2.5},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			if got := medianFloat(c.in); got != c.want {
-				t.Fatalf("medianFloat = %v, want %v", got, c.want)
-			}
-			ds := make([]time.Duration, len(c.in))
-			for i, f := range c.in {
-				ds[i] = time.Duration(f * float64(time.Millisecond))
-			}
-			if got := ms(medianDuration(ds)); got != c.want {
-				t.Fatalf("medianDuration = %v ms, want %v", got, c.want)
-			}
-		})
-	}
-	in := []float64{3, 1, 2}
-	medianFloat(in)
-	if in[0] != 3 || in[1] != 1 {
-		t.Fatal("the median sorted its argument in place")
-	}
-}
-
 func TestCPUModel(t *testing.T) {
 	cases := []struct{ name, in, want string }{
 		{"first model name", "processor\t: 0\nmodel name\t: AMD EPYC 7B13\nprocessor\t: 1\nmodel name\t: Other\n", "AMD EPYC 7B13"},
@@ -98,7 +29,7 @@ func TestCPUModel(t *testing.T) {
 // synthRow is a measured synthetic window with a full re-read median of
 // fullMs, a pyatspi walk of walkMs and the given bytes.
 func synthRow(rows int, fullMs, walkMs float64, fullBytes, skelBytes int) row {
-	d := time.Duration(fullMs * float64(time.Millisecond))
+	d := msDur(fullMs)
 	return row{
 		subject:   subject{name: "synthetic", rows: rows},
 		elements:  rows * 5,
@@ -114,7 +45,7 @@ func synthRow(rows int, fullMs, walkMs float64, fullBytes, skelBytes int) row {
 // client times, the kept re-read's client time and a fresh driver's first
 // read's client time, in ms.
 func withLoop(r row, engineWhole, clientWhole, clientKept, clientFirst float64) row {
-	d := func(v float64) []time.Duration { return []time.Duration{time.Duration(v * float64(time.Millisecond))} }
+	d := func(v float64) []time.Duration { return []time.Duration{msDur(v)} }
 	r.mcp = &mcpRow{calls: map[string]*loopFigures{
 		"first read":     {engine: d(clientFirst * 0.9), client: d(clientFirst), replyBytes: 1274600},
 		"whole read":     {engine: d(engineWhole), client: d(clientWhole), replyBytes: 1274600},
@@ -246,7 +177,7 @@ func TestTable(t *testing.T) {
 // elements walked, full re-read median, whole read median and walk
 // median (a whole read of 0 ms: none measured).
 func browserRow(kind sandbox.Browser, elems, walked int, fullMs, wholeMs, walkMs float64) row {
-	d := time.Duration(fullMs * float64(time.Millisecond))
+	d := msDur(fullMs)
 	r := row{
 		subject:   subject{name: kind.String() + " form.html", browser: kind},
 		elements:  elems,
@@ -255,7 +186,7 @@ func browserRow(kind sandbox.Browser, elems, walked int, fullMs, wholeMs, walkMs
 		walkMs:    []float64{walkMs}, walkElems: walked,
 	}
 	if wholeMs > 0 {
-		w := time.Duration(wholeMs * float64(time.Millisecond))
+		w := msDur(wholeMs)
 		r.wholeReads = []time.Duration{w, 2 * w, w}
 	}
 	return r

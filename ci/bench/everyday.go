@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/internal/sandbox"
+	"github.com/nish-driver/nish-driver/internal/stats"
 	"github.com/nish-driver/nish-driver/internal/testkit/desktop"
 )
 
@@ -134,8 +135,8 @@ func everydayChecks(rows []row) []check {
 		case calc200, calc100k:
 			c := check{target: r.subject.name + ": whole read with the sheet's visible block (the first after settling) ≤ 300 ms", missing: !ok}
 			if ok {
-				c.measured = fmt.Sprintf("%.1f ms (%d elements)", ms(r.fullFirst), r.elements)
-				c.met = ms(r.fullFirst) <= 300
+				c.measured = fmt.Sprintf("%.1f ms (%d elements)", stats.Ms(r.fullFirst), r.elements)
+				c.met = stats.Ms(r.fullFirst) <= 300
 			}
 			out = append(out, c)
 		}
@@ -160,8 +161,8 @@ func speedCheck(name string, r row, ok bool, times float64, whole bool) check {
 func readSpeedCheck(name, what string, read time.Duration, r row, ok bool, times float64) check {
 	c := check{target: fmt.Sprintf("%s: %s ≥ %.0f× faster than the pyatspi walk", name, what, times), missing: !ok}
 	if ok && read > 0 {
-		x := r.walkMedian() / ms(read)
-		c.measured = fmt.Sprintf("%.1f× (pyatspi %.0f ms / driver %.1f ms)", x, r.walkMedian(), ms(read))
+		x := r.walkMedian() / stats.Ms(read)
+		c.measured = fmt.Sprintf("%.1f× (pyatspi %.0f ms / driver %.1f ms)", x, r.walkMedian(), stats.Ms(read))
 		c.met = x >= times
 	}
 	return c

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+
+	"github.com/nish-driver/nish-driver/internal/stats"
 )
 
 // The lanes' own figures: the headless clicks, and the checks that hold
@@ -28,9 +30,9 @@ func printClicks(w io.Writer, rows []row) bool {
 			continue
 		}
 		lines = append(lines, []string{r.subject.name, r.lane.String(), r.subject.clickOn, fmt.Sprint(len(r.click.total)),
-			fmt.Sprintf("%.1f", ms(medianDuration(r.click.total))), fmt.Sprintf("%.1f", ms(medianDuration(r.click.own))),
-			fmt.Sprint(len(r.click.paused)), fmt.Sprintf("%.1f", ms(medianDuration(r.click.paused))),
-			fmt.Sprintf("%.1f", ms(medianDuration(r.click.pausedOwn)))})
+			fmt.Sprintf("%.1f", stats.MedianMs(r.click.total)), fmt.Sprintf("%.1f", stats.MedianMs(r.click.own)),
+			fmt.Sprint(len(r.click.paused)), fmt.Sprintf("%.1f", stats.MedianMs(r.click.paused)),
+			fmt.Sprintf("%.1f", stats.MedianMs(r.click.pausedOwn))})
 	}
 	if len(lines) == 1 {
 		return false
@@ -65,9 +67,9 @@ func laneChecks(rows []row) []check {
 		ok = ok && r.failed == "" && len(x.wholeReads) > 0 && len(r.wholeReads) > 0
 		c := check{target: fmt.Sprintf("%s: Wayland whole read ≤ %.1f× the X11 one", r.subject.name, laneRatio), missing: !ok}
 		if ok {
-			wl, xl := ms(r.wholeMedian()), ms(x.wholeMedian())
+			wl, xl := stats.Ms(r.wholeMedian()), stats.Ms(x.wholeMedian())
 			c.measured = fmt.Sprintf("%.2f× (wayland %.1f ms / x11 %.1f ms; kept re-reads %.1f / %.1f ms",
-				wl/xl, wl, xl, ms(r.fullMedian()), ms(x.fullMedian()))
+				wl/xl, wl, xl, stats.Ms(r.fullMedian()), stats.Ms(x.fullMedian()))
 			if r.walkMedian() > 0 && x.walkMedian() > 0 {
 				// The same ratio with each lane's read over its own walk:
 				// what is left when the app itself answers slower on one
@@ -86,9 +88,9 @@ func laneChecks(rows []row) []check {
 	ok = ok && len(big.fullReads) > 0 && len(big.walkMs) > 0
 	c := check{target: fmt.Sprintf("1000 rows on Wayland: ≥ %d× faster than the pyatspi walk", waylandWalkTimes), missing: !ok}
 	if ok {
-		c.measured = fmt.Sprintf("%.1f× (pyatspi %.0f ms / driver %.1f ms)", big.speedup(), big.walkMedian(), ms(big.fullMedian()))
+		c.measured = fmt.Sprintf("%.1f× (pyatspi %.0f ms / driver %.1f ms)", big.speedup(), big.walkMedian(), stats.Ms(big.fullMedian()))
 		if len(big.wholeReads) > 0 {
-			c.measured += fmt.Sprintf("; a whole read %.1f× (%.1f ms)", big.walkMedian()/ms(big.wholeMedian()), ms(big.wholeMedian()))
+			c.measured += fmt.Sprintf("; a whole read %.1f× (%.1f ms)", big.walkMedian()/stats.Ms(big.wholeMedian()), stats.Ms(big.wholeMedian()))
 		}
 		c.met = big.speedup() >= waylandWalkTimes
 	}
@@ -109,10 +111,10 @@ func clickCheck(rows []row) check {
 		if !ok || x.click == nil || len(x.click.total) == 0 || len(r.click.total) == 0 {
 			return c
 		}
-		wl, xl := ms(medianDuration(r.click.total)), ms(medianDuration(x.click.total))
+		wl, xl := stats.MedianMs(r.click.total), stats.MedianMs(x.click.total)
 		c.missing = false
 		c.measured = fmt.Sprintf("%.2f× (wayland %.1f ms / x11 %.1f ms; own work %.1f / %.1f ms)",
-			wl/xl, wl, xl, ms(medianDuration(r.click.own)), ms(medianDuration(x.click.own)))
+			wl/xl, wl, xl, stats.MedianMs(r.click.own), stats.MedianMs(x.click.own))
 		c.met = wl <= laneRatio*xl
 		return c
 	}

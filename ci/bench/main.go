@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/internal/sandbox"
+	"github.com/nish-driver/nish-driver/internal/stats"
 )
 
 func main() {
@@ -126,7 +127,7 @@ func measureLane(l lane, b *bench, only string) ([]row, error) {
 			fmt.Fprintf(os.Stderr, "bench: %s (%s) failed: %s\n", s.name, l, r.failed)
 		} else {
 			fmt.Fprintf(os.Stderr, "bench: %s (%s): full read first %.1f ms, re-reads %s ms, whole reads %s ms; pyatspi walks %s ms\n",
-				s.name, l, ms(r.fullFirst), joinMs(r.fullReads), joinMs(r.wholeReads), joinFloats(r.walkMs))
+				s.name, l, stats.Ms(r.fullFirst), joinMs(r.fullReads), joinMs(r.wholeReads), joinFloats(r.walkMs))
 		}
 		rows = append(rows, r)
 	}

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+
+	"github.com/nish-driver/nish-driver/internal/stats"
 )
 
 // printLoop writes the MCP phase's table: for each subject that has one,
@@ -19,7 +21,7 @@ func printLoop(w io.Writer, rows []row, runs int) bool {
 			if f == nil || len(f.engine) == 0 || len(f.client) == 0 {
 				continue
 			}
-			e, cl := ms(medianDuration(f.engine)), ms(medianDuration(f.client))
+			e, cl := stats.MedianMs(f.engine), stats.MedianMs(f.client)
 			lines = append(lines, []string{r.subject.name, c.name, fmt.Sprintf("%.1f", e), fmt.Sprintf("%.1f", cl),
 				fmt.Sprintf("%.2f", cl/e), fmt.Sprint(f.replyBytes)})
 		}
@@ -57,7 +59,7 @@ func loopChecks(rows []row) []check {
 	c2 := check{target: "1000 rows: re-read of the unchanged window seen by an MCP client ≤ 0.35× the whole read's", missing: !ok}
 	c3 := check{target: "1000 rows: a fresh driver's first read seen by an MCP client ≤ 1.5× the whole read's", missing: !ok}
 	if ok {
-		e, wc, kc, fc := ms(medianDuration(whole.engine)), ms(medianDuration(whole.client)), ms(medianDuration(kept.client)), ms(medianDuration(first.client))
+		e, wc, kc, fc := stats.MedianMs(whole.engine), stats.MedianMs(whole.client), stats.MedianMs(kept.client), stats.MedianMs(first.client)
 		c1.measured = fmt.Sprintf("%.2f× (client %.1f ms / engine %.1f ms, %d bytes)", wc/e, wc, e, whole.replyBytes)
 		c1.met = wc <= 1.3*e
 		c2.measured = fmt.Sprintf("%.2f× (re-read %.1f ms / whole %.1f ms)", kc/wc, kc, wc)
@@ -82,7 +84,7 @@ func appFirstNote(rows []row) (string, bool) {
 	if first == nil || len(first.engine) == 0 {
 		return "", false
 	}
-	fresh, again := ms(r.fullFirst), ms(medianDuration(first.engine))
+	fresh, again := stats.Ms(r.fullFirst), stats.MedianMs(first.engine)
 	return fmt.Sprintf("1000 rows: a fresh driver's first read %.1f ms on a fresh app, %.1f ms on the app already read: the app's own first-time work about %.1f ms",
 		fresh, again, fresh-again), true
 }

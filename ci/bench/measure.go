@@ -10,6 +10,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/internal/person"
+	"github.com/nish-driver/nish-driver/internal/stats"
 	"github.com/nish-driver/nish-driver/native"
 )
 
@@ -44,10 +45,10 @@ type row struct {
 	typing     *typeRow        // type_text on the window_keys path, for the subjects that have it
 }
 
-func (r row) fullMedian() time.Duration  { return medianDuration(r.fullReads) }
-func (r row) wholeMedian() time.Duration { return medianDuration(r.wholeReads) }
-func (r row) skelMedian() time.Duration  { return medianDuration(r.skelReads) }
-func (r row) walkMedian() float64        { return medianFloat(r.walkMs) }
+func (r row) fullMedian() time.Duration  { return stats.Median(r.fullReads) }
+func (r row) wholeMedian() time.Duration { return stats.Median(r.wholeReads) }
+func (r row) skelMedian() time.Duration  { return stats.Median(r.skelReads) }
+func (r row) walkMedian() float64        { return stats.Median(r.walkMs) }
 
 // skelPercent is the skeleton read's bytes as a percentage of the full
 // read's.
@@ -61,7 +62,7 @@ func (r row) skelPercent() float64 {
 // speedup is the pyatspi walk's median over the driver's full re-read
 // median (0 when either is missing).
 func (r row) speedup() float64 {
-	d := ms(r.fullMedian())
+	d := stats.Ms(r.fullMedian())
 	if d == 0 || len(r.walkMs) == 0 {
 		return 0
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/stats"
 	"github.com/nish-driver/nish-driver/native"
 )
 
@@ -76,5 +77,5 @@ func medianPhases(ps []phases) phases {
 		d = append(d, p.details)
 		r = append(r, p.rest)
 	}
-	return phases{windows: medianDuration(w), structure: medianDuration(s), details: medianDuration(d), rest: medianDuration(r)}
+	return phases{windows: stats.Median(w), structure: stats.Median(s), details: stats.Median(d), rest: stats.Median(r)}
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nish-driver/nish-driver/internal/sandbox"
+	"github.com/nish-driver/nish-driver/internal/stats"
 )
 
 // columns of the table, in order.
@@ -52,9 +53,9 @@ func printPhases(w io.Writer, rows []row) {
 				continue
 			}
 			p := medianPhases(k.parts)
-			lines = append(lines, []string{r.subject.name, r.lane.String(), k.name, fmt.Sprintf("%.1f", ms(medianDuration(k.reads))),
-				fmt.Sprintf("%.1f", ms(p.windows)), fmt.Sprintf("%.1f", ms(p.structure)),
-				fmt.Sprintf("%.1f", ms(p.details)), fmt.Sprintf("%.1f", ms(p.rest))})
+			lines = append(lines, []string{r.subject.name, r.lane.String(), k.name, fmt.Sprintf("%.1f", stats.MedianMs(k.reads)),
+				fmt.Sprintf("%.1f", stats.Ms(p.windows)), fmt.Sprintf("%.1f", stats.Ms(p.structure)),
+				fmt.Sprintf("%.1f", stats.Ms(p.details)), fmt.Sprintf("%.1f", stats.Ms(p.rest))})
 		}
 	}
 	writeAligned(w, lines)
@@ -101,17 +102,17 @@ func cells(r row) []string {
 	}
 	full, skel := "-", "-"
 	if len(r.fullReads) > 0 {
-		full = fmt.Sprintf("%.1f", ms(r.fullMedian()))
+		full = fmt.Sprintf("%.1f", stats.Ms(r.fullMedian()))
 	}
 	if len(r.skelReads) > 0 {
-		skel = fmt.Sprintf("%.1f", ms(r.skelMedian()))
+		skel = fmt.Sprintf("%.1f", stats.Ms(r.skelMedian()))
 	}
 	skelBytes, pct := "-", "-"
 	if r.skelBytes > 0 {
 		skelBytes = fmt.Sprint(r.skelBytes)
 		pct = fmt.Sprintf("%.1f", r.skelPercent())
 	}
-	return append(c, elems, walked, fmt.Sprintf("%.1f", ms(r.fullFirst)), full, skel,
+	return append(c, elems, walked, fmt.Sprintf("%.1f", stats.Ms(r.fullFirst)), full, skel,
 		fmt.Sprint(r.fullBytes), skelBytes, pct, walkMs, speed)
 }
 
@@ -157,21 +158,21 @@ func verdict(rows []row) verdictResult {
 	big, ok := findRows(rows, x11, 1000)
 	c := check{target: "1000 rows: full read ≤ 150 ms median", missing: !ok}
 	if ok {
-		c.measured = fmt.Sprintf("%.1f ms (%d elements%s)", ms(big.fullMedian()), big.elements, truncNote(big))
-		c.met = ms(big.fullMedian()) <= 150
+		c.measured = fmt.Sprintf("%.1f ms (%d elements%s)", stats.Ms(big.fullMedian()), big.elements, truncNote(big))
+		c.met = stats.Ms(big.fullMedian()) <= 150
 	}
 	v.checks = append(v.checks, c)
 	c = check{target: "1000 rows: ≥ 25× faster than the pyatspi walk", missing: !ok}
 	if ok {
-		c.measured = fmt.Sprintf("%.1f× (pyatspi %.0f ms / driver %.1f ms)", big.speedup(), big.walkMedian(), ms(big.fullMedian()))
+		c.measured = fmt.Sprintf("%.1f× (pyatspi %.0f ms / driver %.1f ms)", big.speedup(), big.walkMedian(), stats.Ms(big.fullMedian()))
 		c.met = big.speedup() >= 25
 	}
 	v.checks = append(v.checks, c)
 	small, ok := findRows(rows, x11, 200)
 	c = check{target: "200 rows: full read ≤ 30 ms median", missing: !ok}
 	if ok {
-		c.measured = fmt.Sprintf("%.1f ms (%d elements)", ms(small.fullMedian()), small.elements)
-		c.met = ms(small.fullMedian()) <= 30
+		c.measured = fmt.Sprintf("%.1f ms (%d elements)", stats.Ms(small.fullMedian()), small.elements)
+		c.met = stats.Ms(small.fullMedian()) <= 30
 	}
 	v.checks = append(v.checks, c)
 	for _, n := range []int{200, 500, 1000} {
@@ -197,7 +198,7 @@ func verdict(rows []row) verdictResult {
 	v.checks = append(v.checks, laneChecks(rows)...)
 	for _, n := range []int{200, 1000} {
 		if r, ok := findRows(rows, x11, n); ok && len(r.dfltReads) > 0 {
-			d := ms(medianDuration(r.dfltReads))
+			d := stats.MedianMs(r.dfltReads)
 			v.notes = append(v.notes, fmt.Sprintf("%d rows: the default read ({pid}: whole structure, details of the first 250 rows) %.1f ms median, %.1f× the pyatspi walk",
 				n, d, r.walkMedian()/d))
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/stats"
 	"github.com/nish-driver/nish-driver/internal/xtest"
 	"github.com/nish-driver/nish-driver/native/xlib"
 )
@@ -116,8 +117,8 @@ func printWindowKeys(w io.Writer, rows []row) bool {
 			lo, hi = min(lo, d), max(hi, d)
 		}
 		lines = append(lines, []string{r.subject.name, r.lane.String(), fmt.Sprint(len(r.typing.total)),
-			fmt.Sprintf("%.1f", ms(medianDuration(r.typing.total))), fmt.Sprintf("%.1f", ms(lo)), fmt.Sprintf("%.1f", ms(hi)),
-			fmt.Sprintf("%.1f", ms(medianDuration(r.typing.own)))})
+			fmt.Sprintf("%.1f", stats.MedianMs(r.typing.total)), fmt.Sprintf("%.1f", stats.Ms(lo)), fmt.Sprintf("%.1f", stats.Ms(hi)),
+			fmt.Sprintf("%.1f", stats.MedianMs(r.typing.own))})
 	}
 	if len(lines) == 1 {
 		return false

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/internal/stats"
 	"github.com/nish-driver/nish-driver/internal/testkit/enginekit"
 )
 
@@ -96,7 +97,7 @@ func BenchmarkReadOverStdio(b *testing.B) {
 				total += r.Elapsed
 				n++
 			}
-			b.ReportMetric(float64(total.Microseconds())/float64(n)/1000, "client-ms/op")
+			b.ReportMetric(stats.Ms(total)/float64(n), "client-ms/op")
 			b.ReportMetric(float64(size), "reply-bytes")
 		})
 	}

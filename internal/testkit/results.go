@@ -60,10 +60,18 @@ func Field[T any](t testing.TB, m map[string]any, key string) T {
 // FindRow returns the first row of a decoded read whose role is role and,
 // unless label is "", whose label is label; ok is false when there is none.
 func FindRow(read map[string]any, role, label string) (row map[string]any, ok bool) {
+	return FindRowOf(read, label, role)
+}
+
+// FindRowOf is FindRow for an element that may have any of several roles
+// (a browser's page is document_web in Chromium, document_frame in
+// Firefox): the first row in the read's order whose role is one of roles.
+func FindRowOf(read map[string]any, label string, roles ...string) (row map[string]any, ok bool) {
 	elems, _ := read["elements"].([]any)
 	for _, e := range elems {
 		r, _ := e.(map[string]any)
-		if r["role"] == role && (label == "" || r["label"] == label) {
+		role, isText := r["role"].(string)
+		if isText && slices.Contains(roles, role) && (label == "" || r["label"] == label) {
 			return r, true
 		}
 	}

@@ -92,6 +92,25 @@ func TestRowLookups(t *testing.T) {
 	if got := Token(t, read, "push_button", "Quit"); got != "s1:2" {
 		t.Errorf("Token = %q", got)
 	}
+	// Several roles: the first row in the read's order with any of them,
+	// whichever role comes first in the list.
+	several := []struct {
+		label string
+		roles []string
+		want  string // "" for no row
+	}{
+		{"", []string{"push_button", "frame"}, "s1:0"},
+		{"Quit", []string{"frame", "push_button"}, "s1:2"},
+		{"", []string{"label", "push_button"}, "s1:1"},
+		{"", []string{"label", "table"}, ""},
+		{"", nil, ""},
+	}
+	for _, tc := range several {
+		row, ok := FindRowOf(read, tc.label, tc.roles...)
+		if got, _ := row["element_token"].(string); ok != (tc.want != "") || got != tc.want {
+			t.Errorf("FindRowOf(%q, %v) = %v, %v; want %q", tc.label, tc.roles, row, ok, tc.want)
+		}
+	}
 }
 
 func TestRowLinesIgnoreTheSnapshotAndOrder(t *testing.T) {

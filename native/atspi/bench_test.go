@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/nish-driver/nish-driver/internal/naivewalk"
-	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/stats"
+	"github.com/nish-driver/nish-driver/internal/testkit/desktop"
 )
 
 // Benchmarks read the synthetic window at 200 and 1000 rows, one app at a
@@ -78,9 +78,9 @@ func BenchmarkRead(b *testing.B) {
 		for _, m := range benchModes {
 			b.Run(fmt.Sprintf("rows=%d/%s", rows, m.name), func(b *testing.B) {
 				f := benchFixture(b, rows)
-				var stats ReadStats
+				var read ReadStats
 				opts := m.opts
-				opts.Stats = &stats
+				opts.Stats = &read
 				var cache, fill, det time.Duration
 				times := make([]time.Duration, 0, b.N)
 				b.ResetTimer()
@@ -93,17 +93,17 @@ func BenchmarkRead(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					cache += stats.CacheTime
-					fill += stats.FillTime
-					det += stats.DetailTime
+					cache += read.CacheTime
+					fill += read.FillTime
+					det += read.DetailTime
 				}
 				n := float64(b.N)
-				b.ReportMetric(float64(stats.Elements), "elements")
-				b.ReportMetric(testkit.MedianMs(times), "median-ms")
-				b.ReportMetric(testkit.Ms(cache)/n, "cache-ms")
-				b.ReportMetric(testkit.Ms(fill)/n, "fill-ms")
-				b.ReportMetric(testkit.Ms(det)/n, "details-ms")
-				b.ReportMetric(float64(stats.DetailCalls), "detail-calls")
+				b.ReportMetric(float64(read.Elements), "elements")
+				b.ReportMetric(stats.MedianMs(times), "median-ms")
+				b.ReportMetric(stats.Ms(cache)/n, "cache-ms")
+				b.ReportMetric(stats.Ms(fill)/n, "fill-ms")
+				b.ReportMetric(stats.Ms(det)/n, "details-ms")
+				b.ReportMetric(float64(read.DetailCalls), "detail-calls")
 			})
 		}
 	}
@@ -116,7 +116,7 @@ func BenchmarkPyatspiWalk(b *testing.B) {
 	forFixtureSizes(b, func(b *testing.B, f *fixture) {
 		walks, elements := pyatspiWalks(b, f, b.N)
 		b.ReportMetric(float64(elements), "elements")
-		b.ReportMetric(testkit.MedianMs(walks), "median-ms")
+		b.ReportMetric(stats.Median(walks), "median-ms")
 	})
 }
 
@@ -137,7 +137,7 @@ func BenchmarkNaiveWalk(b *testing.B) {
 			elements = len(els)
 		}
 		b.ReportMetric(float64(elements), "elements")
-		b.ReportMetric(testkit.MedianMs(times), "median-ms")
+		b.ReportMetric(stats.MedianMs(times), "median-ms")
 	})
 }
 
@@ -160,34 +160,28 @@ func BenchmarkRatio(b *testing.B) {
 			}
 		}
 		walks, _ := pyatspiWalks(b, f, 3)
-		py := testkit.Median(walks)
+		py := stats.Median(walks)
 		for _, m := range benchModes {
-			r := testkit.Median(reads[m.name])
-			b.ReportMetric(testkit.Ms(r), m.name+"-ms")
-			b.ReportMetric(float64(py)/float64(r), m.name+"-x")
+			r := stats.MedianMs(reads[m.name])
+			b.ReportMetric(r, m.name+"-ms")
+			b.ReportMetric(py/r, m.name+"-x")
 		}
-		b.ReportMetric(testkit.Ms(py), "pyatspi-ms")
+		b.ReportMetric(py, "pyatspi-ms")
 	})
 }
 
-// pyatspiWalks runs testdata/walk.py n times in one process.
-func pyatspiWalks(b *testing.B, f *fixture, n int) ([]time.Duration, int) {
+// pyatspiWalks runs testdata/walk.py n times in one process and returns
+// each walk's milliseconds and the elements it visited.
+func pyatspiWalks(b *testing.B, f *fixture, n int) ([]float64, int) {
 	b.Helper()
 	script, _ := filepath.Abs("testdata/walk.py")
 	out, err := desk.Command(python, script, strconv.Itoa(f.pid), f.title, strconv.Itoa(n)).Output()
 	if err != nil {
 		b.Fatalf("the pyatspi walk failed: %v", err)
 	}
-	var walks []time.Duration
-	elements := 0
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		var count int
-		var msec float64
-		if _, err := fmt.Sscanf(line, "elements %d ms %f", &count, &msec); err != nil {
-			b.Fatalf("bad walk line %q", line)
-		}
-		elements = count
-		walks = append(walks, time.Duration(msec*float64(time.Millisecond)))
+	walks, elements, err := desktop.ParseWalkTimes(string(out), n)
+	if err != nil {
+		b.Fatalf("the pyatspi walk: %v", err)
 	}
 	return walks, elements
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/stats"
 )
 
 // Firefox (Gecko) on the browsers' fixture page: what each call the reader
@@ -227,7 +227,7 @@ func BenchmarkGeckoRead(b *testing.B) {
 		elements = len(tree.Nodes)
 		if i < geckoWarmups {
 			b.Logf("read %d: structure %.1f ms (%d cache items, %d fill-in calls), details %.1f ms, %d calls in all",
-				i+1, testkit.Ms(t1.Sub(t0)), st.CacheItems, st.FillCalls, testkit.Ms(t2.Sub(t1)), calls)
+				i+1, stats.Ms(t1.Sub(t0)), st.CacheItems, st.FillCalls, stats.Ms(t2.Sub(t1)), calls)
 			continue
 		}
 		structure = append(structure, t1.Sub(t0))
@@ -238,11 +238,11 @@ func BenchmarkGeckoRead(b *testing.B) {
 	b.ReportMetric(float64(elements), "elements")
 	b.ReportMetric(float64(walked), "walked")
 	b.ReportMetric(float64(calls), "calls")
-	b.ReportMetric(testkit.MedianMs(structure), "structure-ms")
-	b.ReportMetric(testkit.MedianMs(details), "details-ms")
-	b.ReportMetric(testkit.MedianMs(total), "read-ms")
-	b.ReportMetric(testkit.MedianMs(walks), "pyatspi-ms")
-	b.ReportMetric(float64(testkit.Median(walks))/float64(testkit.Median(total)), "x")
+	b.ReportMetric(stats.MedianMs(structure), "structure-ms")
+	b.ReportMetric(stats.MedianMs(details), "details-ms")
+	b.ReportMetric(stats.MedianMs(total), "read-ms")
+	b.ReportMetric(stats.Median(walks), "pyatspi-ms")
+	b.ReportMetric(stats.Median(walks)/stats.MedianMs(total), "x")
 }
 
 // BenchmarkGeckoActionsSwitch measures how long after the first question
@@ -290,5 +290,5 @@ func BenchmarkGeckoActionsSwitch(b *testing.B) {
 		cancel()
 		f.stop()
 	}
-	b.ReportMetric(testkit.MedianMs(waits), "switch-ms")
+	b.ReportMetric(stats.MedianMs(waits), "switch-ms")
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/stats"
 )
 
 // BenchmarkWatchClick measures what a settle on events costs: on the
@@ -77,11 +77,11 @@ func BenchmarkWatchClick(b *testing.B) {
 		first = append(first, changes[0].At.Sub(t0))
 		last = append(last, lastAt.Sub(t0))
 	}
-	b.ReportMetric(testkit.MedianMs(act), "act-ms")
-	b.ReportMetric(testkit.MedianMs(first), "first-event-ms")
-	b.ReportMetric(testkit.MedianMs(last), "last-event-ms")
-	b.ReportMetric(testkit.MedianMs(quiet), "quiet-ms")
-	b.ReportMetric(testkit.MedianMs(read), "read-ms")
+	b.ReportMetric(stats.MedianMs(act), "act-ms")
+	b.ReportMetric(stats.MedianMs(first), "first-event-ms")
+	b.ReportMetric(stats.MedianMs(last), "last-event-ms")
+	b.ReportMetric(stats.MedianMs(quiet), "quiet-ms")
+	b.ReportMetric(stats.MedianMs(read), "read-ms")
 	b.ReportMetric(float64(events)/float64(b.N), "events")
 }
 
@@ -134,7 +134,7 @@ func BenchmarkWatch(b *testing.B) {
 				}
 				w.Close()
 			}
-			b.ReportMetric(testkit.MedianMs(times), "watch-ms")
+			b.ReportMetric(stats.MedianMs(times), "watch-ms")
 		})
 	}
 }

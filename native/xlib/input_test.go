@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/internal/sandbox"
+	"github.com/nish-driver/nish-driver/internal/stats"
 	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
@@ -416,11 +417,6 @@ func TestWatchInputReportsALostConnection(t *testing.T) {
 	testkit.Returns(t, 10*time.Second, "Close after the loss", w.Close)
 }
 
-// percentile returns the p-th percentile of sorted durations.
-func percentile(sorted []time.Duration, p int) time.Duration {
-	return sorted[(len(sorted)-1)*p/100]
-}
-
 func TestWatchInputLatencyFromXTestSendToSink(t *testing.T) {
 	rec := newRawRecorder()
 	watch(t, rec.sink)
@@ -448,8 +444,7 @@ func TestWatchInputLatencyFromXTestSendToSink(t *testing.T) {
 			}
 			took = append(took, h.at.Sub(sent))
 		}
-		slices.Sort(took)
 		t.Logf("%s: XTEST send to sink over %d events: median %v, p99 %v, max %v",
-			k.name, n, percentile(took, 50), percentile(took, 99), took[n-1])
+			k.name, n, stats.Median(took), stats.Percentile(took, 0.99), stats.Percentile(took, 1))
 	}
 }
