@@ -135,11 +135,9 @@ func openLongDocument(t *testing.T) (*desktopApp, *harness, map[string]any) {
 
 // paragraphsLaidOut reports whether Writer has laid out the paragraphs its
 // document lists: it lists some, and each has an area on screen. While it
-// lays the document out, Writer lists paragraphs it has not placed yet,
-// with no area and no text (measured on the Wayland desktop, Writer
-// stopped 30 ms in every 40: 35 paragraphs listed, the last six at 0,0
-// with no text; two seconds later 29, each with its area and its text). A
-// read then had an empty paragraph row.
+// lays the document out it lists paragraphs it has not placed yet, with no
+// area and no text (docs/qt-and-libreoffice.md, Writer), and a read then
+// has empty paragraph rows.
 func paragraphsLaidOut(read map[string]any) bool {
 	n := 0
 	rows, _ := read["elements"].([]any)
