@@ -40,7 +40,9 @@ type fakeApp struct {
 	// silent, when set, picks the calls the app never answers, by path
 	// and member ("GetAccessibleAt 2 1" for a sheet's cell at row 2,
 	// column 1).
-	silent   func(path, member string) bool
+	silent func(path, member string) bool
+	// fails, when set, picks the calls the app answers with an error.
+	fails    func(path, member string) bool
 	mu       sync.Mutex
 	children map[string]int
 	roles    map[string]int
@@ -97,6 +99,12 @@ func (f *fakeApp) serve(conn net.Conn) {
 			member += " " + strconv.Itoa(int(body.int32()))
 		}
 		if f.silent != nil && f.silent(h.path, member) {
+			continue
+		}
+		if f.fails != nil && f.fails(h.path, member) {
+			if _, err := conn.Write(appendError(nil, serial+1<<20, serial, "", "org.freedesktop.DBus.Error.Failed", "failed")); err != nil {
+				return
+			}
 			continue
 		}
 		if _, err := conn.Write(f.answer(serial, h.path, member)); err != nil {
