@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"net"
 	"strconv"
@@ -25,6 +26,9 @@ type fakeNode struct {
 	localized []string
 	names     []string
 	nameFails bool
+	// sheet: the element is a table of sheetRows x sheetColumns cells,
+	// all of them showing, 100 x 10 px each (tables_test.go).
+	sheet bool
 }
 
 // fakeApp answers the fill's and the action details' calls for a tree
@@ -32,7 +36,13 @@ type fakeNode struct {
 // which paths were asked for their children, their role and their action
 // names.
 type fakeApp struct {
-	nodes    func(path string) fakeNode
+	nodes func(path string) fakeNode
+	// silent, when set, picks the calls the app never answers, by path
+	// and member ("GetAccessibleAt 2 1" for a sheet's cell at row 2,
+	// column 1).
+	silent func(path, member string) bool
+	// fails, when set, picks the calls the app answers with an error.
+	fails    func(path, member string) bool
 	mu       sync.Mutex
 	children map[string]int
 	roles    map[string]int
@@ -81,8 +91,21 @@ func (f *fakeApp) serve(conn net.Conn) {
 			}
 			continue
 		}
-		if member == "GetName" {
+		switch member {
+		case "GetName":
 			member += strconv.Itoa(int(body.int32()))
+		case "GetAccessibleAt", "GetAccessibleAtPoint":
+			member += " " + strconv.Itoa(int(body.int32()))
+			member += " " + strconv.Itoa(int(body.int32()))
+		}
+		if f.silent != nil && f.silent(h.path, member) {
+			continue
+		}
+		if f.fails != nil && f.fails(h.path, member) {
+			if _, err := conn.Write(appendError(nil, serial+1<<20, serial, "", "org.freedesktop.DBus.Error.Failed", "failed")); err != nil {
+				return
+			}
+			continue
 		}
 		if _, err := conn.Write(f.answer(serial, h.path, member)); err != nil {
 			return
@@ -134,7 +157,11 @@ func (f *fakeApp) answer(serial uint32, path, member string) []byte {
 		b.uint32(uint32(states >> 32))
 	case "GetInterfaces":
 		sig = "as"
-		b.arg([]string{"org.a11y.atspi.Accessible"})
+		if n.sheet {
+			b.arg([]string{"org.a11y.atspi.Accessible", "org.a11y.atspi.Table"})
+		} else {
+			b.arg([]string{"org.a11y.atspi.Accessible"})
+		}
 	case "GetActions":
 		sig = "a(sss)"
 		structArray(&b, len(n.localized), func(i int) {
@@ -145,17 +172,44 @@ func (f *fakeApp) answer(serial uint32, path, member string) []byte {
 	case "Name", "Description":
 		sig = "v"
 		b.sig("s")
-		b.str(member + " of " + path)
+		if row, col, ok := fakeCell(path); ok && member == "Name" {
+			b.str(fmt.Sprintf("%c%d", 'A'+col, row+1)) // its address
+		} else {
+			b.str(member + " of " + path)
+		}
 	case "ChildCount":
 		sig = "v"
 		b.sig("i")
 		b.int32(n.count)
+	case "NRows", "NColumns":
+		sig = "v"
+		b.sig("i")
+		b.int32(map[string]int32{"NRows": sheetRows, "NColumns": sheetColumns}[member])
+	case "GetExtents":
+		sig = "(iiii)"
+		b.align(8)
+		for _, v := range []int32{0, 0, sheetColumns * 100, sheetRows * 10} {
+			b.int32(v)
+		}
 	case "GetChildren":
 		sig = "a(so)"
 		structArray(&b, n.kids, func(i int) {
 			b.str(":1.9")
 			b.str(path + "/" + strconv.Itoa(i))
 		})
+	}
+	if at, ok := strings.CutPrefix(member, "GetAccessibleAt"); ok {
+		// By row and column, or by point (x then y): a sheet's cell.
+		var a, b2 int
+		point := strings.HasPrefix(at, "Point")
+		fmt.Sscanf(strings.TrimPrefix(at, "Point"), " %d %d", &a, &b2)
+		if point {
+			a, b2 = b2/10, a/100
+		}
+		sig = "(so)"
+		b.align(8)
+		b.str(":1.9")
+		b.str(fmt.Sprintf("/cell/%d/%d", a, b2))
 	}
 	m := encoder{}
 	m.buf = append(m.buf, 'l', msgReturn, 0, 1, 0, 0, 0, 0)

@@ -101,6 +101,9 @@ type elem struct {
 	// zero-valued fields are not yet read).
 	blockRead            bool
 	tableRows, tableCols int32
+	// blockCut: a cell not known ended the block early, so the read does
+	// not hold every cell that shows (the read is not Tree.BlocksOnly).
+	blockCut bool
 	// A cell of such a block: its row and column.
 	inBlock          bool
 	cellRow, cellCol int32

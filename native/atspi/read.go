@@ -500,8 +500,10 @@ func (r *reader) assemble() (*Tree, []*elem) {
 		elems = append(elems, e)
 		if e.blockRead {
 			// A table read by its visible block: the cells beyond it
-			// are left out.
+			// are left out, and when the block ended early, some
+			// that show.
 			t.Truncated = true
+			cut = cut || e.blockCut
 		}
 		if childCount == 0 {
 			return true

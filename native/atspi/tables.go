@@ -24,7 +24,12 @@ import (
 //  4. each cell's role, states and name (its interfaces once, from the
 //     first cell: a sheet's cells are all alike).
 //
-// Cells that are not showing are left out. The cells become the table's
+// Cells that are not showing are left out. A cell the app did not give
+// (an error answer or no object for its place, states that did not come)
+// ends the block at the row before it: the read holds whole rows, so the
+// size it reports (blockSize) spans no cell it lacks, and it is not
+// BlocksOnly (cells that show are missing). A call not answered in time
+// fails the read. The cells become the table's
 // children in the read, with place ids by row and column (places.go); the
 // table keeps the child count it reports, and the read says truncated.
 
@@ -147,19 +152,32 @@ func (r *reader) readBlock(e *elem, room int) error {
 		}
 	}
 	var ifaces ifaceSet
+	stated := make([]bool, n)
 	if err := r.drain(p, func(a answer) {
 		k := cells[a.target]
 		if a.kind == kindIfaces {
 			ifaces = decodeIfaces(a.decoder())
 			return
 		}
-		_ = applyProps(k, a.kind, &a.reply)
+		if applyProps(k, a.kind, &a.reply) == nil && a.kind == kindState {
+			stated[a.target] = true
+		}
 	}); err != nil {
 		return err
 	}
+	// The block ends before the row of the first cell not known (whether
+	// it shows is not known).
+	end := n
+	for i, k := range cells {
+		if k == nil || !stated[i] {
+			end = i - i%int(cols)
+			break
+		}
+	}
+	e.blockCut = end < n
 	var kids []*elem
-	for _, k := range cells {
-		if k == nil || !k.states.has(stateShowing) {
+	for _, k := range cells[:end] {
+		if !k.states.has(stateShowing) {
 			continue
 		}
 		k.ifaces, k.childCount, k.hasProps, k.resolved = ifaces, 0, true, true
