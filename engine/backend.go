@@ -512,6 +512,13 @@ type Window struct {
 	// FrameSpace says what Frame and the frames of the window's elements
 	// are relative to (docs/contract.md#frame-coordinates).
 	FrameSpace FrameSpace
+	// NotAnswering marks an entry that is no window: an app that is there
+	// (on the accessibility bus) but did not answer the listing in time,
+	// and of which no window is known. Only Pid and App (when known) are
+	// set. A backend that lists windows from the apps themselves (the
+	// Wayland source) says so, so that a target naming that app is told
+	// app_not_responding, never that it has no window (target.go).
+	NotAnswering bool
 }
 
 // FrameSpace is what a window's frames are relative to. It is a fact of

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -51,8 +52,10 @@ func parseStartArgs(a *Args) (startArgs, *Error) {
 	return sa, nil
 }
 
-// resolveApps maps the requested names and pids to visible apps' pids.
-func resolveApps(items []json.RawMessage, wins []Window) (map[int]string, *Error) {
+// resolveApps maps the requested names and pids to visible apps' pids. A
+// pid or name of an app that did not answer the listing (silent) is
+// app_not_responding: it is there, it has no window the driver could see.
+func resolveApps(items []json.RawMessage, wins, silent []Window) (map[int]string, *Error) {
 	found := map[int]string{}
 	for _, raw := range items {
 		var pid int
@@ -64,6 +67,9 @@ func resolveApps(items []json.RawMessage, wins []Window) (map[int]string, *Error
 					found[pid] = w.App
 					matched = true
 				}
+			}
+			if !matched && silentPid(silent, int64(pid)) {
+				return nil, notAnswering(fmt.Sprintf("pid %d", pid))
 			}
 			if !matched {
 				return nil, Errf(CodeWindowTargetNotFound, "no visible window belongs to pid %d", pid)
@@ -79,6 +85,9 @@ func resolveApps(items []json.RawMessage, wins []Window) (map[int]string, *Error
 				found[w.Pid] = w.App
 				matched = true
 			}
+		}
+		if !matched && silentApp(silent, name) {
+			return nil, notAnswering("the app of that name")
 		}
 		if !matched {
 			return nil, Errf(CodeWindowTargetNotFound, "no visible app has that name")
@@ -99,11 +108,11 @@ func startSession(ctx context.Context, c *Conn, a *Args) Result {
 			refusal = &cp
 		}
 	}
-	wins, werr := d.windows(ctx)
+	wins, silent, werr := d.windows(ctx)
 	if werr != nil {
 		return Failure(werr)
 	}
-	wanted, rerr := resolveApps(sa.apps, wins)
+	wanted, rerr := resolveApps(sa.apps, wins, silent)
 	if rerr != nil {
 		return Failure(rerr)
 	}

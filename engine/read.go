@@ -140,7 +140,7 @@ func listWindows(ctx context.Context, c *Conn, a *Args) Result {
 			}
 		}
 	}
-	wins, err := c.d.windows(ctx)
+	wins, _, err := c.d.windows(ctx)
 	if err != nil {
 		return Failure(err)
 	}

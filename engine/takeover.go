@@ -140,7 +140,7 @@ func (s *Session) placeIndicatorOnApps(ctx context.Context, ind Indicator) {
 		pids[a.identity.Pid] = true
 	}
 	s.mu.Unlock()
-	wins, err := s.d.windowsFor(ctx, targetArgs{hasPid: true})
+	wins, _, err := s.d.windowsFor(ctx, targetArgs{hasPid: true})
 	if err != nil {
 		return
 	}

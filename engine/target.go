@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -18,14 +19,16 @@ import (
 
 const maxCandidates = 8
 
-// windows lists visible windows within the call bound, topmost first.
-func (d *Driver) windows(ctx context.Context) ([]Window, *Error) {
+// windows lists visible windows within the call bound, topmost first,
+// and apart from them the apps that did not answer the listing
+// (Window.NotAnswering).
+func (d *Driver) windows(ctx context.Context) (wins, silent []Window, err *Error) {
 	return d.listWindows(ctx, d.backend.Windows)
 }
 
 // windowsFor lists the windows a target is looked for in: without app
 // names when the target needs none (a window id or a pid).
-func (d *Driver) windowsFor(ctx context.Context, t targetArgs) ([]Window, *Error) {
+func (d *Driver) windowsFor(ctx context.Context, t targetArgs) (wins, silent []Window, err *Error) {
 	if t.hasApp || !(t.hasWindowID || t.hasPid) {
 		return d.windows(ctx)
 	}
@@ -33,16 +36,41 @@ func (d *Driver) windowsFor(ctx context.Context, t targetArgs) ([]Window, *Error
 }
 
 // listWindows runs one of the backend's window lists within the call
-// bound and orders it topmost first.
-func (d *Driver) listWindows(ctx context.Context, list func(context.Context) ([]Window, error)) ([]Window, *Error) {
+// bound and orders it topmost first. The apps that did not answer it are
+// returned apart, in silent: they are no windows.
+func (d *Driver) listWindows(ctx context.Context, list func(context.Context) ([]Window, error)) (wins, silent []Window, _ *Error) {
 	cctx, cancel := d.callBound(ctx)
 	defer cancel()
-	wins, err := list(cctx)
+	all, err := list(cctx)
 	if err != nil {
-		return nil, AsError(inBound(cctx, err))
+		return nil, nil, AsError(inBound(cctx, err))
+	}
+	for _, w := range all {
+		if w.NotAnswering {
+			silent = append(silent, w)
+		} else {
+			wins = append(wins, w)
+		}
 	}
 	slices.SortStableFunc(wins, byStacking)
-	return wins, nil
+	return wins, silent, nil
+}
+
+// notAnswering is the error of a target that names no window but an app
+// that did not answer the listing: the app is there, so "no window" would
+// be a false claim (docs/contract.md#window-targets).
+func notAnswering(what string) *Error {
+	return Errf(CodeAppNotResponding, "%s is running but did not answer in time", what)
+}
+
+// silentPid reports whether pid is one of the apps that did not answer.
+func silentPid(silent []Window, pid int64) bool {
+	return slices.ContainsFunc(silent, func(w Window) bool { return int64(w.Pid) == pid })
+}
+
+// silentApp reports whether an app that did not answer has that name.
+func silentApp(silent []Window, name string) bool {
+	return slices.ContainsFunc(silent, func(w Window) bool { return w.App != "" && strings.EqualFold(w.App, name) })
 }
 
 // byStacking orders windows topmost first.
@@ -80,11 +108,11 @@ func (t targetArgs) any() bool { return t.hasWindowID || t.hasPid || t.hasApp }
 // resolveWindow finds the approved window a call targets and re-checks the
 // app's process identity.
 func (s *Session) resolveWindow(ctx context.Context, t targetArgs) (Window, *Error) {
-	wins, err := s.d.windowsFor(ctx, t)
+	wins, silent, err := s.d.windowsFor(ctx, t)
 	if err != nil {
 		return Window{}, err
 	}
-	return s.resolveIn(ctx, t, wins)
+	return s.resolveIn(ctx, t, wins, silent)
 }
 
 // tokenWindow resolves the window of a token's snapshot: a token names its
@@ -99,7 +127,7 @@ func (s *Session) tokenWindow(ctx context.Context, tok Token, t targetArgs) (Win
 	own := targetArgs{windowID: int64(sn.window), hasWindowID: true}
 	listing := own
 	listing.hasApp = t.hasApp // an app target is matched by the windows' names
-	wins, err := s.d.windowsFor(ctx, listing)
+	wins, silent, err := s.d.windowsFor(ctx, listing)
 	if err != nil {
 		return Window{}, nil, err
 	}
@@ -110,12 +138,13 @@ func (s *Session) tokenWindow(ctx context.Context, tok Token, t targetArgs) (Win
 			}
 		}
 	}
-	w, err := s.resolveIn(ctx, own, wins)
+	w, err := s.resolveIn(ctx, own, wins, silent)
 	return w, sn, err
 }
 
-// resolveIn resolves a target among listed windows.
-func (s *Session) resolveIn(ctx context.Context, t targetArgs, wins []Window) (Window, *Error) {
+// resolveIn resolves a target among listed windows; silent are the apps
+// that did not answer the listing.
+func (s *Session) resolveIn(ctx context.Context, t targetArgs, wins, silent []Window) (Window, *Error) {
 	approved := s.approvedOf(wins)
 	if !t.any() {
 		e := Errf(CodeAmbiguousWindowTarget, "no window target given; %d approved windows", len(approved))
@@ -125,6 +154,8 @@ func (s *Session) resolveIn(ctx context.Context, t targetArgs, wins []Window) (W
 	matches := t.named(approved, matchApp)
 	var w Window
 	switch {
+	case len(matches) == 0 && t.hasPid && silentPid(silent, t.pid):
+		return Window{}, notAnswering(fmt.Sprintf("pid %d", t.pid))
 	case len(matches) == 0:
 		return Window{}, t.namesNone(wins)
 	case len(matches) == 1 || t.hasPid:

@@ -20,6 +20,8 @@ type App struct {
 
 	alive bool
 	hung  bool
+	// silent: the app does not answer the window listing (SkipListings).
+	silent bool
 	// toolkit is the app's toolkit family (an engine.Toolkit constant);
 	// offBus: the app is not on the accessibility bus (accessibility.go).
 	toolkit string
@@ -186,6 +188,23 @@ func (d *Desktop) unhang(a *App) {
 		close(a.wake)
 		d.touch()
 	}
+}
+
+// SkipListings makes the app not answer the window listing, as a busy
+// app on a Wayland session's accessibility bus does (the windows are the
+// bus's there): Windows lists none of its windows, and lists the app
+// itself as not answering (engine.Window.NotAnswering). AnswerListings
+// ends it.
+func (a *App) SkipListings() { a.setSilent(true) }
+
+// AnswerListings makes the app answer the window listing again.
+func (a *App) AnswerListings() { a.setSilent(false) }
+
+func (a *App) setSilent(silent bool) {
+	a.d.mu.Lock()
+	defer a.d.mu.Unlock()
+	a.silent = silent
+	a.d.touch()
 }
 
 // Hung reports whether the app is hung.

@@ -191,7 +191,12 @@ func (d *Desktop) Windows(ctx context.Context) ([]engine.Window, error) {
 	var out []engine.Window
 	err := d.plainCall(Call{Method: "Windows"}, func() error {
 		out = make([]engine.Window, 0, len(d.stack))
+		silent := map[*App]bool{}
 		for i, w := range d.stack {
+			if w.app.silent {
+				silent[w.app] = true
+				continue
+			}
 			out = append(out, engine.Window{
 				ID:       w.id,
 				Pid:      w.app.pid,
@@ -202,6 +207,11 @@ func (d *Desktop) Windows(ctx context.Context) ([]engine.Window, error) {
 				OnScreen: w.onScreen,
 				Stacking: i,
 			})
+		}
+		for _, a := range d.apps {
+			if silent[a] {
+				out = append(out, engine.Window{Pid: a.pid, App: a.name, NotAnswering: true})
+			}
 		}
 		return nil
 	})
