@@ -32,7 +32,8 @@ type waylandWindows struct {
 	last       engine.WindowID // the last id given
 	ids        map[frameKey]engine.WindowID
 	known      map[engine.WindowID]*waylandWindow
-	askedAgain map[string]bool // bus names askNewAppsAgain has asked
+	askedAgain map[string]time.Time // bus names askNewAppsAgain has asked, when first
+	now        func() time.Time     // the clock of askedAgain (a test's own)
 }
 
 var _ windowSource = (*waylandWindows)(nil)
@@ -48,7 +49,8 @@ type waylandWindow struct {
 }
 
 func newWaylandWindows(b *Backend) *waylandWindows {
-	return &waylandWindows{b: b, ids: map[frameKey]engine.WindowID{}, known: map[engine.WindowID]*waylandWindow{}, askedAgain: map[string]bool{}}
+	return &waylandWindows{b: b, ids: map[frameKey]engine.WindowID{}, known: map[engine.WindowID]*waylandWindow{},
+		askedAgain: map[string]time.Time{}, now: time.Now}
 }
 
 // list lists the windows of every app on the bus, focused first. Naming
@@ -75,14 +77,25 @@ func (s *waylandWindows) list(ctx context.Context, named bool) ([]engine.Window,
 // (askNewAppsAgain): about the call bound a read has.
 const newAppBound = 2 * time.Second
 
+// askAgainFor is how long after its first second ask an app that never
+// answered is still asked again, once per listing: long enough for a busy
+// app's start on a loaded machine (LibreOffice's, several seconds with
+// the cores taken), short enough that an app that hangs for good stops
+// holding listings up. After it, the app is asked within the listing's
+// own bound only, and listed as not answering until it answers.
+const askAgainFor = 30 * time.Second
+
 // askNewAppsAgain asks each app that did not answer within the listing's
 // bound, and of which no window is known, again with newAppBound, all at
 // once, and adds the frames of those that answer (apps is updated in
 // place). An app is busy right after it starts (LibreOffice laying out its
 // document, measured over 500 ms on the Wayland sandbox): a busy app keeps
 // the windows it was listed with, but one never listed would have none,
-// and a session asked for it would find no window. Each bus name is asked
-// again once, so an app that hangs holds up one listing, not every one.
+// and a session asked for it would find no window. A bus name is asked
+// again at most once per listing, and only for askAgainFor after its first
+// second ask, so an app that hangs holds up listings for a while, not
+// for ever; one that still did not answer is listed as not answering
+// (update), never as an app without windows.
 func (s *waylandWindows) askNewAppsAgain(ctx context.Context, frames []atspi.Frame, apps []atspi.App) []atspi.Frame {
 	again := s.toAskAgain(apps)
 	if len(again) == 0 {
@@ -111,24 +124,29 @@ func (s *waylandWindows) askNewAppsAgain(ctx context.Context, frames []atspi.Fra
 }
 
 // toAskAgain picks the apps askNewAppsAgain asks again (by index): those
-// that did not answer, of which no window is known and which were not
-// asked again before; it marks them asked.
+// that did not answer, of which no window is known and which were first
+// asked again less than askAgainFor ago (or never); it marks the time of
+// a first ask.
 func (s *waylandWindows) toAskAgain(apps []atspi.App) []int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	listed := map[string]bool{}
-	for _, w := range s.known {
-		listed[w.key.bus] = true
-	}
+	listed := s.listedBuses()
+	now := s.now()
 	var again []int
 	for i, a := range apps {
-		if a.Err == nil || listed[a.Bus] || s.askedAgain[a.Bus] {
+		if a.Err == nil || listed[a.Bus] {
 			continue
 		}
-		if len(s.askedAgain) > 1000 {
-			s.askedAgain = map[string]bool{}
+		first, asked := s.askedAgain[a.Bus]
+		if asked && now.Sub(first) >= askAgainFor {
+			continue
 		}
-		s.askedAgain[a.Bus] = true
+		if !asked {
+			if len(s.askedAgain) > 1000 {
+				s.askedAgain = map[string]time.Time{}
+			}
+			s.askedAgain[a.Bus] = now
+		}
 		again = append(again, i)
 	}
 	return again
@@ -169,7 +187,9 @@ func appsWithTitledFrames(frames []atspi.Frame) map[string]bool {
 // apps' names by pid. A window of an app still on the bus that did not
 // answer stays listed as it was last seen (a busy app keeps its windows
 // and their ids); a window not listed otherwise is forgotten, and
-// returned in gone.
+// returned in gone. An app that did not answer and has no window listed
+// is listed itself as not answering (engine.Window.NotAnswering): it is
+// there, and a target naming it is told so (engine/target.go).
 func (s *waylandWindows) update(frames []atspi.Frame, apps []atspi.App, names map[int]string) (wins []engine.Window, gone []engine.WindowID) {
 	busy := map[string]bool{}
 	for _, a := range apps {
@@ -234,7 +254,31 @@ func (s *waylandWindows) update(frames []atspi.Frame, apps []atspi.App, names ma
 	for i := range wins {
 		wins[i].Stacking = i
 	}
-	return wins, gone
+	return append(wins, s.notAnswering(apps, names)...), gone
+}
+
+// listedBuses are the bus names of the apps with a window known; s.mu is
+// held.
+func (s *waylandWindows) listedBuses() map[string]bool {
+	listed := map[string]bool{}
+	for _, w := range s.known {
+		listed[w.key.bus] = true
+	}
+	return listed
+}
+
+// notAnswering are the apps that did not answer the listing (Err) and
+// have no window known, as engine.Window.NotAnswering entries; s.mu is
+// held.
+func (s *waylandWindows) notAnswering(apps []atspi.App, names map[int]string) []engine.Window {
+	listed := s.listedBuses()
+	var out []engine.Window
+	for _, a := range apps {
+		if a.Err != nil && a.Pid > 0 && !listed[a.Bus] {
+			out = append(out, engine.Window{Pid: a.Pid, App: names[a.Pid], NotAnswering: true})
+		}
+	}
+	return out
 }
 
 // frame is window w's frame as last listed; a window no longer listed is

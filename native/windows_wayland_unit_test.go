@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/native/atspi"
@@ -89,10 +90,13 @@ func TestWaylandWindowIDs(t *testing.T) {
 }
 
 // An app that did not answer a listing in time is asked again when none
-// of its windows is known, once per bus name; an app that answered, or
-// whose windows are known (a busy app keeps them), is not.
+// of its windows is known, once per listing while its first second ask is
+// under askAgainFor old, never after; an app that answered, or whose
+// windows are known (a busy app keeps them), is not.
 func TestWaylandAskNewAppsAgain(t *testing.T) {
 	s := newWaylandWindows(nil)
+	now := time.Unix(1_800_000_000, 0)
+	s.now = func() time.Time { return now }
 	late := errors.New("no answer")
 	s.update([]atspi.Frame{wlFrame(":1.1", "/a/1", 11, "Form", "showing")}, nil, nil)
 	apps := []atspi.App{
@@ -100,10 +104,64 @@ func TestWaylandAskNewAppsAgain(t *testing.T) {
 		{Bus: ":1.2", Pid: 12},            // answered
 		{Bus: ":1.3", Pid: 13, Err: late}, // new and late: asked again
 	}
-	if got := s.toAskAgain(apps); len(got) != 1 || got[0] != 2 {
-		t.Fatalf("asked again: %v, want [2]", got)
+	steps := []struct {
+		name  string
+		after time.Duration // since the first second ask
+		want  []int
+	}{
+		{"first listing", 0, []int{2}},
+		{"next listing", 0, []int{2}},
+		{"just under the bound", askAgainFor - time.Millisecond, []int{2}},
+		{"at the bound", askAgainFor, nil},
+		{"long after", 10 * askAgainFor, nil},
 	}
-	if got := s.toAskAgain(apps); len(got) != 0 {
-		t.Fatalf("asked again a second time: %v", got)
+	start := now
+	for _, st := range steps {
+		now = start.Add(st.after)
+		if got := s.toAskAgain(apps); !slices.Equal(got, st.want) {
+			t.Fatalf("%s: asked again %v, want %v", st.name, got, st.want)
+		}
+	}
+}
+
+// An app on the bus that did not answer and has no window known is listed
+// as not answering (its pid and the name it last had), not as a window;
+// one that keeps windows, one that answered and one without a pid are not;
+// once it answers its windows are listed and the entry is gone.
+func TestWaylandListsAppsNotAnswering(t *testing.T) {
+	s := newWaylandWindows(nil)
+	late := errors.New("no answer")
+	names := map[int]string{11: "Form", 13: "Writer"}
+	form := wlFrame(":1.1", "/a/1", 11, "Form", "showing")
+	writer := wlFrame(":1.3", "/c/1", 13, "Document", "showing")
+	apps := []atspi.App{
+		{Bus: ":1.1", Pid: 11, Err: late}, // keeps its window
+		{Bus: ":1.2", Pid: 12},            // answered, no frames
+		{Bus: ":1.3", Pid: 13, Err: late}, // new and silent
+		{Bus: ":1.4", Err: late},          // no pid
+	}
+	s.update([]atspi.Frame{form}, nil, names)
+	wins, _ := s.update(nil, apps, names)
+	want := []engine.Window{{Pid: 13, App: "Writer", NotAnswering: true}}
+	var got []engine.Window
+	for _, w := range wins {
+		if w.NotAnswering {
+			got = append(got, w)
+		} else if w.Pid != 11 {
+			t.Fatalf("a window of an app without frames: %+v", w)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("not answering: %+v, want %+v", got, want)
+	}
+	apps[2].Err = nil
+	wins, _ = s.update([]atspi.Frame{writer}, apps, names)
+	for _, w := range wins {
+		if w.NotAnswering || w.Pid == 13 && w.Title != "Document" {
+			t.Fatalf("after it answered: %+v", wins)
+		}
+	}
+	if !slices.ContainsFunc(wins, func(w engine.Window) bool { return w.Pid == 13 }) {
+		t.Fatalf("its window once it answered is not listed: %+v", wins)
 	}
 }
