@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/engine/mock"
 )
 
 // An app that is there but does not answer the window listing (a busy app
@@ -18,18 +19,22 @@ func TestTargetOfAppNotAnsweringTheListing(t *testing.T) {
 	}
 	cases := []struct {
 		name     string
-		approved bool // a session on Chat is started before it goes silent
+		approved bool // a session on the demo's apps is started before one goes silent
 		call     step
+		silent   func(h *harness) *mock.App // Chat unless set
 	}{
 		{"start_session by pid", false, step{"start_session", func(h *harness) map[string]any {
 			return map[string]any{"apps": []any{h.demo.ChatApp.Pid()}}
-		}}},
+		}}, nil},
 		{"start_session by name", false, step{"start_session", func(h *harness) map[string]any {
 			return map[string]any{"apps": []any{"Chat"}}
-		}}},
+		}}, nil},
 		{"a read by pid", true, step{"get_window_state", func(h *harness) map[string]any {
 			return map[string]any{"pid": h.demo.ChatApp.Pid()}
-		}}},
+		}}, nil},
+		{"a read by app name", true, step{"get_window_state", func(h *harness) map[string]any {
+			return map[string]any{"app": "Editor"} // Chat has two windows: its name alone is ambiguous
+		}}, func(h *harness) *mock.App { return h.demo.EditorApp }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -37,12 +42,16 @@ func TestTargetOfAppNotAnsweringTheListing(t *testing.T) {
 			if c.approved {
 				h.start(nil)
 			}
-			h.demo.ChatApp.SkipListings()
+			silent := h.demo.ChatApp
+			if c.silent != nil {
+				silent = c.silent(h)
+			}
+			silent.SkipListings()
 			e := h.fail(engine.CodeAppNotResponding, c.call.tool, c.call.args(h))
 			if e["suggestion"] != suggestion {
 				t.Fatalf("suggestion %v, want app_not_responding's %q", e["suggestion"], suggestion)
 			}
-			h.demo.ChatApp.AnswerListings()
+			silent.AnswerListings()
 			h.ok(c.call.tool, c.call.args(h))
 		})
 	}

@@ -3,7 +3,6 @@ package engine
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 )
@@ -154,8 +153,8 @@ func (s *Session) resolveIn(ctx context.Context, t targetArgs, wins, silent []Wi
 	matches := t.named(approved, matchApp)
 	var w Window
 	switch {
-	case len(matches) == 0 && t.hasPid && silentPid(silent, t.pid):
-		return Window{}, notAnswering(fmt.Sprintf("pid %d", t.pid))
+	case len(matches) == 0 && s.silentTarget(t, silent):
+		return Window{}, notAnswering("the app targeted")
 	case len(matches) == 0:
 		return Window{}, t.namesNone(wins)
 	case len(matches) == 1 || t.hasPid:
@@ -175,6 +174,21 @@ func (s *Session) resolveIn(ctx context.Context, t targetArgs, wins, silent []Wi
 		s.mu.Unlock()
 	}
 	return w, nil
+}
+
+// silentTarget reports whether a target that matched no window names an
+// approved app that did not answer the listing: by its pid, or by its name
+// when no pid or window id is given (a window id names a window, and a
+// silent app lists none).
+func (s *Session) silentTarget(t targetArgs, silent []Window) bool {
+	switch {
+	case t.hasWindowID:
+		return false
+	case t.hasPid:
+		return silentPid(s.approvedOf(silent), t.pid)
+	default:
+		return silentApp(s.approvedOf(silent), t.app)
+	}
 }
 
 // approvedOf keeps the windows of approved apps, in order.
