@@ -128,30 +128,9 @@ func openLongDocument(t *testing.T) (*desktopApp, *harness, map[string]any) {
 	t.Helper()
 	a := startOffice(t, sandbox.Writer, longDocument)
 	h := newHarness(t, 20*time.Second)
-	waitListedBy(t, h, a)
 	grant(t, h, a.pid)
 	waitRead(t, h, a, "the document's paragraphs laid out", paragraphsLaidOut)
 	return a, h, settledRead(t, h, a)
-}
-
-// waitListedBy waits, as a model would, until h's own driver lists a
-// window of the app. Writer, just started and laying its document out,
-// may not answer a listing in time (on a Wayland session the windows are
-// the bus's, and a busy machine makes it slower): a session asked for it
-// then is app_not_responding (docs/contract.md#window-targets), which a
-// model retries. Another driver's listing (waitWindowShown's) does not
-// say this one has seen the window.
-func waitListedBy(t testing.TB, h *harness, a *desktopApp) {
-	t.Helper()
-	testkit.Eventually(t, 60*time.Second, "h's driver lists a window of "+a.what, func() bool {
-		for _, w := range testkit.Field[[]any](t, h.ok("list_windows", nil), "windows") {
-			if w, _ := w.(map[string]any); w["pid"] == float64(a.pid) {
-				return true
-			}
-		}
-		a.alive(t)
-		return false
-	})
 }
 
 // paragraphsLaidOut reports whether Writer has laid out the paragraphs its

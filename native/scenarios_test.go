@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"image/png"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -108,11 +110,43 @@ func TestConsentNeedsARealClick(t *testing.T) {
 // grant starts a session on apps, with the person allowing.
 func grant(t testing.TB, h *harness, apps ...any) map[string]any {
 	t.Helper()
+	waitListed(t, h, apps...)
 	p := newPerson(t)
 	wg := p.answer("allow")
 	st := h.ok("start_session", map[string]any{"apps": apps})
 	wg.Wait()
 	return st
+}
+
+// waitListed waits, as a model would, until h's own driver lists a window
+// of each app (a pid or an app name, as start_session takes them). An app
+// just started and busy (Writer laying its document out, on a Wayland
+// session where the windows are the bus's) may not answer a listing in
+// time: a session asked for it then is app_not_responding
+// (docs/contract.md#window-targets), which a model retries. Another
+// driver's listing (waitWindowShown's) does not say this one has seen it.
+func waitListed(t testing.TB, h *harness, apps ...any) {
+	t.Helper()
+	testkit.Eventually(t, 60*time.Second, fmt.Sprintf("h's driver lists a window of each of %v", apps), func() bool {
+		wins := testkit.Field[[]any](t, h.ok("list_windows", nil), "windows")
+		for _, app := range apps {
+			if !slices.ContainsFunc(wins, func(w any) bool { return listedAs(w, app) }) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// listedAs reports whether a list_windows row is a window of app (a pid,
+// or an app name matched as start_session matches it).
+func listedAs(row, app any) bool {
+	w, _ := row.(map[string]any)
+	if name, ok := app.(string); ok {
+		listed, _ := w["app"].(string)
+		return strings.EqualFold(listed, name)
+	}
+	return fmt.Sprint(w["pid"]) == fmt.Sprint(app) // a pid of any integer type; JSON's is a float64
 }
 
 func TestReadsOfTheSyntheticWindow(t *testing.T) {
