@@ -46,7 +46,7 @@ func TestTargetOfAppNotAnsweringTheListing(t *testing.T) {
 			if c.silent != nil {
 				silent = c.silent(h)
 			}
-			silent.SkipListings()
+			silent.StopAnsweringListings()
 			e := h.fail(engine.CodeAppNotResponding, c.call.tool, c.call.args(h))
 			if e["suggestion"] != suggestion {
 				t.Fatalf("suggestion %v, want app_not_responding's %q", e["suggestion"], suggestion)
@@ -61,7 +61,7 @@ func TestTargetOfAppNotAnsweringTheListing(t *testing.T) {
 // app that is there and did not answer is app_not_responding.
 func TestTargetOfNoAppIsNotFound(t *testing.T) {
 	h := newHarness(t, nil)
-	h.demo.ChatApp.SkipListings()
+	h.demo.ChatApp.StopAnsweringListings()
 	h.fail(engine.CodeWindowTargetNotFound, "start_session", map[string]any{"apps": []any{h.demo.FormApp.Pid() + 1000}})
 	h.fail(engine.CodeWindowTargetNotFound, "start_session", map[string]any{"apps": []any{"No Such App"}})
 }

@@ -20,7 +20,7 @@ type App struct {
 
 	alive bool
 	hung  bool
-	// silent: the app does not answer the window listing (SkipListings).
+	// silent: the app does not answer the window listing (StopAnsweringListings).
 	silent bool
 	// toolkit is the app's toolkit family (an engine.Toolkit constant);
 	// offBus: the app is not on the accessibility bus (accessibility.go).
@@ -190,12 +190,12 @@ func (d *Desktop) unhang(a *App) {
 	}
 }
 
-// SkipListings makes the app not answer the window listing, as a busy
+// StopAnsweringListings makes the app not answer the window listing, as a busy
 // app on a Wayland session's accessibility bus does (the windows are the
 // bus's there): Windows lists none of its windows, and lists the app
 // itself as not answering (engine.Window.NotAnswering). AnswerListings
 // ends it.
-func (a *App) SkipListings() { a.setSilent(true) }
+func (a *App) StopAnsweringListings() { a.setSilent(true) }
 
 // AnswerListings makes the app answer the window listing again.
 func (a *App) AnswerListings() { a.setSilent(false) }
