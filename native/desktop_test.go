@@ -32,14 +32,12 @@ import (
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	pool, err := newDesktopPool(desktopPoolSize())
-	if err != nil {
+	if err := makePools(); err != nil {
 		fmt.Fprintln(os.Stderr, "native tests need the test desktop (make test installs it):", err)
 		os.Exit(1)
 	}
-	desktops = pool
 	code := m.Run()
-	pool.close()
+	desktops.close()
 	waylandDesktops.close()
 	swayDesktops.close()
 	os.Exit(code)

@@ -14,11 +14,14 @@ import (
 // desktops is the pool the desktop tests take their desktops from;
 // waylandDesktops the pool of the Wayland tests (a headless GNOME session,
 // sandbox's Wayland lane), swayDesktops that of the sway tests (the same
-// lane with sway); a Wayland pool's one desktop starts when a test asks.
+// lane with sway). TestMain makes them, each as large as the X11 pool: a
+// Wayland pool's desktops start when tests ask, so a second one starts
+// only when two of its tests run at once (with one, the second test held
+// a parallel slot while it waited for the first to end).
 var (
 	desktops        *desktopPool
-	waylandDesktops = waylandPool(sandbox.Mutter)
-	swayDesktops    = waylandPool(sandbox.Sway)
+	waylandDesktops *desktopPool
+	swayDesktops    *desktopPool
 	// ownDesktops are the desktops tests start for themselves
 	// (onOwnDesktop); only held is used.
 	ownDesktops = &desktopPool{held: map[string]*sandbox.Desktop{}}
@@ -55,13 +58,28 @@ type desktopPool struct {
 	held  map[string]*sandbox.Desktop // by top-level test name
 }
 
-// waylandPool is a pool of one Wayland desktop with the compositor.
-func waylandPool(c sandbox.Compositor) *desktopPool {
+// waylandPool is a pool of up to size Wayland desktops with the
+// compositor, none started yet.
+func waylandPool(c sandbox.Compositor, size int) *desktopPool {
 	return &desktopPool{
 		opts:  sandbox.Options{Wayland: true, Compositor: c, Screen: "1280x800x24"},
-		slots: make(chan struct{}, 1),
+		slots: make(chan struct{}, size),
 		held:  map[string]*sandbox.Desktop{},
 	}
+}
+
+// makePools makes the three pools, each of desktopPoolSize desktops; the
+// X11 pool's first desktop starts now.
+func makePools() error {
+	size := desktopPoolSize()
+	pool, err := newDesktopPool(size)
+	if err != nil {
+		return err
+	}
+	desktops = pool
+	waylandDesktops = waylandPool(sandbox.Mutter, size)
+	swayDesktops = waylandPool(sandbox.Sway, size)
+	return nil
 }
 
 func newDesktopPool(size int) (*desktopPool, error) {
