@@ -101,8 +101,9 @@ type elem struct {
 	// zero-valued fields are not yet read).
 	blockRead            bool
 	tableRows, tableCols int32
-	// blockCut: a cell not known ended the block early, so the read does
-	// not hold every cell that shows (the read is not Tree.BlocksOnly).
+	// blockCut: the read holds less of the block than shows (a bound or
+	// the budget cut it, a cell not known ended it early, what shows is
+	// not known), so it is not Tree.BlocksOnly (tables.go).
 	blockCut bool
 	// A cell of such a block: its row and column.
 	inBlock          bool
