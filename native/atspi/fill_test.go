@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,6 +30,9 @@ type fakeNode struct {
 	// sheet, when its counts are set: the element is a sheet
 	// (tables_test.go).
 	sheet fakeSheet
+	// role, when set, is the role GetRole answers by name (else
+	// push_button's number).
+	role string
 }
 
 // fakeSheet is a fake table of rows by cols cells, 100 x 10 px each, of
@@ -37,6 +41,16 @@ type fakeNode struct {
 type fakeSheet struct {
 	rows, cols           int32
 	shownRows, shownCols int32
+	// passwordCell, when set, is the path of a cell whose role is
+	// password_text.
+	passwordCell string
+}
+
+// roleNumber is the AT-SPI number of the role named name (as RoleName
+// names it), 0 when libatspi knows no such role.
+func roleNumber(name string) uint32 {
+	loadNames()
+	return uint32(max(slices.Index(roleNames, name), 0))
 }
 
 // fakeAddress is a cell's address as a sheet names it ("A1", "AB12") from
@@ -163,7 +177,11 @@ func (f *fakeApp) answer(serial uint32, path, member string) []byte {
 	switch member {
 	case "GetRole":
 		sig = "u"
-		b.uint32(31) // push_button
+		if n.role != "" {
+			b.uint32(roleNumber(n.role))
+		} else {
+			b.uint32(31) // push_button
+		}
 	case "GetState":
 		sig = "au"
 		states := stateSet(1 << stateShowing)

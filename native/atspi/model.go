@@ -101,9 +101,10 @@ type elem struct {
 	// zero-valued fields are not yet read).
 	blockRead            bool
 	tableRows, tableCols int32
-	// blockCut: the read holds less of the block than shows (a bound or
-	// the budget cut it, a cell not known ended it early, what shows is
-	// not known), so it is not Tree.BlocksOnly (tables.go).
+	// blockCut: the cells of the block the read holds cannot stand for
+	// those that show (a cell not known ended it early, none was read, or
+	// the bounds or the budget cut it and a cell read is a password
+	// field), so the read is not Tree.BlocksOnly (tables.go).
 	blockCut bool
 	// A cell of such a block: its row and column.
 	inBlock          bool

@@ -25,18 +25,21 @@ import (
 //  4. each cell's role, states and name (its interfaces once, from the
 //     first cell: a sheet's cells are all alike).
 //
-// Cells that are not showing are left out. The read claims to hold every
-// cell that shows (Tree.BlocksOnly) only when it read the whole block
-// that shows; any cut of that block makes the table blockCut and the read
-// not BlocksOnly, so a screenshot searches the window for secure fields
-// (engine/capture.go) instead of trusting a read that lacks some of the
-// screen. A block is cut when:
+// Cells that are not showing are left out. A read may leave out cells
+// that show and still say it holds every element on screen that could be
+// a secure field (Tree.BlocksOnly, which lets a screenshot skip its search
+// for secure fields, engine/capture.go): a sheet's cells are all alike (the
+// reader already takes their interfaces from the first one), so the cells
+// it read stand for the ones of the block it left out while they are
+// known and none is a password field. The table is blockCut, and the read
+// not BlocksOnly, when:
 //
 //   - the bounds below or the read's element budget left (room) hold fewer
-//     rows or columns than the corners say show (a big screen of small
-//     cells, a read with a small max_elements);
-//   - the corners did not say (the block read from the first cell may
-//     not be the one on screen), unless the bounds hold the whole table;
+//     rows or columns than the corners say show (a zoomed-out sheet on a
+//     big screen, a read with a small max_elements), or the corners did
+//     not say (the block is then the whole table, from its first cell),
+//     and either no cell that shows was read or one read is a password
+//     field;
 //   - no cell was read: the counts or the extents did not come, or say
 //     nothing shows, or the budget was spent (a table whose cells were
 //     not read counts as any element whose children were not);
@@ -137,7 +140,7 @@ func (r *reader) readBlock(e *elem, room int) error {
 	r.corners(conn, e, &b)
 
 	rows, cols := fitBlock(b.r1-b.r0+1, b.c1-b.c0+1, room)
-	e.blockCut = rows < b.r1-b.r0+1 || cols < b.c1-b.c0+1
+	short := rows < b.r1-b.r0+1 || cols < b.c1-b.c0+1
 	if rows == 0 {
 		return nil
 	}
@@ -202,8 +205,8 @@ func (r *reader) readBlock(e *elem, room int) error {
 			break
 		}
 	}
-	e.blockCut = e.blockCut || end < n
 	var kids []*elem
+	secure := false
 	for _, k := range cells[:end] {
 		if !k.states.has(stateShowing) {
 			continue
@@ -213,8 +216,10 @@ func (r *reader) readBlock(e *elem, room int) error {
 			r.known[k.key()] = k
 		}
 		kids = append(kids, k)
+		secure = secure || secureRole(RoleName(k.role))
 	}
 	e.children, e.resolved = kids, true
+	e.blockCut = end < n || short && (len(kids) == 0 || secure)
 	return nil
 }
 

@@ -32,9 +32,12 @@ func fakeCell(path string) (row, col int, ok bool) {
 // are the table's children and its size spans them, and the read holds
 // every cell that shows (BlocksOnly). A cell the app gives no states or
 // no object for (an error answer) ends the block before its row: the read
-// holds whole rows, its size says which, and it is not BlocksOnly. So is
-// a block the bounds (rows, columns, cells) or the read's budget cut, and
-// a table whose counts or extents did not come. A call of the block the
+// holds whole rows, its size says which, and it is not BlocksOnly. A
+// block the bounds (rows, columns, cells) or the read's budget cut says
+// which rows and columns it holds and stays BlocksOnly while the cells it
+// read are no password fields (a sheet's cells are alike), not when one
+// is or none was read; a table whose counts or extents did not come is
+// not BlocksOnly. A call of the block the
 // app never answers (a corner's name, a cell, a cell's states) fails the
 // read as not responding: never a block without that cell under a size
 // that claims it.
@@ -53,6 +56,11 @@ func TestBlockReadHoldsWholeRows(t *testing.T) {
 		}
 		return s
 	}
+	// pwCell is sh with a password field among its cells (row 2, column 2).
+	pwCell := func(sh fakeSheet) fakeSheet {
+		sh.passwordCell = "/cell/1/1"
+		return sh
+	}
 	screen := func(rows, cols int32) fakeSheet {
 		return fakeSheet{rows: calcRows, cols: calcColumns, shownRows: rows, shownCols: cols}
 	}
@@ -69,14 +77,16 @@ func TestBlockReadHoldsWholeRows(t *testing.T) {
 		{"every call answered", usual, 0, 1000, nil, nil, held(usual, 4, 3), 12, true},
 		{"a screen of Calc's sheet", screen(40, 24), 0, 1000, nil, nil, held(screen(40, 24), 40, 24), 960, true},
 		{"a block at every bound", screen(maxBlockRows, 10), 0, maxBlockCells + 2, nil, nil, held(screen(maxBlockRows, 10), maxBlockRows, 10), maxBlockCells, true},
-		{"more rows show than a block holds", screen(maxBlockRows+1, 3), 0, 1000, nil, nil, held(screen(maxBlockRows+1, 3), maxBlockRows, 3), maxBlockRows * 3, false},
-		{"more columns show than a block holds", screen(4, maxBlockColumns+1), 0, 1000, nil, nil, held(screen(4, maxBlockColumns+1), 4, maxBlockColumns), 4 * maxBlockColumns, false},
-		{"more cells show than a block holds", screen(50, 41), 0, 5000, nil, nil, held(screen(50, 41), maxBlockCells/41, 41), maxBlockCells / 41 * 41, false},
-		{"the budget holds two of the rows", usual, 0, 8, nil, nil, held(usual, 2, 3), 6, false},
-		{"the budget holds part of a row", usual, 0, 4, nil, nil, held(usual, 1, 2), 2, false},
+		{"more rows show than a block holds", screen(maxBlockRows+1, 3), 0, 1000, nil, nil, held(screen(maxBlockRows+1, 3), maxBlockRows, 3), maxBlockRows * 3, true},
+		{"more rows show than a block holds, a password cell among them", pwCell(screen(maxBlockRows+1, 3)), 0, 1000, nil, nil, held(screen(maxBlockRows+1, 3), maxBlockRows, 3), maxBlockRows * 3, false},
+		{"more columns show than a block holds", screen(4, maxBlockColumns+1), 0, 1000, nil, nil, held(screen(4, maxBlockColumns+1), 4, maxBlockColumns), 4 * maxBlockColumns, true},
+		{"more cells show than a block holds", screen(50, 41), 0, 5000, nil, nil, held(screen(50, 41), maxBlockCells/41, 41), maxBlockCells / 41 * 41, true},
+		{"the budget holds two of the rows", usual, 0, 8, nil, nil, held(usual, 2, 3), 6, true},
+		{"the budget holds two of the rows, a password cell among them", pwCell(usual), 0, 8, nil, nil, held(usual, 2, 3), 6, false},
+		{"the budget holds part of a row", usual, 0, 4, nil, nil, held(usual, 1, 2), 2, true},
 		{"the budget holds no cell", usual, 0, 2, nil, nil, held(usual, 0, 0), 0, false},
 		{"the budget spent before the sheet", usual, 1, 2, nil, nil, held(usual, 0, 0), 0, false},
-		{"corners that are no addresses, a big table", screen(4, 3), 0, 5000, nil, calls("GetAccessibleAtPoint 1 1"), held(screen(4, 3), maxBlockCells/maxBlockColumns, maxBlockColumns), maxBlockCells / maxBlockColumns * maxBlockColumns, false},
+		{"corners that are no addresses, a big table", screen(4, 3), 0, 5000, nil, calls("GetAccessibleAtPoint 1 1"), held(screen(4, 3), maxBlockCells/maxBlockColumns, maxBlockColumns), maxBlockCells / maxBlockColumns * maxBlockColumns, true},
 		{"corners that are no addresses, a small table", usual, 0, 1000, nil, calls("GetAccessibleAtPoint 1 1"), held(usual, 4, 3), 12, true},
 		{"the counts answer an error", usual, 0, 1000, nil, calls("NRows"), nil, 0, false},
 		{"the extents answer an error", usual, 0, 1000, nil, calls("GetExtents"), held(usual, 0, 0), 0, false},
@@ -95,6 +105,8 @@ func TestBlockReadHoldsWholeRows(t *testing.T) {
 					return fakeNode{count: int32(1 + c.others), kids: 1 + c.others}
 				case "/n/0":
 					return fakeNode{count: 1<<31 - 1, manages: true, sheet: c.sheet}
+				case c.sheet.passwordCell:
+					return fakeNode{role: "password_text"}
 				}
 				return fakeNode{}
 			}
