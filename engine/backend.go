@@ -564,9 +564,11 @@ type Tree struct {
 	Truncated bool
 	// BlocksOnly: the read is Truncated only because tables were read by
 	// their visible block (Node.Table), so every element that can show on
-	// screen is in it, every secure field among them: a screenshot needs
-	// no search (capture.go). False when the budget, the depth or anything
-	// else left elements out, and on any backend that cannot tell.
+	// screen is in it, but for cells of a block too big for one read that
+	// are alike to those read and, like them, no secure field: every
+	// secure field on screen is in it, and a screenshot needs no search
+	// (capture.go). False when the budget, the depth or anything else left
+	// elements out, and on any backend that cannot tell.
 	BlocksOnly bool
 }
 

@@ -82,8 +82,8 @@ const secureSearchFactor = 10
 // as t (its secure rows' details already read). A read the budget cut
 // holds only some of them, so the window's structure is searched again
 // within a larger bound and its secure fields' frames read; a read cut only
-// by tables read by their visible block holds every element on screen and
-// needs no search. A search that cannot see the whole window either is
+// by tables read by their visible block holds every secure field on screen
+// (Tree.BlocksOnly) and needs no search. A search that cannot see the whole window either is
 // unsupported: a screenshot with a secure field left unpainted is never
 // sent.
 func (d *Driver) secureFrames(ctx context.Context, t *Tree) ([]Rect, *Error) {

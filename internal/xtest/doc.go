@@ -5,7 +5,8 @@
 // sends the synthetic events any client can forge, owns the clipboard
 // without ever answering, plays a window manager (StartWM), and reads
 // what the driver publishes: windows by class, text properties, input
-// shapes, stacking, and which keys and buttons are down.
+// shapes, stacking, and which keys and buttons are down; and, for tests
+// that C code frees what it allocates, how much the C heap holds.
 //
 // It is for tests only; the binary never links it (ci/ships_test.go). It
 // is a client of its own rather than hooks into native/xlib, so the

@@ -11,6 +11,9 @@ import "time"
 // Display is a connection to an X display; without cgo there is none.
 type Display struct{}
 
+// CHeapInUse returns ErrNotBuilt in a build without cgo.
+func CHeapInUse() (uint64, error) { return 0, ErrNotBuilt }
+
 // Open returns ErrNotBuilt in a build without cgo.
 func Open(display string) (*Display, error) { return nil, ErrNotBuilt }
 

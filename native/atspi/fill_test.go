@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,9 +27,40 @@ type fakeNode struct {
 	localized []string
 	names     []string
 	nameFails bool
-	// sheet: the element is a table of sheetRows x sheetColumns cells,
-	// all of them showing, 100 x 10 px each (tables_test.go).
-	sheet bool
+	// sheet, when its counts are set: the element is a sheet
+	// (tables_test.go).
+	sheet fakeSheet
+	// role, when set, is the role GetRole answers by name (else
+	// push_button's number).
+	role string
+}
+
+// fakeSheet is a fake table of rows by cols cells, 100 x 10 px each, of
+// which the first shownRows by shownCols show (its extents hold them
+// only); every cell says it shows.
+type fakeSheet struct {
+	rows, cols           int32
+	shownRows, shownCols int32
+	// passwordCell, when set, is the path of a cell whose role is
+	// password_text.
+	passwordCell string
+}
+
+// roleNumber is the AT-SPI number of the role named name (as RoleName
+// names it), 0 when libatspi knows no such role.
+func roleNumber(name string) uint32 {
+	loadNames()
+	return uint32(max(slices.Index(roleNames, name), 0))
+}
+
+// fakeAddress is a cell's address as a sheet names it ("A1", "AB12") from
+// its zero-based row and column.
+func fakeAddress(row, col int) string {
+	letters := ""
+	for c := col + 1; c > 0; c = (c - 1) / 26 {
+		letters = string(rune('A'+(c-1)%26)) + letters
+	}
+	return letters + strconv.Itoa(row+1)
 }
 
 // fakeApp answers the fill's and the action details' calls for a tree
@@ -145,7 +177,11 @@ func (f *fakeApp) answer(serial uint32, path, member string) []byte {
 	switch member {
 	case "GetRole":
 		sig = "u"
-		b.uint32(31) // push_button
+		if n.role != "" {
+			b.uint32(roleNumber(n.role))
+		} else {
+			b.uint32(31) // push_button
+		}
 	case "GetState":
 		sig = "au"
 		states := stateSet(1 << stateShowing)
@@ -157,7 +193,7 @@ func (f *fakeApp) answer(serial uint32, path, member string) []byte {
 		b.uint32(uint32(states >> 32))
 	case "GetInterfaces":
 		sig = "as"
-		if n.sheet {
+		if n.sheet.rows > 0 {
 			b.arg([]string{"org.a11y.atspi.Accessible", "org.a11y.atspi.Table"})
 		} else {
 			b.arg([]string{"org.a11y.atspi.Accessible"})
@@ -173,7 +209,7 @@ func (f *fakeApp) answer(serial uint32, path, member string) []byte {
 		sig = "v"
 		b.sig("s")
 		if row, col, ok := fakeCell(path); ok && member == "Name" {
-			b.str(fmt.Sprintf("%c%d", 'A'+col, row+1)) // its address
+			b.str(fakeAddress(row, col))
 		} else {
 			b.str(member + " of " + path)
 		}
@@ -184,11 +220,11 @@ func (f *fakeApp) answer(serial uint32, path, member string) []byte {
 	case "NRows", "NColumns":
 		sig = "v"
 		b.sig("i")
-		b.int32(map[string]int32{"NRows": sheetRows, "NColumns": sheetColumns}[member])
+		b.int32(map[string]int32{"NRows": n.sheet.rows, "NColumns": n.sheet.cols}[member])
 	case "GetExtents":
 		sig = "(iiii)"
 		b.align(8)
-		for _, v := range []int32{0, 0, sheetColumns * 100, sheetRows * 10} {
+		for _, v := range []int32{0, 0, n.sheet.shownCols * 100, n.sheet.shownRows * 10} {
 			b.int32(v)
 		}
 	case "GetChildren":

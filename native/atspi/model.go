@@ -101,8 +101,10 @@ type elem struct {
 	// zero-valued fields are not yet read).
 	blockRead            bool
 	tableRows, tableCols int32
-	// blockCut: a cell not known ended the block early, so the read does
-	// not hold every cell that shows (the read is not Tree.BlocksOnly).
+	// blockCut: the cells of the block the read holds cannot stand for
+	// those that show (a cell not known ended it early, none was read, or
+	// the bounds or the budget cut it and a cell read is a password
+	// field), so the read is not Tree.BlocksOnly (tables.go).
 	blockCut bool
 	// A cell of such a block: its row and column.
 	inBlock          bool

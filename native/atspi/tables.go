@@ -18,17 +18,38 @@ import (
 //  2. the cells at its top-left and bottom-right corners
 //     (Component.GetAccessibleAtPoint), and their names: a sheet names a
 //     cell by its address ("B12"), which gives the block's first and last
-//     row and column (when a name is no address, the block starts at the
-//     first cell and spans maxBlockRows by maxBlockColumns);
-//  3. every cell of that block by row and column (Table.GetAccessibleAt);
+//     row and column (when a name is no address, the block is the whole
+//     table, from its first cell);
+//  3. every cell of that block within the bounds below and the read's
+//     budget (fitBlock) by row and column (Table.GetAccessibleAt);
 //  4. each cell's role, states and name (its interfaces once, from the
 //     first cell: a sheet's cells are all alike).
 //
-// Cells that are not showing are left out. A cell the app did not give
-// (an error answer or no object for its place, states that did not come)
-// ends the block at the row before it: the read holds whole rows, so the
-// size it reports (blockSize) spans no cell it lacks, and it is not
-// BlocksOnly (cells that show are missing). A call not answered in time
+// Cells that are not showing are left out. A read may leave out cells
+// that show and still say it holds every element on screen that could be
+// a secure field (Tree.BlocksOnly, which lets a screenshot skip its search
+// for secure fields, engine/capture.go): a sheet's cells are all alike (the
+// reader already takes their interfaces from the first one), so the cells
+// it read stand for the ones of the block it left out while they are
+// known and none is a password field. The table is blockCut, and the read
+// not BlocksOnly, when:
+//
+//   - the bounds below or the read's element budget left (room) hold fewer
+//     rows or columns than the corners say show (a zoomed-out sheet on a
+//     big screen, a read with a small max_elements), or the corners did
+//     not say (the block is then the whole table, from its first cell),
+//     and either no cell that shows was read or one read is a password
+//     field;
+//   - no cell was read: the counts or the extents did not come, or say
+//     nothing shows, or the budget was spent (a table whose cells were
+//     not read counts as any element whose children were not);
+//   - a cell the app did not give (an error answer or no object for its
+//     place, states that did not come) ends the block at the row before
+//     it: the read holds whole rows, so the size it reports (blockSize)
+//     spans no cell it lacks.
+//
+// The size the table reports spans the cells the read holds, so a cut
+// block says which rows and columns it kept. A call not answered in time
 // fails the read. The cells become the table's
 // children in the read, with place ids by row and column (places.go); the
 // table keeps the child count it reports, and the read says truncated.
@@ -54,10 +75,27 @@ type block struct {
 	corner         [2]string // paths of the corner cells
 }
 
+// fitBlock is how many rows and columns of a block of rows by cols cells
+// a read asks for: at most maxBlockRows rows, maxBlockColumns columns and
+// limit cells in all (maxBlockCells at most): whole rows while one row
+// fits, else the first limit cells of one row, none when limit is spent.
+func fitBlock(rows, cols int32, limit int) (int32, int32) {
+	rows, cols = min(rows, maxBlockRows), min(cols, maxBlockColumns)
+	limit = min(limit, maxBlockCells)
+	if limit <= 0 || rows <= 0 || cols <= 0 {
+		return 0, 0
+	}
+	if int(rows)*int(cols) > limit {
+		rows = max(int32(limit)/cols, 1)
+		cols = min(cols, int32(limit))
+	}
+	return rows, cols
+}
+
 // readBlock reads a table's visible block and makes its showing cells the
 // table's children. room bounds the cells read (the read's budget left).
 func (r *reader) readBlock(e *elem, room int) error {
-	e.blockRead = true
+	e.blockRead, e.blockCut = true, false
 	r.c.rememberBlockTable(e.bus, e.path)
 	conn, err := r.c.connFor(r.ctx, e.bus)
 	if err != nil {
@@ -95,23 +133,16 @@ func (r *reader) readBlock(e *elem, room int) error {
 	}
 	e.tableRows, e.tableCols = b.rows, b.cols
 	if b.rows <= 0 || b.cols <= 0 || b.w <= 0 || b.h <= 0 {
-		return nil // nothing on screen to read
+		return nil // nothing on screen to read, or what is not known
 	}
 
 	// Round 2: the corner cells, then their names.
 	r.corners(conn, e, &b)
 
-	rows := min(b.r1-b.r0+1, maxBlockRows)
-	cols := min(b.c1-b.c0+1, maxBlockColumns)
-	if rows <= 0 || cols <= 0 {
+	rows, cols := fitBlock(b.r1-b.r0+1, b.c1-b.c0+1, room)
+	short := rows < b.r1-b.r0+1 || cols < b.c1-b.c0+1
+	if rows == 0 {
 		return nil
-	}
-	limit := min(maxBlockCells, room)
-	if int(rows*cols) > limit {
-		rows = max(int32(limit)/cols, 1)
-		if int(rows*cols) > limit {
-			cols = int32(limit)
-		}
 	}
 
 	// Round 3: the cells by row and column.
@@ -174,8 +205,8 @@ func (r *reader) readBlock(e *elem, room int) error {
 			break
 		}
 	}
-	e.blockCut = end < n
 	var kids []*elem
+	secure := false
 	for _, k := range cells[:end] {
 		if !k.states.has(stateShowing) {
 			continue
@@ -185,8 +216,10 @@ func (r *reader) readBlock(e *elem, room int) error {
 			r.known[k.key()] = k
 		}
 		kids = append(kids, k)
+		secure = secure || secureRole(RoleName(k.role))
 	}
 	e.children, e.resolved = kids, true
+	e.blockCut = end < n || short && (len(kids) == 0 || secure)
 	return nil
 }
 
@@ -217,11 +250,12 @@ func blockSize(e *elem) *TableSize {
 
 // corners finds the block's first and last row and column from the cells
 // at the table's top-left and bottom-right corners. Without them (a table
-// that does not answer, names that are no addresses) the block starts at
-// the first cell and spans the most rows and columns a block may.
+// that does not answer, names that are no addresses) any cell may show:
+// the block is the whole table, of which a read holds the first rows and
+// columns (fitBlock) and says it cut the rest.
 func (r *reader) corners(conn *wireConn, e *elem, b *block) {
 	b.r0, b.c0 = 0, 0
-	b.r1, b.c1 = min(b.rows, maxBlockRows)-1, min(b.cols, maxBlockColumns)-1
+	b.r1, b.c1 = b.rows-1, b.cols-1
 	coords := r.c.coordType(r.ctx, e.bus)
 	p := newPipe(r.ctx)
 	p.add(conn, call{target: 0, kind: kindCell}, e.bus, e.path, "org.a11y.atspi.Component", "GetAccessibleAtPoint", b.x+1, b.y+1, coords)

@@ -197,11 +197,7 @@ func rawEvent(raw *C.nx_raw) (RawEvent, bool) {
 		if raw.kind == C.XI_RawKeyRelease {
 			ev.Kind = RawKeyRelease
 		}
-		if raw.keysym != 0 {
-			if s := C.XKeysymToString(C.KeySym(raw.keysym)); s != nil {
-				ev.Keysym = C.GoString(s)
-			}
-		}
+		ev.Keysym = keysymName(uint64(raw.keysym))
 		return ev, true
 	case C.XI_RawButtonPress:
 		return RawEvent{Kind: RawButtonPress, Button: int(raw.detail)}, true

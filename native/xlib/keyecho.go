@@ -32,13 +32,13 @@ func (d *Display) KeyEcho(name string, r rune) (KeyEcho, error) {
 			return nil
 		}
 		if _, lent := d.keys.spares[ks]; lent {
-			out.Keysym = keysymName(ks)
+			out.Keysym = keysymName(uint64(ks))
 			return nil
 		}
 		code, level := d.keycodeFor(ks)
 		if code == 0 || level > 1 {
 			// sendKeysym lends a spare keycode holding ks at every level.
-			out.Keysym = keysymName(ks)
+			out.Keysym = keysymName(uint64(ks))
 			return nil
 		}
 		out.Keysym = d.levelZero(code)
@@ -55,15 +55,5 @@ func (d *Display) KeyEcho(name string, r rune) (KeyEcho, error) {
 // levelZero names the keysym at group 0, level 0 of a keycode, as the
 // watcher does.
 func (d *Display) levelZero(code C.KeyCode) string {
-	return keysymName(C.XkbKeycodeToKeysym(d.dpy, code, 0, 0))
-}
-
-func keysymName(ks C.KeySym) string {
-	if ks == noSymbol {
-		return ""
-	}
-	if s := C.XKeysymToString(ks); s != nil {
-		return C.GoString(s)
-	}
-	return ""
+	return keysymName(uint64(C.XkbKeycodeToKeysym(d.dpy, code, 0, 0)))
 }
