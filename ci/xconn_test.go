@@ -39,13 +39,7 @@ func moduleImport(path string) string {
 
 // xconnDepViolations checks internal/xconn's dependency closure.
 func xconnDepViolations(pkgs []listedPackage) []string {
-	var out []string
-	for _, p := range pkgs {
-		if why := moduleImport(p.ImportPath); why != "" {
-			out = append(out, p.ImportPath+" ("+why+") is in "+xconnDir+"'s dependencies")
-		}
-	}
-	return out
+	return closureViolations(pkgs, moduleImport, "is in "+xconnDir+"'s dependencies")
 }
 
 // xlibOwned matches a call of a function internal/xconn owns: in C (and
@@ -107,15 +101,7 @@ func TestXconnCheckersCatchWhatItOwns(t *testing.T) {
 // with the go tool and checks it, and the import lines of all its files.
 func TestXconnImportsNoModulePackage(t *testing.T) {
 	root := testkit.RepoDir(t)
-	pkgs := listDeps(t, root, "./"+xconnDir)
-	found := false
-	for _, p := range pkgs {
-		found = found || p.ImportPath == modulePath+"/"+xconnDir
-	}
-	if !found {
-		t.Fatalf("go list did not list %s", xconnDir)
-	}
-	for _, v := range xconnDepViolations(pkgs) {
+	for _, v := range xconnDepViolations(listPackageDeps(t, root, xconnDir)) {
 		t.Error(v)
 	}
 	files := goSources(t, filepath.Join(root, filepath.FromSlash(xconnDir)), true)
