@@ -11,6 +11,8 @@ type XError struct {
 	Text     string // Xlib's name for the code
 }
 
+// Error names the code and the request, as the driver's X errors always
+// have; the resource is in its field.
 func (e *XError) Error() string {
-	return fmt.Sprintf("X error %d (%s), request %d.%d, resource %#x", e.Code, e.Text, e.Request, e.Minor, e.Resource)
+	return fmt.Sprintf("X error %d (%s), request %d.%d", e.Code, e.Text, e.Request, e.Minor)
 }
