@@ -38,13 +38,7 @@ func layerImportViolation(layer, path string) string {
 
 // layerDepViolations checks a layer's dependency closure.
 func layerDepViolations(layer string, pkgs []listedPackage) []string {
-	var out []string
-	for _, p := range pkgs {
-		if why := layerImportViolation(layer, p.ImportPath); why != "" {
-			out = append(out, p.ImportPath+" ("+why+") is in "+layer+"'s dependencies")
-		}
-	}
-	return out
+	return closureViolations(pkgs, func(path string) string { return layerImportViolation(layer, path) }, "is in "+layer+"'s dependencies")
 }
 
 // layerSourceViolations checks the import lines of a layer's sources.
@@ -80,15 +74,7 @@ func TestNativeLayersImportNoEngineNorEachOther(t *testing.T) {
 	root := testkit.RepoDir(t)
 	for _, layer := range nativeLayers {
 		t.Run(layer, func(t *testing.T) {
-			pkgs := listDeps(t, root, "./"+layer)
-			found := false
-			for _, p := range pkgs {
-				found = found || p.ImportPath == modulePath+"/"+layer
-			}
-			if !found {
-				t.Fatalf("go list did not list %s", layer)
-			}
-			for _, v := range layerDepViolations(layer, pkgs) {
+			for _, v := range layerDepViolations(layer, listPackageDeps(t, root, layer)) {
 				t.Error(v)
 			}
 		})

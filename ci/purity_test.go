@@ -197,6 +197,33 @@ func listDeps(t *testing.T, root string, patterns ...string) []listedPackage {
 	return pkgs
 }
 
+// listPackageDeps lists the dependency closure of one package of the module
+// (rel, module-relative) and fails the test when the go tool did not list
+// the package itself.
+func listPackageDeps(t *testing.T, root, rel string) []listedPackage {
+	t.Helper()
+	pkgs := listDeps(t, root, "./"+rel)
+	for _, p := range pkgs {
+		if p.ImportPath == modulePath+"/"+rel {
+			return pkgs
+		}
+	}
+	t.Fatalf("go list did not list %s", rel)
+	return nil
+}
+
+// closureViolations reports each package of a dependency closure that
+// forbidden says why not to have, as "path (why) where".
+func closureViolations(pkgs []listedPackage, forbidden func(path string) string, where string) []string {
+	var out []string
+	for _, p := range pkgs {
+		if why := forbidden(p.ImportPath); why != "" {
+			out = append(out, p.ImportPath+" ("+why+") "+where)
+		}
+	}
+	return out
+}
+
 // goSources reads the Go files under dir (test files too when tests is
 // set), whatever their build constraints, keyed by their path under dir.
 func goSources(t *testing.T, dir string, tests bool) map[string]string {

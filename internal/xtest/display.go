@@ -11,10 +11,11 @@ import "C"
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"sync"
 	"unsafe"
+
+	"github.com/nish-driver/nish-driver/internal/xconn"
 )
 
 // Display is one connection to an X display, owned by a goroutine locked
@@ -29,7 +30,7 @@ type Display struct {
 	done   chan struct{} // closed when the goroutine has closed the connection
 
 	// Owned by the goroutine.
-	conn  *C.xt_conn
+	conn  *xconn.Conn
 	dpy   *C.Display
 	root  C.Window
 	atoms map[string]C.Atom
@@ -52,26 +53,19 @@ func Open(display string) (*Display, error) {
 func (d *Display) loop(display string, ready chan<- error) {
 	runtime.LockOSThread()
 	defer close(d.done)
-	var name *C.char
-	if display != "" {
-		name = C.CString(display)
-		defer C.free(unsafe.Pointer(name))
-	}
-	d.conn = C.xt_open(name)
-	if d.conn == nil {
-		if display == "" {
-			display = os.Getenv("DISPLAY")
-		}
-		ready <- fmt.Errorf("xtest: cannot open X display %q", display)
+	conn, err := xconn.Open(display)
+	if err != nil {
+		ready <- fmt.Errorf("xtest: %w", err)
 		return
 	}
-	d.dpy = d.conn.dpy
+	d.conn = conn
+	d.dpy = (*C.Display)(conn.Display())
 	d.root = C.XDefaultRootWindow(d.dpy)
 	ready <- nil
 	for f := range d.jobs {
 		f()
 	}
-	C.xt_close(d.conn)
+	d.conn.Close()
 }
 
 // Close ends the connection; the server then destroys the windows it made
@@ -114,21 +108,18 @@ func (d *Display) call(f func()) error {
 
 // run runs one closure with an empty error slot (loop only).
 func (d *Display) run(f func() error) error {
-	if d.conn.lost != 0 {
+	if d.conn.Lost() {
 		return ErrDisplayLost
 	}
-	C.xt_err_reset()
+	xconn.ResetErrors()
 	err := f()
-	if d.conn.lost != 0 {
+	if d.conn.Lost() {
 		return ErrDisplayLost
 	}
-	var e C.xt_xerror
-	if C.xt_err_take(d.dpy, &e) == 0 || err != nil {
-		return err
+	if xe := d.conn.TakeError(true); xe != nil && err == nil {
+		return xe
 	}
-	var buf [128]C.char
-	C.XGetErrorText(d.dpy, C.int(e.code), &buf[0], C.int(len(buf)))
-	return &XError{Code: int(e.code), Request: int(e.request), Resource: uint64(e.resource), Text: C.GoString(&buf[0])}
+	return err
 }
 
 // atom interns an atom name once per connection (loop only).

@@ -18,10 +18,10 @@
 // to its OS thread per connection (Xlib is not safe to share between
 // threads). Every call waits until the server has handled its requests
 // (XSync) and returns the first X protocol error they caused as *XError.
-// Xlib's error handler is one for the whole process: this package puts its
-// own in front of the one the process has (native/xlib's, in the tests
-// that use both) and passes every error on to it, so each package still
-// sees the errors of its own connections.
+// Xlib's handlers are one for the whole process, so this package installs
+// none: it opens its connections through internal/xconn, as native/xlib
+// does, whose error handler keeps each thread's errors apart and whose
+// guarded open turns a server dying mid-open into an error.
 //
 // Built without cgo, Open returns ErrNotBuilt, so packages that use it
 // still compile.

@@ -2,7 +2,8 @@ package xtest
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/nish-driver/nish-driver/internal/xconn"
 )
 
 var (
@@ -16,14 +17,6 @@ var (
 	ErrTimeout = errors.New("xtest: nothing came in time")
 )
 
-// XError is an X protocol error one of a call's requests caused.
-type XError struct {
-	Code     int    // BadWindow is 3
-	Request  int    // the major opcode of the failed request
-	Resource uint64 // the id it named
-	Text     string // Xlib's text for the code
-}
-
-func (e *XError) Error() string {
-	return fmt.Sprintf("xtest: X error %d (%s), request %d, resource %#x", e.Code, e.Text, e.Request, e.Resource)
-}
+// XError is an X protocol error one of a call's requests caused; the type
+// is internal/xconn's, where the process's error handler is.
+type XError = xconn.XError

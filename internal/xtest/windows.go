@@ -16,6 +16,8 @@ import (
 	"slices"
 	"time"
 	"unsafe"
+
+	"github.com/nish-driver/nish-driver/internal/xconn"
 )
 
 // viewableWait bounds NewPlainWindow's wait for its window to show.
@@ -216,7 +218,7 @@ func (d *Display) FindByClass(class string) ([]uint64, error) {
 				out = append(out, uint64(kids[i]))
 			}
 		}
-		C.xt_err_reset() // windows vanishing mid-walk are not errors
+		xconn.ResetErrors() // windows vanishing mid-walk are not errors
 	})
 	return out, err
 }

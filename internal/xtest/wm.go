@@ -83,7 +83,7 @@ func (wm *WM) Activation(limit time.Duration) (uint64, error) {
 	d := wm.d
 	var w C.Window
 	err := d.call(func() {
-		w = C.xt_wait_client_message(d.conn, d.atom("_NET_ACTIVE_WINDOW"), C.int(limit.Milliseconds()))
+		w = C.xt_wait_client_message(d.dpy, (*C.int)(d.conn.LostFlag()), d.atom("_NET_ACTIVE_WINDOW"), C.int(limit.Milliseconds()))
 	})
 	if err == nil && w == 0 {
 		err = ErrTimeout

@@ -7,41 +7,6 @@
 
 #include <X11/Xlib.h>
 
-// ---- xt_conn.c: connections and error trapping ----
-
-// xt_conn is one display connection and the flag its I/O exit handler
-// raises when the connection dies.
-typedef struct xt_conn {
-	Display *dpy;
-	volatile int lost;
-} xt_conn;
-
-// xt_open connects to the display (NULL: $DISPLAY) and sets the
-// connection's I/O exit handler. It returns NULL when the display cannot
-// be opened.
-xt_conn *xt_open(const char *name);
-// xt_close closes the connection (also after it was lost) and frees c.
-void xt_close(xt_conn *c);
-
-// xt_xerror is the first X protocol error trapped on this thread since the
-// last xt_err_reset.
-typedef struct {
-	int count;
-	int code;
-	int request;
-	int minor;
-	unsigned long resource;
-} xt_xerror;
-
-// xt_err_reset puts this package's error handler in front of the process's
-// (again, should another have been set since) and empties this thread's
-// error slot.
-void xt_err_reset(void);
-// xt_err_take waits (XSync) until the server has answered every request
-// sent so far, copies this thread's slot to out, empties it, and returns
-// the number of errors trapped.
-int xt_err_take(Display *dpy, xt_xerror *out);
-
 // ---- xt_event.c: events ----
 
 // xt_send_button sends a synthetic (SendEvent) ButtonPress or
@@ -52,8 +17,9 @@ void xt_send_button(Display *dpy, Window win, int press, int x, int y, unsigned 
 void xt_send_delete(Display *dpy, Window win, Atom protocols, Atom del);
 // xt_wait_client_message reads the connection's events for up to
 // timeout_ms and returns the window of the first ClientMessage of type, or
-// 0 when none came. Other events are read and dropped.
-Window xt_wait_client_message(xt_conn *c, Atom type, int timeout_ms);
+// 0 when none came or the connection broke (lost: internal/xconn's flag,
+// nonzero once it has). Other events are read and dropped.
+Window xt_wait_client_message(Display *dpy, volatile int *lost, Atom type, int timeout_ms);
 
 // ---- xt_shape.c: input shapes ----
 

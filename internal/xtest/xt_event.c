@@ -43,21 +43,21 @@ static long now_ms(void) {
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
-Window xt_wait_client_message(xt_conn *c, Atom type, int timeout_ms) {
+Window xt_wait_client_message(Display *dpy, volatile int *lost, Atom type, int timeout_ms) {
 	long deadline = now_ms() + timeout_ms;
 	for (;;) {
-		while (!c->lost && XPending(c->dpy) > 0) {
+		while (!*lost && XPending(dpy) > 0) {
 			XEvent ev;
-			XNextEvent(c->dpy, &ev);
+			XNextEvent(dpy, &ev);
 			if (ev.type == ClientMessage && ev.xclient.message_type == type) {
 				return ev.xclient.window;
 			}
 		}
 		long left = deadline - now_ms();
-		if (c->lost || left <= 0) {
+		if (*lost || left <= 0) {
 			return 0;
 		}
-		struct pollfd fd = {.fd = ConnectionNumber(c->dpy), .events = POLLIN};
+		struct pollfd fd = {.fd = ConnectionNumber(dpy), .events = POLLIN};
 		if (poll(&fd, 1, (int)left) < 0 && errno != EINTR) {
 			return 0;
 		}

@@ -13,6 +13,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/xconn"
 )
 
 // Each clipboard read and each clipboard owner works through a connection
@@ -47,7 +49,7 @@ const (
 // wake runs on the thread that opened it.
 type clipConn struct {
 	mu sync.Mutex
-	c  *C.nx_conn // nil once closed; guarded by mu for wake
+	c  *conn // nil once closed; guarded by mu for wake
 
 	dpy   *C.Display
 	win   C.Window
@@ -62,7 +64,7 @@ func openClip(display string) (*clipConn, error) {
 		return nil, err
 	}
 	k := &clipConn{c: c, dpy: c.dpy, atoms: atomTable{}}
-	C.nx_err_reset()
+	xconn.ResetErrors()
 	k.win = C.nx_clip_window(k.dpy)
 	if err := k.xerr(); err != nil {
 		k.close()
@@ -77,12 +79,12 @@ func (k *clipConn) wake() {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.c != nil {
-		C.nx_wake(k.c)
+		k.c.wake()
 	}
 }
 
 // lost reports whether the connection broke.
-func (k *clipConn) lost() bool { return k.c.lost != 0 }
+func (k *clipConn) lost() bool { return k.c.lost() }
 
 // close destroys the window and closes the connection.
 func (k *clipConn) close() {
@@ -93,31 +95,28 @@ func (k *clipConn) close() {
 	if c == nil {
 		return
 	}
-	if c.lost == 0 {
+	if !c.lost() {
 		C.XDestroyWindow(k.dpy, k.win)
 		C.XSync(k.dpy, C.False)
-		C.nx_err_reset()
+		xconn.ResetErrors()
 	}
-	C.nx_close(c)
+	c.close()
 }
 
 // atom interns an atom name once per connection.
 func (k *clipConn) atom(name string) C.Atom { return k.atoms.intern(k.dpy, name) }
 
 // xerr waits for the server to handle every request sent so far and
-// returns the first X error trapped on this thread since the last reset.
+// returns the first X error trapped on this thread since the last reset,
+// or ErrDisplayLost when there was none but the connection broke.
 func (k *clipConn) xerr() error {
-	var e C.nx_xerror
-	if C.nx_err_take(k.dpy, 1, &e) == 0 {
-		if k.lost() {
-			return ErrDisplayLost
-		}
-		return nil
+	if err := k.c.xerr(true); err != nil {
+		return err
 	}
-	var buf [128]C.char
-	C.XGetErrorText(k.dpy, e.code, &buf[0], C.int(len(buf)))
-	return &XError{Code: int(e.code), Request: int(e.request), Minor: int(e.minor),
-		Resource: uint64(e.resource), Text: C.GoString(&buf[0])}
+	if k.lost() {
+		return ErrDisplayLost
+	}
+	return nil
 }
 
 // waitFor reads events until one matches, the connection breaks, ctx ends
@@ -127,7 +126,7 @@ func (k *clipConn) xerr() error {
 func (k *clipConn) waitFor(ctx context.Context, deadline time.Time, match func(*C.nx_event) bool) (C.nx_event, error) {
 	var ev C.nx_event
 	for {
-		for C.nx_next_event(k.c, &ev) == 1 {
+		for k.c.next(&ev) {
 			if match(&ev) {
 				return ev, nil
 			}
@@ -145,7 +144,7 @@ func (k *clipConn) waitFor(ctx context.Context, deadline time.Time, match func(*
 		if left <= 0 {
 			return ev, ErrClipboardTimeout
 		}
-		C.nx_wait(k.c, C.int((left+time.Millisecond-1)/time.Millisecond))
+		k.c.wait(int((left + time.Millisecond - 1) / time.Millisecond))
 	}
 }
 

@@ -16,6 +16,8 @@ import (
 	"sync"
 	"time"
 	"unsafe"
+
+	"github.com/nish-driver/nish-driver/internal/xconn"
 )
 
 // ClipboardOwner holds the CLIPBOARD selection with one text and answers
@@ -140,7 +142,7 @@ func (o *ClipboardOwner) run(ctx context.Context, display, text string, deadline
 		return
 	}
 	clipboard := k.atom("CLIPBOARD")
-	C.nx_err_reset()
+	xconn.ResetErrors()
 	C.XSetSelectionOwner(k.dpy, clipboard, k.win, ts)
 	owner := C.XGetSelectionOwner(k.dpy, clipboard)
 	if err := k.xerr(); err != nil {
@@ -169,7 +171,7 @@ func (o *ClipboardOwner) run(ctx context.Context, display, text string, deadline
 func (o *ClipboardOwner) serve(k *clipConn, clipboard C.Atom, ts C.Time, data *clipText) error {
 	var ev C.nx_event
 	for {
-		for C.nx_next_event(k.c, &ev) == 1 {
+		for k.c.next(&ev) {
 			switch ev._type {
 			case evSelectionRequest:
 				o.answer(k, &ev, clipboard, ts, data)
@@ -185,7 +187,7 @@ func (o *ClipboardOwner) serve(k *clipConn, clipboard C.Atom, ts C.Time, data *c
 		if o.isReleasing() {
 			return nil
 		}
-		C.nx_wait(k.c, -1)
+		k.c.wait(-1)
 	}
 }
 
@@ -202,7 +204,7 @@ func (o *ClipboardOwner) answer(k *clipConn, ev *C.nx_event, clipboard C.Atom, t
 	// A request older than the ownership is about an earlier owner.
 	current := C.Time(ev.time) == currentTime || int32(uint32(ev.time)-uint32(ts)) >= 0
 	if C.Window(ev.window) == k.win && C.Atom(ev.selection) == clipboard && current {
-		C.nx_err_reset()
+		xconn.ResetErrors()
 		utf8, timestamp, targets := k.atom("UTF8_STRING"), k.atom("TIMESTAMP"), k.atom("TARGETS")
 		switch target {
 		case targets:
@@ -230,7 +232,7 @@ func (o *ClipboardOwner) answer(k *clipConn, ev *C.nx_event, clipboard C.Atom, t
 	if !served {
 		prop = xaNone
 	}
-	C.nx_err_reset()
+	xconn.ResetErrors()
 	C.nx_clip_notify(k.dpy, requestor, C.Atom(ev.selection), target, prop, C.Time(ev.time))
 	_ = k.xerr()
 }

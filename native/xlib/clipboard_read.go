@@ -16,6 +16,8 @@ import (
 	"time"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/nish-driver/nish-driver/internal/xconn"
 )
 
 // readGrace is how much longer than its own deadline ReadClipboard waits
@@ -82,7 +84,7 @@ func readClipboard(ctx context.Context, display string, deadline time.Time) (str
 	}
 	prop := k.atom(clipTransferProperty)
 	for _, target := range []C.Atom{k.atom("UTF8_STRING"), xaString} {
-		C.nx_err_reset()
+		xconn.ResetErrors()
 		C.XConvertSelection(k.dpy, clipboard, target, prop, k.win, ts)
 		C.XFlush(k.dpy)
 		ev, err := k.waitFor(ctx, deadline, func(ev *C.nx_event) bool {

@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"time"
 	"unsafe"
+
+	"github.com/nish-driver/nish-driver/internal/xconn"
 )
 
 // The consent dialog is a normal top-level window drawn with core Xlib on a
@@ -284,7 +286,7 @@ func (cw *consentWindow) destroy(d *Display) {
 	}
 	C.nx_font_free(d.dpy, cw.font)
 	C.XSync(d.dpy, C.False)
-	C.nx_err_reset()
+	xconn.ResetErrors()
 }
 
 // finish hands the answer over once.

@@ -4,7 +4,6 @@ package xlib
 
 /*
 #cgo pkg-config: x11 xtst xi xext xres xcomposite xrandr
-#include <stdlib.h>
 #include "nx.h"
 */
 import "C"
@@ -15,7 +14,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
-	"unsafe"
+
+	"github.com/nish-driver/nish-driver/internal/xconn"
 )
 
 // Display is one connection to an X display. Xlib is not safe to share
@@ -24,7 +24,7 @@ import (
 // The methods are safe to call from any goroutine.
 type Display struct {
 	name string
-	conn *C.nx_conn // set before Open returns; freed by the loop after Close
+	conn *conn // set before Open returns; closed by the loop after Close
 
 	mu      sync.Mutex
 	queue   []job
@@ -138,24 +138,6 @@ func displayName(display string) string {
 	return display
 }
 
-// openConn opens a connection to display ("" = $DISPLAY). Call it on the
-// locked thread that will own the connection.
-func openConn(display string) (*C.nx_conn, error) {
-	var cname *C.char
-	if display != "" {
-		cname = C.CString(display)
-		defer C.free(unsafe.Pointer(cname))
-	}
-	c := C.nx_open(cname)
-	if c == nil {
-		if display == "" {
-			display = os.Getenv("DISPLAY")
-		}
-		return nil, fmt.Errorf("xlib: cannot open X display %q", display)
-	}
-	return c, nil
-}
-
 // loop owns the connection: it opens it on its locked thread, runs queued
 // closures, reads events, and closes it after Close. The thread is never
 // unlocked, so it ends with the goroutine, thread-local error slot and all.
@@ -173,7 +155,7 @@ func (d *Display) loop(display string, start *opening) {
 	d.root = C.nx_root(d.dpy)
 	d.queryExtensions()
 	if !start.report(nil) {
-		C.nx_close(c)
+		c.close()
 		return
 	}
 	d.serve()
@@ -182,7 +164,7 @@ func (d *Display) loop(display string, start *opening) {
 			d.onClose[i]()
 		}
 	}
-	C.nx_close(c)
+	c.close()
 }
 
 // serve runs closures and dispatches events until Close.
@@ -211,7 +193,7 @@ func (d *Display) serve() {
 		idle := len(d.queue) == 0 && !d.closing
 		d.mu.Unlock()
 		if idle {
-			C.nx_wait(d.conn, -1)
+			d.conn.wait(-1)
 		}
 	}
 }
@@ -222,7 +204,7 @@ func (d *Display) run(j job) {
 	if d.connLost() {
 		err = ErrDisplayLost
 	} else {
-		C.nx_err_reset()
+		xconn.ResetErrors()
 		err = j.f()
 		if d.connLost() {
 			err = ErrDisplayLost
@@ -236,7 +218,7 @@ func (d *Display) run(j job) {
 // pump reads every waiting event and hands it to onEvent.
 func (d *Display) pump() {
 	var ev C.nx_event
-	for !d.connLost() && C.nx_next_event(d.conn, &ev) == 1 {
+	for !d.connLost() && d.conn.next(&ev) {
 		if d.onEvent != nil {
 			d.onEvent(d, &ev)
 		}
@@ -247,7 +229,7 @@ func (d *Display) pump() {
 // connLost reports (on the loop) whether the connection broke, and makes
 // the Display refuse further calls once it has.
 func (d *Display) connLost() bool {
-	if d.conn.lost == 0 {
+	if !d.conn.lost() {
 		return false
 	}
 	d.mu.Lock()
@@ -292,7 +274,7 @@ func (d *Display) enqueue(j job) error {
 		return err
 	}
 	d.queue = append(d.queue, j)
-	C.nx_wake(d.conn)
+	d.conn.wake()
 	return nil
 }
 
@@ -303,7 +285,7 @@ func (d *Display) Close() error {
 	d.mu.Lock()
 	if !d.closing {
 		d.closing = true
-		C.nx_wake(d.conn)
+		d.conn.wake()
 	}
 	d.mu.Unlock()
 	<-d.done
@@ -334,25 +316,7 @@ func (d *Display) Sync() error {
 
 // xerr returns the X error trapped since the closure began (waiting for the
 // server's answers first when sync is set), or nil.
-func (d *Display) xerr(sync bool) error {
-	var e C.nx_xerror
-	s := C.int(0)
-	if sync {
-		s = 1
-	}
-	if C.nx_err_take(d.dpy, s, &e) == 0 {
-		return nil
-	}
-	var buf [128]C.char
-	C.XGetErrorText(d.dpy, e.code, &buf[0], C.int(len(buf)))
-	return &XError{
-		Code:     int(e.code),
-		Request:  int(e.request),
-		Minor:    int(e.minor),
-		Resource: uint64(e.resource),
-		Text:     C.GoString(&buf[0]),
-	}
-}
+func (d *Display) xerr(sync bool) error { return d.conn.xerr(sync) }
 
 // atom interns an atom name once per connection.
 func (d *Display) atom(name string) C.Atom { return d.atoms.intern(d.dpy, name) }

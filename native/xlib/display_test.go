@@ -143,6 +143,13 @@ func TestALostDisplayIsAnErrorNotAnExit(t *testing.T) {
 	if _, err := d.TopLevels(); err != nil {
 		t.Fatal(err)
 	}
+	// The tests' other client on the same server (internal/xtest, opened
+	// through the same internal/xconn) loses it too.
+	x, err := xtest.Open(other.Display)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
 	// Calls are in flight on the connection while its server goes away.
 	results := make(chan error, 1)
 	var answered atomic.Int32
@@ -173,6 +180,9 @@ func TestALostDisplayIsAnErrorNotAnExit(t *testing.T) {
 		if err := call(); !errors.Is(err, ErrDisplayLost) {
 			t.Fatalf("a later call = %v, want ErrDisplayLost", err)
 		}
+	}
+	if _, err := x.FindByClass(DriverClass); !errors.Is(err, xtest.ErrDisplayLost) {
+		t.Fatalf("a test client's call on the dead display = %v, want xtest.ErrDisplayLost", err)
 	}
 	if err := d.Close(); err != nil {
 		t.Fatal(err)

@@ -18,14 +18,18 @@
 // so an owner that never answers, or a text owned for a whole session,
 // never holds up the main one.
 //
-// X protocol errors are trapped per call (a thread-local slot filled by the
-// process-wide error handler, read after an XSync where a request can fail)
-// and returned as *XError. A broken connection raises a flag through the
-// connection's I/O exit handler (libX11 1.8 and later) instead of ending
-// the process; every later call on that Display returns ErrDisplayLost.
-// A connection that breaks while XOpenDisplay is still making it (no
-// per-connection handler exists yet, and Xlib's default would exit the
-// process from that thread, under the others' feet) makes Open fail.
+// Every connection is opened through internal/xconn, which owns what Xlib
+// keeps once per process: XInitThreads, the error handler and its
+// thread-local slot, the I/O error handler and the guarded open. X protocol
+// errors are trapped per call (that slot, read after an XSync where a
+// request can fail) and returned as *XError. A broken connection raises a
+// flag through the connection's I/O exit handler (libX11 1.8 and later)
+// instead of ending the process; every later call on that Display returns
+// ErrDisplayLost. A connection that breaks while XOpenDisplay is still
+// making it (no per-connection handler exists yet, and Xlib's default would
+// exit the process from that thread, under the others' feet) makes Open
+// fail. This package adds to each connection only a wake-up descriptor for
+// its loop (nx_conn.c).
 //
 // Built without cgo, the package keeps its API and every call returns
 // ErrNotBuilt, so the rest of the driver still compiles and says why.

@@ -2,7 +2,8 @@ package xlib
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/nish-driver/nish-driver/internal/xconn"
 )
 
 // Errors the package returns. Messages never carry app text.
@@ -42,18 +43,14 @@ const (
 	xBadDrawable = 9
 )
 
-// XError is an X protocol error trapped during a call.
+// XError is an X protocol error trapped during a call (internal/xconn's,
+// where the process's error handler is), which errors.Is matches to
+// ErrWindowGone when it names a window or drawable that no longer exists.
 type XError struct {
-	Code     int    // the error code (3 BadWindow, 8 BadMatch, ...)
-	Request  int    // the major opcode of the failed request
-	Minor    int    // the minor opcode (extension requests)
-	Resource uint64 // the resource id the error names
-	Text     string // Xlib's name for the code
+	xconn.XError
 }
 
-func (e *XError) Error() string {
-	return fmt.Sprintf("xlib: X error %d (%s), request %d.%d", e.Code, e.Text, e.Request, e.Minor)
-}
+func (e *XError) Error() string { return "xlib: " + e.XError.Error() }
 
 // Is makes errors.Is(err, ErrWindowGone) true for BadWindow and BadDrawable.
 func (e *XError) Is(target error) bool {

@@ -14,6 +14,8 @@ package xlib
 */
 import "C"
 
+import "github.com/nish-driver/nish-driver/internal/xconn"
+
 import "unsafe"
 
 // Extensions reports which of the X extensions the driver uses this display
@@ -31,7 +33,7 @@ func (d *Display) queryExtensions() {
 		// Asking for 2.2 returns what the server supports, up to 2.2. A
 		// server without XI2 answers with an error, trapped and dropped.
 		major, minor = 2, 2
-		C.nx_err_reset()
+		xconn.ResetErrors()
 		if C.XIQueryVersion(d.dpy, &major, &minor) == C.Success {
 			d.ext.XInputMajor, d.ext.XInputMinor = int(major), int(minor)
 		}

@@ -17,6 +17,8 @@ import (
 	"sync"
 	"time"
 	"unsafe"
+
+	"github.com/nish-driver/nish-driver/internal/xconn"
 )
 
 // The takeover indicator is a red frame round each monitor and a label on
@@ -412,7 +414,7 @@ func (iw *indicatorWindows) destroy(d *Display) {
 	C.nx_font_free(d.dpy, iw.font)
 	iw.font.font = nil
 	C.XSync(d.dpy, C.False)
-	C.nx_err_reset()
+	xconn.ResetErrors()
 }
 
 // handle sees every event of the indicator's connection.

@@ -15,6 +15,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/xconn"
 )
 
 // The hand-back input watcher reports the person's input during a takeover
@@ -37,7 +39,7 @@ type InputWatcher struct {
 	sent  chan struct{} // closed when the delivery goroutine has ended
 
 	mu      sync.Mutex
-	conn    *C.nx_conn // nil once the X goroutine has closed it
+	conn    *conn // nil once the X goroutine has closed it
 	closing bool
 	inSink  bool // the delivery goroutine is in a sink call
 	closed  sync.Once
@@ -79,7 +81,7 @@ func (w *InputWatcher) Close() {
 		w.mu.Lock()
 		w.closing = true
 		if w.conn != nil {
-			C.nx_wake(w.conn)
+			w.conn.wake()
 		}
 		w.mu.Unlock()
 		close(w.stop)
@@ -105,18 +107,23 @@ func (w *InputWatcher) watch(display string, ready chan<- error) {
 		return
 	}
 	var opcode, major, minor C.int
-	if C.nx_xi_version(c.dpy, &opcode, &major, &minor) == 0 || !xinputEnough(int(major), int(minor)) {
-		C.nx_close(c)
+	xconn.ResetErrors()
+	known := C.nx_xi_version(c.dpy, &opcode, &major, &minor) != 0
+	if c.xerr(true) != nil || !known || !xinputEnough(int(major), int(minor)) {
+		c.close()
 		ready <- ErrNoXInput2
 		return
 	}
 	root := C.nx_root(c.dpy)
-	C.nx_err_reset()
+	xconn.ResetErrors()
 	C.nx_xi_select_raw(c.dpy, root)
-	var xe C.nx_xerror
-	if C.nx_err_take(c.dpy, 1, &xe) != 0 || c.lost != 0 {
-		C.nx_close(c)
-		ready <- fmt.Errorf("xlib: selecting raw input events failed (X error %d)", int(xe.code))
+	err = c.xerr(true)
+	if err == nil && c.lost() {
+		err = ErrDisplayLost
+	}
+	if err != nil {
+		c.close()
+		ready <- fmt.Errorf("xlib: selecting raw input events failed: %w", err)
 		return
 	}
 	w.mu.Lock()
@@ -128,29 +135,29 @@ func (w *InputWatcher) watch(display string, ready chan<- error) {
 
 	w.mu.Lock()
 	w.conn = nil
-	lost := c.lost != 0 && !w.closing
+	lost := c.lost() && !w.closing
 	w.mu.Unlock()
 	if lost {
 		w.queue.push(RawEvent{Kind: RawLost, Time: time.Now()})
 	}
-	C.nx_close(c)
+	c.close()
 }
 
 // read takes batches of events off the connection until Close or loss,
 // waiting for input between them.
-func (w *InputWatcher) read(c *C.nx_conn, opcode C.int, root C.Window) {
+func (w *InputWatcher) read(c *conn, opcode C.int, root C.Window) {
 	batch := make([]RawEvent, 0, maxRawBatch)
 	for {
 		w.mu.Lock()
 		closing := w.closing
 		w.mu.Unlock()
-		if closing || c.lost != 0 {
+		if closing || c.lost() {
 			return
 		}
 		batch = batch[:0]
 		motion := false
 		var raw C.nx_raw
-		for len(batch) < maxRawBatch && C.nx_next_raw(c, opcode, &raw) == 1 {
+		for len(batch) < maxRawBatch && C.nx_next_raw(c.c, opcode, &raw) == 1 {
 			ev, ok := rawEvent(&raw)
 			if !ok {
 				continue
@@ -163,13 +170,13 @@ func (w *InputWatcher) read(c *C.nx_conn, opcode C.int, root C.Window) {
 			}
 			batch = append(batch, ev)
 		}
-		if c.lost != 0 {
+		if c.lost() {
 			return
 		}
 		if len(batch) == 0 {
 			// The queue and the socket were both empty a moment ago:
 			// nothing read since, so waiting on the socket is safe.
-			C.nx_wait(c, -1)
+			c.wait(-1)
 			continue
 		}
 		now := time.Now()

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 	"unicode"
+
+	"github.com/nish-driver/nish-driver/internal/xconn"
 )
 
 // The kill switch's grab lives on a connection of its own, so nothing the
@@ -121,7 +123,7 @@ func (k *KillSwitch) grab() error {
 	// Let go of whatever variants were granted before the refusal.
 	C.nx_ungrab_key(d.dpy, d.root, k.code, C.uint(k.combo.Mods), &k.variants[0], C.int(len(k.variants)))
 	C.XSync(d.dpy, C.False)
-	C.nx_err_reset()
+	xconn.ResetErrors()
 	var xe *XError
 	if errors.As(err, &xe) && xe.Code == xBadAccess {
 		return ErrKillSwitchTaken

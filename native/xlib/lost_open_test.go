@@ -15,15 +15,50 @@ import (
 )
 
 // A server that completes the handshake and dies before XOpenDisplay has
-// finished its own requests makes Open fail, and the process goes on, with
-// the other threads' connections, this package's and internal/xtest's,
+// finished its own requests makes the open fail, and the process goes on,
+// with the other threads' connections, this package's and internal/xtest's,
 // opened, used and closed meanwhile. Xlib hands such a loss to the
 // display's exit handler, which during XOpenDisplay is still its default,
 // exit(1): the whole process ended, from the opening thread, while the
-// other threads were inside Xlib (see nx_conn.c).
+// other threads were inside Xlib. Both packages open through
+// internal/xconn's guarded open (xc_conn.c), so both get an error.
 func TestAServerThatDiesDuringOpenIsAnErrorNotAnExit(t *testing.T) {
-	ln, display := tcpDisplay(t)
-	requested := dyingServer(t, ln, desk.Display)
+	for _, tc := range []struct {
+		name string
+		open func(display string) (io.Closer, error)
+	}{
+		{"native/xlib", func(display string) (io.Closer, error) { return Open(display) }},
+		{"internal/xtest", func(display string) (io.Closer, error) { return xtest.Open(display) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ln, display := tcpDisplay(t)
+			requested := dyingServer(t, ln, desk.Display)
+			var c io.Closer
+			err := whileOthersOpen(t, func() (err error) {
+				c, err = tc.open(display)
+				return err
+			})
+			if err == nil {
+				c.Close()
+				t.Fatal("an open through a server that died during the open succeeded")
+			}
+			if err := <-requested; err != nil {
+				t.Fatalf("the stand-in server: %v", err)
+			}
+			// The main connection is untouched.
+			if err := dpy.Sync(); err != nil {
+				t.Errorf("the sandbox display after a failed open: %v", err)
+			}
+		})
+	}
+}
+
+// whileOthersOpen runs open while other goroutines open, use and close
+// connections to the sandbox display, this package's and internal/xtest's,
+// over and over until open has returned, and returns open's error. Each of
+// those connections must work.
+func whileOthersOpen(t *testing.T, open func() error) error {
+	t.Helper()
 	opened := make(chan struct{})
 	errs := make(chan error, 8)
 	var wg sync.WaitGroup
@@ -58,24 +93,14 @@ func TestAServerThatDiesDuringOpenIsAnErrorNotAnExit(t *testing.T) {
 			}
 		}()
 	}
-	d, err := Open(display)
+	err := open()
 	close(opened)
 	wg.Wait()
 	close(errs)
-	if err == nil {
-		d.Close()
-		t.Fatal("Open through a server that died during the open succeeded")
-	}
-	if err := <-requested; err != nil {
-		t.Fatalf("the stand-in server: %v", err)
-	}
 	for err := range errs {
 		t.Errorf("a connection opened beside the failed one: %v", err)
 	}
-	// The main connection is untouched.
-	if err := dpy.Sync(); err != nil {
-		t.Errorf("the sandbox display after a failed open: %v", err)
-	}
+	return err
 }
 
 // openUseClose opens a connection to display, lists the top-level windows

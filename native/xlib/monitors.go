@@ -8,6 +8,8 @@ package xlib
 */
 import "C"
 
+import "github.com/nish-driver/nish-driver/internal/xconn"
+
 // maxMonitors bounds one GetMonitors answer; more is not a desktop.
 const maxMonitors = 32
 
@@ -31,7 +33,7 @@ func (d *Display) monitors() ([]Monitor, error) {
 		return monitorsOnScreen(nil, screen), nil
 	}
 	var buf [maxMonitors]C.nx_monitor
-	C.nx_err_reset()
+	xconn.ResetErrors()
 	n := int(C.nx_monitors(d.dpy, d.root, &buf[0], maxMonitors))
 	if err := d.xerr(false); err != nil {
 		return nil, err

@@ -8,48 +8,28 @@
 #include <X11/Xlib.h>
 #include <stdint.h>
 
-// ---- nx_conn.c: connections, error trapping, waiting ----
+// ---- nx_conn.c: a connection's wake-up descriptor, waiting ----
 
-// nx_init makes Xlib thread-aware and installs the process-wide error and
-// I/O error handlers. It is idempotent and must run before the first open.
-void nx_init(void);
-
-// nx_conn is one display connection with its wake-up descriptor and the
-// flag the I/O exit handler raises when the connection dies.
+// nx_conn is one of the package's display connections as its loops see it:
+// the Display and lost flag of the connection internal/xconn opened (it owns
+// both and the process's handlers), and a wake-up descriptor.
 typedef struct nx_conn {
 	Display *dpy;
 	int wakefd;
-	volatile int lost;
+	volatile int *lost; // internal/xconn's flag: nonzero once the connection broke
 } nx_conn;
 
-// nx_open connects to the display (NULL: $DISPLAY) and sets the connection's
-// I/O exit handler. It returns NULL when the display cannot be opened, also
-// when the connection breaks before XOpenDisplay has finished.
-nx_conn *nx_open(const char *name);
-// nx_close closes the connection (also after it was lost) and frees c.
-void nx_close(nx_conn *c);
+// nx_conn_new makes the wake-up descriptor for an open connection. It
+// returns NULL when it cannot.
+nx_conn *nx_conn_new(Display *dpy, volatile int *lost);
+// nx_conn_free closes the descriptor and frees c; the connection itself is
+// closed by its owner.
+void nx_conn_free(nx_conn *c);
 // nx_wake makes a pending nx_wait return. Safe from any thread.
 void nx_wake(nx_conn *c);
 // nx_wait blocks until the connection has input, nx_wake was called, or
 // timeout_ms passed (-1: no timeout). It does not read X events.
 void nx_wait(nx_conn *c, int timeout_ms);
-
-// nx_xerror is the first X protocol error trapped on this thread since the
-// last nx_err_reset.
-typedef struct {
-	int count;
-	int code;
-	int request;
-	int minor;
-	unsigned long resource;
-} nx_xerror;
-
-// nx_err_reset empties this thread's error slot.
-void nx_err_reset(void);
-// nx_err_take copies this thread's slot to out, empties it, and returns the
-// number of errors trapped. With sync set it first waits (XSync) for the
-// server to answer every request sent so far.
-int nx_err_take(Display *dpy, int sync, nx_xerror *out);
 
 // ---- nx_event.c: events as a flat struct ----
 

@@ -1,105 +1,19 @@
-// Connections, X error trapping and waiting for input.
+// A connection's wake-up descriptor and waiting for input.
 //
-// Xlib reports protocol errors to one process-wide handler. Each connection
-// is used by exactly one OS thread (the Go side locks its goroutine to it),
-// so the handler records the error in a thread-local slot: the code that
-// made the failing call reads it back on the same thread.
-//
-// A broken connection goes to the process-wide I/O error handler and then to
-// the connection's own exit handler (libX11 1.8 and later). By default both
-// end the process; ours return, so the call that met the broken connection
-// unwinds normally and the Go side turns the raised flag into an error.
-//
-// A connection that breaks inside XOpenDisplay, after the handshake (its own
-// requests: the screens' default GCs, the resource database, XKB), has no
-// exit handler of ours yet, and Xlib's default calls exit(1) from the
-// opening thread. That ends more than the process: exit runs libX11's
-// destructor (XFreeThreads), which frees Xlib's global mutexes while the
-// other threads are still inside Xlib, and their next lock or unlock of one
-// reads or writes freed memory. So while a thread is in XOpenDisplay, the
-// I/O error handler jumps back out of it instead of returning (open_display).
+// The connection itself, the process's Xlib handlers and the guarded open
+// belong to internal/xconn; this file adds what only this package's loops
+// need: an eventfd another thread writes to end a wait, and the poll on it
+// and the display's socket.
 
 #include "nx.h"
 
 #include <errno.h>
 #include <poll.h>
-#include <pthread.h>
-#include <setjmp.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-static __thread nx_xerror err_slot;
-
-static int on_error(Display *dpy, XErrorEvent *e) {
-	(void)dpy;
-	if (err_slot.count++ == 0) {
-		err_slot.code = e->error_code;
-		err_slot.request = e->request_code;
-		err_slot.minor = e->minor_code;
-		err_slot.resource = e->resourceid;
-	}
-	return 0;
-}
-
-// opening is where on_io_error jumps to while this thread is inside
-// XOpenDisplay, NULL otherwise; broken is the display it jumped for.
-static __thread jmp_buf *opening;
-static __thread Display *broken;
-
-// on_io_error returns, which hands over to the connection's exit handler,
-// except during XOpenDisplay (opening set), where it jumps back to
-// open_display.
-static int on_io_error(Display *dpy) {
-	if (opening != NULL) {
-		jmp_buf *back = opening;
-		opening = NULL;
-		broken = dpy;
-		longjmp(*back, 1);
-	}
-	return 0;
-}
-
-static void on_io_exit(Display *dpy, void *data) {
-	(void)dpy;
-	((nx_conn *)data)->lost = 1;
-}
-
-static pthread_once_t init_once = PTHREAD_ONCE_INIT;
-
-static void init_handlers(void) {
-	XInitThreads();
-	XSetErrorHandler(on_error);
-	XSetIOErrorHandler(on_io_error);
-}
-
-void nx_init(void) { pthread_once(&init_once, init_handlers); }
-
-// open_display is XOpenDisplay with a broken connection during it turned
-// into NULL. Xlib has by then dropped the display's lock and is about to
-// call its default exit handler; jumping out of it skips that, and leaves
-// the display half made (a screen's default GC can be missing), which
-// XCloseDisplay cannot take apart. So only its socket is closed, and the
-// Display structure is left allocated: a few kilobytes, once per server
-// that died in the middle of a connect.
-static Display *open_display(const char *name) {
-	jmp_buf back;
-	if (setjmp(back) == 0) {
-		opening = &back;
-		Display *dpy = XOpenDisplay(name);
-		opening = NULL;
-		return dpy;
-	}
-	// on_io_error jumped here, for the display XOpenDisplay was making.
-	if (broken != NULL) {
-		close(ConnectionNumber(broken));
-		broken = NULL;
-	}
-	return NULL;
-}
-
-nx_conn *nx_open(const char *name) {
-	nx_init();
+nx_conn *nx_conn_new(Display *dpy, volatile int *lost) {
 	nx_conn *c = calloc(1, sizeof *c);
 	if (c == NULL) {
 		return NULL;
@@ -109,22 +23,14 @@ nx_conn *nx_open(const char *name) {
 		free(c);
 		return NULL;
 	}
-	c->dpy = open_display(name);
-	if (c->dpy == NULL) {
-		close(c->wakefd);
-		free(c);
-		return NULL;
-	}
-	XSetIOErrorExitHandler(c->dpy, on_io_exit, c);
+	c->dpy = dpy;
+	c->lost = lost;
 	return c;
 }
 
-void nx_close(nx_conn *c) {
+void nx_conn_free(nx_conn *c) {
 	if (c == NULL) {
 		return;
-	}
-	if (c->dpy != NULL) {
-		XCloseDisplay(c->dpy);
 	}
 	close(c->wakefd);
 	free(c);
@@ -144,7 +50,7 @@ void nx_wait(nx_conn *c, int timeout_ms) {
 	fds[n].fd = c->wakefd;
 	fds[n].events = POLLIN;
 	n++;
-	if (!c->lost) {
+	if (!*c->lost) {
 		fds[n].fd = ConnectionNumber(c->dpy);
 		fds[n].events = POLLIN;
 		n++;
@@ -158,15 +64,4 @@ void nx_wait(nx_conn *c, int timeout_ms) {
 		while (read(c->wakefd, &v, sizeof v) > 0) {
 		}
 	}
-}
-
-void nx_err_reset(void) { err_slot.count = 0; }
-
-int nx_err_take(Display *dpy, int sync, nx_xerror *out) {
-	if (sync) {
-		XSync(dpy, False);
-	}
-	*out = err_slot;
-	err_slot.count = 0;
-	return out->count;
 }

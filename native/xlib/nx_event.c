@@ -5,7 +5,7 @@
 #include <string.h>
 
 int nx_take_event(nx_conn *c, XEvent *ev) {
-	if (c->lost || XPending(c->dpy) <= 0 || c->lost) {
+	if (*c->lost || XPending(c->dpy) <= 0 || *c->lost) {
 		return 0;
 	}
 	XNextEvent(c->dpy, ev);

@@ -18,11 +18,7 @@ int nx_xi_version(Display *dpy, int *opcode, int *major, int *minor) {
 	}
 	*major = 2;
 	*minor = 2;
-	nx_err_reset();
-	Status st = XIQueryVersion(dpy, major, minor);
-	nx_xerror e;
-	nx_err_take(dpy, 1, &e);
-	return st == Success && e.count == 0;
+	return XIQueryVersion(dpy, major, minor) == Success;
 }
 
 void nx_xi_select_raw(Display *dpy, Window root) {
@@ -41,7 +37,7 @@ void nx_xi_select_raw(Display *dpy, Window root) {
 }
 
 int nx_next_raw(nx_conn *c, int opcode, nx_raw *out) {
-	if (c->lost || XPending(c->dpy) <= 0 || c->lost) {
+	if (*c->lost || XPending(c->dpy) <= 0 || *c->lost) {
 		return 0;
 	}
 	XEvent ev;

@@ -7,8 +7,8 @@
 
 // nx_xi_version asks for XInput 2.2 and stores what the server offers (up to
 // 2.2) in major and minor. It returns 0 when the server has no XInput
-// extension or no XInput 2 at all; the X error such a server answers with
-// is trapped and dropped.
+// extension or refuses the query. A server without XInput 2 may answer
+// with an X error instead, which the caller traps and drops.
 int nx_xi_version(Display *dpy, int *opcode, int *major, int *minor);
 
 // nx_xi_select_raw selects raw motion, key and button events of every master

@@ -12,6 +12,8 @@ import (
 	"os"
 	"slices"
 	"unsafe"
+
+	"github.com/nish-driver/nish-driver/internal/xconn"
 )
 
 // How top-levels are found:
@@ -149,7 +151,7 @@ func (d *Display) stack() (list []candidate, fromWM bool) {
 // window vanished, or (with listing set) when it is override-redirect and
 // so no top-level.
 func (d *Display) describe(c candidate, listing bool) (Window, bool) {
-	C.nx_err_reset()
+	xconn.ResetErrors()
 	a, ok := d.attrs(c.client)
 	if !ok || a.input_only != 0 {
 		return Window{}, false
