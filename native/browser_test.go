@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"image/png"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/internal/sandbox"
 	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/testkit/pyref"
 	"github.com/nish-driver/nish-driver/schema"
 )
 
@@ -314,11 +314,13 @@ func pageReadWhole(t *testing.T, b *browser, read map[string]any) {
 // visits in the window of pid whose title starts with prefix.
 func walkCount(t *testing.T, pid int, prefix string) int {
 	t.Helper()
-	out, err := pyatspi(t, 60*time.Second, "walk.py", strconv.Itoa(pid), prefix)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	walk, err := pyref.Walk(ctx, deskOf(t).Env(), testkit.Fixture(t, "walk.py"), pid, prefix)
 	if err != nil {
-		t.Fatalf("the pyatspi walk failed: %v", err)
+		t.Fatalf("the pyatspi walk: %v", err)
 	}
-	return strings.Count(string(out), "\n")
+	return len(walk)
 }
 
 // TestBrowserActs acts headless on the fixture page in each browser:

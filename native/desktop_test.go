@@ -16,6 +16,7 @@ import (
 	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/internal/testkit/desktop"
 	"github.com/nish-driver/nish-driver/internal/testkit/enginecall"
+	"github.com/nish-driver/nish-driver/internal/testkit/pyref"
 	"github.com/nish-driver/nish-driver/native"
 )
 
@@ -65,17 +66,14 @@ func startSynthetic(t testing.TB, rows int) *app {
 }
 
 // pyatspi runs a pyatspi script of the fixtures on the test desktop,
-// ended after bound, and returns what it printed on stdout. The scripts
-// are the tests' independent view of an app: a walk to count against, or
-// facts a screen reader would see.
+// ended after bound, and returns what it printed on stdout (pyref.Run: also
+// on an error). The scripts are the tests' independent view of an app: a
+// walk to count against, or facts a screen reader would see.
 func pyatspi(t testing.TB, bound time.Duration, script string, args ...string) ([]byte, error) {
 	t.Helper()
-	path := testkit.Fixture(t, script)
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "/usr/bin/python3", append([]string{path}, args...)...)
-	cmd.Env = deskOf(t).Env()
-	return cmd.Output()
+	return pyref.Run(ctx, deskOf(t).Env(), testkit.Fixture(t, script), args...)
 }
 
 // grantedSynthetic starts the synthetic window with rows rows and a

@@ -2,11 +2,11 @@ package native_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/internal/testkit/desktop"
+	"github.com/nish-driver/nish-driver/internal/testkit/pyref"
 	"github.com/nish-driver/nish-driver/native"
 )
 
@@ -286,14 +287,16 @@ func rolesOf(read map[string]any) map[string]int {
 // walkWindow runs the pyatspi walk (atspi/testdata/walk.py) of the app's
 // first window with a bound, and returns how many elements it visited and
 // how long one walk took; ok is false when it did not finish in time (a
-// walk that enumerates a sheet's 2^31 cells never does).
+// walk that enumerates a sheet's 2^31 cells never does). Any other failure
+// fails the test with the script's error.
 func walkWindow(t testing.TB, pid int, bound time.Duration) (n int, ms float64, ok bool) {
 	t.Helper()
-	out, err := pyatspi(t, bound, "walk.py", strconv.Itoa(pid), "", "1")
-	if err != nil {
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
+	defer cancel()
+	walks, n, err := pyref.TimedWalks(ctx, deskOf(t).Env(), testkit.Fixture(t, "walk.py"), pid, "", 1)
+	if errors.Is(err, context.DeadlineExceeded) {
 		return 0, 0, false
 	}
-	walks, n, err := desktop.ParseWalkTimes(string(out), 1)
 	if err != nil {
 		t.Fatalf("the pyatspi walk: %v", err)
 	}

@@ -1,18 +1,17 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"fmt"
-	"os/exec"
 	"path/filepath"
-	"strconv"
-	"syscall"
 	"time"
 
-	"github.com/nish-driver/nish-driver/internal/testkit/desktop"
+	"github.com/nish-driver/nish-driver/internal/testkit/pyref"
 )
+
+// walkBound ends a pyatspi walk that hangs (an app that stops answering
+// the bus): far above the slowest subject's walks.
+const walkBound = 90 * time.Second
 
 // walk runs walk.py (the pyatspi baseline) on the app's window whose title
 // starts with title, b.walks times in one interpreter, and returns each
@@ -22,35 +21,16 @@ import (
 // which for these one-window apps is the one the driver read (the table's
 // "walked" column beside "elements" shows whether the two agree).
 func (b *bench) walk(pid int, title string) ([]float64, int, error) {
-	out, err := b.runWalk(pid, title)
-	if errors.Is(err, errNoFrame) && title != "" {
-		out, err = b.runWalk(pid, "")
+	ms, elements, err := b.timedWalks(pid, title)
+	if errors.Is(err, pyref.ErrNoWindow) && title != "" {
+		return b.timedWalks(pid, "")
 	}
-	if err != nil {
-		return nil, 0, err
-	}
-	return desktop.ParseWalkTimes(out, b.walks)
+	return ms, elements, err
 }
 
-// errNoFrame is walk.py's exit status 2: no window with that title.
-var errNoFrame = errors.New("walk.py found no window of the app with the driver's title")
-
-func (b *bench) runWalk(pid int, title string) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+// timedWalks runs walk.py's b.walks walks on the desktop, within walkBound.
+func (b *bench) timedWalks(pid int, title string) ([]float64, int, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), walkBound)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "/usr/bin/python3", filepath.Join(b.testdata, "walk.py"),
-		strconv.Itoa(pid), title, strconv.Itoa(b.walks))
-	cmd.Env = b.desk.Env()
-	// Its own process group, so a timeout kills it alone; no parent-death
-	// signal, which Linux ties to the forking thread, not this process.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	if err := cmd.Run(); err != nil {
-		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 2 {
-			return "", errNoFrame
-		}
-		return "", fmt.Errorf("walk.py: %v", err)
-	}
-	return out.String(), nil
+	return pyref.TimedWalks(ctx, b.desk.Env(), filepath.Join(b.testdata, "walk.py"), pid, title, b.walks)
 }

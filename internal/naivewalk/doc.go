@@ -10,14 +10,16 @@
 // Built without cgo, Walk returns ErrNotBuilt.
 package naivewalk
 
-import "errors"
+import (
+	"errors"
 
-// Element is one element of a walk.
-type Element struct {
-	Depth int
-	Role  string // libatspi's role name ("push button")
-	Name  string
-}
+	"github.com/nish-driver/nish-driver/internal/testkit/pyref"
+)
+
+// Element is one element of a walk, the pyatspi walk's (walk.py) element,
+// so that the reader is compared with either reference through one check;
+// its Role is libatspi's role name ("push button").
+type Element = pyref.Element
 
 // ErrNotBuilt: the package was built without cgo, so there is no libatspi.
 var ErrNotBuilt = errors.New("naivewalk: built without cgo, so there is no libatspi")

@@ -7,12 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/internal/testkit/pyref"
 )
 
 // startWaylandDesk starts a headless Wayland desktop with the compositor
@@ -117,17 +118,27 @@ func TestWaylandDesktopRunsWaylandAndXwaylandApps(t *testing.T) {
 	if !strings.Contains(string(tree), "Synthetic 4 rows") {
 		t.Errorf("the app started with UseX11 has no window on Xwayland:\n%s", tree)
 	}
-	walk := testkit.Fixture(t, "walk.py")
 	for _, c := range []struct {
 		cmd   *exec.Cmd
 		title string
 	}{{wlCmd, "Synthetic 3 rows"}, {xCmd, "Synthetic 4 rows"}} {
-		cmd := d.Command("/usr/bin/python3", walk, strconv.Itoa(c.cmd.Process.Pid), c.title)
-		got, err := cmd.CombinedOutput()
-		if err != nil || !strings.Contains(string(got), "push_button\tClick me") {
-			t.Errorf("a pyatspi walk of %q: %v\n%.400s", c.title, err, got)
+		walk, err := walkWindow(t, d, c.cmd.Process.Pid, c.title)
+		if err != nil {
+			t.Errorf("a pyatspi walk of %q: %v", c.title, err)
+			continue
+		}
+		if !slices.ContainsFunc(walk, func(e pyref.Element) bool { return e.Role == "push_button" && e.Name == "Click me" }) {
+			t.Errorf("a pyatspi walk of %q (%d elements) has no push button Click me", c.title, len(walk))
 		}
 	}
+}
+
+// walkWindow is the pyatspi walk (walk.py) of the window of pid whose
+// title starts with title on d, within a minute.
+func walkWindow(t *testing.T, d *Desktop, pid int, title string) ([]pyref.Element, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	return pyref.Walk(ctx, d.Env(), testkit.Fixture(t, "walk.py"), pid, title)
 }
 
 // The seat has a keyboard, as a person's does: the newest Wayland window

@@ -3,15 +3,13 @@ package atspi
 import (
 	"context"
 	"fmt"
-	"path/filepath"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/nish-driver/nish-driver/internal/naivewalk"
 	"github.com/nish-driver/nish-driver/internal/stats"
-	"github.com/nish-driver/nish-driver/internal/testkit/desktop"
+	"github.com/nish-driver/nish-driver/internal/testkit/pyref"
 )
 
 // Benchmarks read the synthetic window at 200 and 1000 rows, one app at a
@@ -170,18 +168,21 @@ func BenchmarkRatio(b *testing.B) {
 	})
 }
 
-// pyatspiWalks runs testdata/walk.py n times in one process and returns
-// each walk's milliseconds and the elements it visited.
+// pyatspiWalks runs testdata/walk.py n times in one process, within
+// walksBound, and returns each walk's milliseconds and the elements it
+// visited.
 func pyatspiWalks(b *testing.B, f *fixture, n int) ([]float64, int) {
 	b.Helper()
-	script, _ := filepath.Abs("testdata/walk.py")
-	out, err := desk.Command(python, script, strconv.Itoa(f.pid), f.title, strconv.Itoa(n)).Output()
-	if err != nil {
-		b.Fatalf("the pyatspi walk failed: %v", err)
-	}
-	walks, elements, err := desktop.ParseWalkTimes(string(out), n)
+	ctx, cancel := context.WithTimeout(context.Background(), walksBound)
+	defer cancel()
+	walks, elements, err := pyref.TimedWalks(ctx, desk.Env(), walkScript(b), f.pid, f.title, n)
 	if err != nil {
 		b.Fatalf("the pyatspi walk: %v", err)
 	}
 	return walks, elements
 }
+
+// walksBound ends the timed walks of a benchmark when they hang (an app
+// that stops answering the bus): far above a benchmark's walks, which
+// take up to some seconds.
+const walksBound = 5 * time.Minute

@@ -18,6 +18,7 @@ import (
 	"github.com/nish-driver/nish-driver/internal/sandbox"
 	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/internal/testkit/desktop"
+	"github.com/nish-driver/nish-driver/internal/testkit/pyref"
 )
 
 // The package's integration tests share one private desktop (Xvfb, a
@@ -27,9 +28,9 @@ var (
 	client *Client
 )
 
-// python is the interpreter with PyGObject and pyatspi (the python3 on PATH
-// may be another one).
-const python = "/usr/bin/python3"
+// python is the interpreter the fixtures need (the reference scripts'
+// own).
+const python = pyref.Python
 
 func TestMain(m *testing.M) {
 	for _, need := range []string{python, "/usr/bin/gtk3-widget-factory", "/usr/bin/gnome-calculator"} {
@@ -169,35 +170,27 @@ func stopShared() {
 	}
 }
 
-// pyWalk runs the pyatspi live walk of a window and returns its lines
-// (depth, role, name).
+// pyWalk runs the pyatspi live walk of a window (testdata/walk.py), within
+// a minute, and returns its elements.
 func pyWalk(t testing.TB, pid int, prefix string) []naivewalk.Element {
 	t.Helper()
-	script, _ := filepath.Abs("testdata/walk.py")
-	cmd := desk.Command(python, script, strconv.Itoa(pid), prefix)
-	out, err := cmd.Output()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	elems, err := pyref.Walk(ctx, desk.Env(), walkScript(t), pid, prefix)
 	if err != nil {
-		t.Fatalf("the pyatspi walk failed: %v", err)
-	}
-	var elems []naivewalk.Element
-	for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
-		parts := strings.SplitN(line, "\t", 3)
-		if len(parts) != 3 {
-			t.Fatalf("bad walk line %q", line)
-		}
-		depth, _ := strconv.Atoi(parts[0])
-		elems = append(elems, naivewalk.Element{Depth: depth, Role: parts[1], Name: unescapeWalk(parts[2])})
+		t.Fatalf("the pyatspi walk: %v", err)
 	}
 	return elems
 }
 
-// unescapeWalk undoes walk.py's escapes.
-func unescapeWalk(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
+// walkScript is testdata/walk.py's path.
+func walkScript(t testing.TB) string {
+	t.Helper()
+	script, err := filepath.Abs("testdata/walk.py")
+	if err != nil {
+		t.Fatal(err)
 	}
-	r := strings.NewReplacer(`\\`, `\`, `\t`, "\t", `\n`, "\n")
-	return r.Replace(s)
+	return script
 }
 
 // callCtx is a context with the engine's bound for one call.

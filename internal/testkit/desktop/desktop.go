@@ -1,8 +1,8 @@
 // Package desktop starts the tests' fixture programs on the private test
 // desktop (package sandbox) and waits until they are up: a program that
 // prints "ready" once its window is shown, or an app that joins the
-// accessibility bus under its name. It also reads what the fixtures'
-// pyatspi walk prints when timed (walk.go).
+// accessibility bus under its name. The fixtures' pyatspi reference
+// scripts are package pyref's to run and read.
 //
 // It needs neither the engine nor the native layers, so every package that
 // tests on the desktop uses it, native/atspi and native/xlib included.
