@@ -54,6 +54,7 @@ const hangGuard = 60 * time.Second
 // With an X server that accepts the connection and never answers, the
 // doctor still reports, and calls the display unreachable.
 func TestDoctorReportsASilentXServerAsUnreachable(t *testing.T) {
+	t.Parallel() // it waits out the connect bound; so does the next one
 	display := silentXServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 	defer cancel()
@@ -85,6 +86,7 @@ func TestDoctorReportsASilentXServerAsUnreachable(t *testing.T) {
 // With the same server, the MCP server starts, answers initialize, and
 // answers every desktop call with the envelope (backend_unavailable).
 func TestMCPStartsWithASilentXServer(t *testing.T) {
+	t.Parallel()
 	display := silentXServer(t)
 	c, done := startRawMCPEnv(t, append(noDesktopEnv(t), "DISPLAY="+display), "--backend", "linux")
 	c.guard = hangGuard

@@ -99,6 +99,7 @@ func TestBlockReadHoldsWholeRows(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // the cases with a call never answered each wait out the 2 s bound
 			nodes := func(path string) fakeNode {
 				switch path {
 				case "/n":
