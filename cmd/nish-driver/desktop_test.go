@@ -48,9 +48,14 @@ func TestBuildWithoutCgo(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer desk.Close()
-	cmd := exec.Command(bin, "doctor", "--json")
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "doctor", "--json")
 	cmd.Env = desk.Env()
 	out, _ := cmd.Output()
+	if ctx.Err() != nil {
+		t.Fatalf("the no-cgo build's doctor --json did not finish within %v", hangGuard)
+	}
 	if cmd.ProcessState.ExitCode() != 1 {
 		t.Fatalf("exit %d; a build without its backend is not ready:\n%s", cmd.ProcessState.ExitCode(), out)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -269,7 +270,9 @@ func TestControlPipeIsWired(t *testing.T) {
 // A host that writes its requests and closes its end at once still gets
 // every answer.
 func TestAnswersSurviveTheEndOfInput(t *testing.T) {
-	cmd := exec.Command(binary, "mcp", "--backend", "mock")
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "mcp", "--backend", "mock")
 	cmd.Env = noDesktopEnv(t)
 	cmd.Stdin = strings.NewReader(strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
@@ -278,6 +281,9 @@ func TestAnswersSurviveTheEndOfInput(t *testing.T) {
 		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_session_state","arguments":{}}}`,
 	}, "\n") + "\n")
 	out, err := cmd.Output()
+	if ctx.Err() != nil {
+		t.Fatalf("the driver did not exit within %v after its input ended", hangGuard)
+	}
 	if err != nil {
 		t.Fatalf("driver: %v", err)
 	}

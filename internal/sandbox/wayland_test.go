@@ -156,15 +156,26 @@ func focusesTheNewestWindow(t *testing.T, d *Desktop) {
 	cmd := d.Command("/usr/bin/python3", synthetic, "2")
 	out := startCapturing(t, d, cmd)
 	testkit.Eventually(t, 20*time.Second, "the fixture says ready", func() bool { return strings.Contains(out.String(), "ready") })
-	probe := fmt.Sprintf(`import sys; sys.path.insert(0, %q)
+	// The probe runs as a reference script does (pyref.Run): bounded, its
+	// process group killed at the bound, so a bus call that never returns
+	// fails this check instead of holding the package.
+	probe := filepath.Join(t.TempDir(), "active.py")
+	src := fmt.Sprintf(`import sys; sys.path.insert(0, %q)
 import pyatspi
 from busapps import find_frame
 f = find_frame(%d, "Synthetic")
 print("active" if f is not None and f.getState().contains(pyatspi.STATE_ACTIVE) else "not active")`,
 		filepath.Dir(synthetic), cmd.Process.Pid)
-	var got []byte
+	if err := os.WriteFile(probe, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	testkit.Eventually(t, 10*time.Second, "the window is active", func() bool {
-		got, _ = d.Command("/usr/bin/python3", "-c", probe).CombinedOutput()
+		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+		defer cancel()
+		got, err := pyref.Run(ctx, d.Env(), probe)
+		if err != nil {
+			t.Logf("the focus probe: %v", err)
+		}
 		return strings.TrimSpace(string(got)) == "active"
 	})
 }
