@@ -495,10 +495,12 @@ func (r *reader) assemble() (*Tree, []*elem) {
 			Secure:        secureRole(role),
 			Editable:      r.writesText && editableText(e.ifaces, e.states),
 			Text:          e.ifaces&ifText != 0,
-			Table:         blockSize(e),
 		})
 		elems = append(elems, e)
 		if e.blockRead {
+			// Its size spans the cells placed below it, known once
+			// they are (the budget may end among them).
+			defer func() { t.Nodes[i].Table = blockSize(e, mark) }()
 			// A table read by its visible block: the cells beyond it
 			// are left out, and when the block ended early, some
 			// that show.

@@ -45,8 +45,9 @@ import (
 //     not read counts as any element whose children were not);
 //   - a cell the app did not give (an error answer or no object for its
 //     place, states that did not come) ends the block at the row before
-//     it: the read holds whole rows, so the size it reports (blockSize)
-//     spans no cell it lacks.
+//     it: the read holds whole rows. The size it reports (blockSize)
+//     spans no cell it lacks, also when the element budget cuts the
+//     block as the tree is laid out (assemble).
 //
 // The size the table reports spans the cells the read holds, so a cut
 // block says which rows and columns it kept. A call not answered in time
@@ -224,27 +225,68 @@ func (r *reader) readBlock(e *elem, room int) error {
 }
 
 // blockSize is what a table read by its visible block says of its size:
-// the counts it reported and the rows and columns of the cells the read
-// holds. Nil for any other element, and for a table whose counts did not
-// come (the read then says truncated and nothing more).
-func blockSize(e *elem) *TableSize {
+// the counts it reported and the rectangle of cells the read placed (the
+// cells assemble put in the tree, marked by its walk). Nil for any other
+// element, and for a table whose counts did not come (the read then says
+// truncated and nothing more).
+//
+// The rectangle never spans a cell the read lacks. The block is read in
+// whole rows (fitBlock, readBlock), but assemble may still place only
+// part of it: the element budget can run out among the cells, and a cell
+// whose properties never came is left out. So the rectangle is the first
+// row and every following row the read holds whole; when even the first
+// row is not whole, the run of its cells the read holds, from the block's
+// first column. A row with a hole in it ends the rectangle before it.
+func blockSize(e *elem, mark int) *TableSize {
 	if !e.blockRead || e.tableRows < 0 || e.tableCols < 0 {
 		return nil
 	}
 	s := &TableSize{Rows: int(e.tableRows), Columns: int(e.tableCols)}
+	// The cells are the table's children in row-major order.
+	type run struct{ row, first, last, n int32 }
+	var rows []run
+	c0, c1 := int32(-1), int32(-1)
 	for _, k := range e.children {
-		if !k.inBlock || k.gone {
+		if !k.inBlock {
 			continue
 		}
-		r, c := int(k.cellRow)+1, int(k.cellCol)+1
-		if s.FirstRow == 0 || r < s.FirstRow {
-			s.FirstRow = r
+		if c0 < 0 || k.cellCol < c0 {
+			c0 = k.cellCol
 		}
-		if s.FirstColumn == 0 || c < s.FirstColumn {
-			s.FirstColumn = c
+		c1 = max(c1, k.cellCol)
+		if k.gone || k.mark != mark {
+			continue
 		}
-		s.LastRow, s.LastColumn = max(s.LastRow, r), max(s.LastColumn, c)
+		if len(rows) == 0 || rows[len(rows)-1].row != k.cellRow {
+			rows = append(rows, run{row: k.cellRow, first: k.cellCol, last: k.cellCol})
+		}
+		r := &rows[len(rows)-1]
+		r.first, r.last, r.n = min(r.first, k.cellCol), max(r.last, k.cellCol), r.n+1
 	}
+	whole := func(r run) bool { return r.first == c0 && r.last == c1 && r.n == c1-c0+1 }
+	if len(rows) == 0 {
+		return s
+	}
+	first := rows[0]
+	if !whole(first) {
+		// Part of the first row: its cells from the block's first
+		// column, when they run without a hole.
+		if first.first != c0 || first.n != first.last-first.first+1 {
+			return s
+		}
+		s.FirstRow, s.LastRow = int(first.row)+1, int(first.row)+1
+		s.FirstColumn, s.LastColumn = int(first.first)+1, int(first.last)+1
+		return s
+	}
+	last := first.row
+	for _, r := range rows[1:] {
+		if r.row != last+1 || !whole(r) {
+			break
+		}
+		last = r.row
+	}
+	s.FirstRow, s.LastRow = int(first.row)+1, int(last)+1
+	s.FirstColumn, s.LastColumn = int(c0)+1, int(c1)+1
 	return s
 }
 

@@ -150,3 +150,72 @@ func TestBlockReadHoldsWholeRows(t *testing.T) {
 		})
 	}
 }
+
+// TestABlockCutAsTheTreeIsLaidOutSaysWhatItHolds lays out a read (assemble)
+// whose sheet's block of 3 rows by 2 columns was read whole, under a
+// budget that ends among its cells or with cells whose properties never
+// came or that went away: the size spans only cells the tree holds (whole
+// rows, or the run of the first row's cells), and the read is not
+// BlocksOnly when the budget cut it.
+func TestABlockCutAsTheTreeIsLaidOutSaysWhatItHolds(t *testing.T) {
+	const rows, cols = 3, 2
+	size := func(r0, r1, c0, c1 int) *TableSize {
+		return &TableSize{Rows: calcRows, Columns: calcColumns, FirstRow: r0, LastRow: r1, FirstColumn: c0, LastColumn: c1}
+	}
+	none := &TableSize{Rows: calcRows, Columns: calcColumns}
+	cases := []struct {
+		name   string
+		budget int
+		// noProps and gone name cells (row*cols+col, zero-based) whose
+		// properties never came, or that went away.
+		noProps, gone []int
+		want          *TableSize
+		cells         int
+		blocksOnly    bool
+	}{
+		{"every cell placed", 2 + rows*cols, nil, nil, size(1, 3, 1, 2), 6, true},
+		{"the budget ends after two whole rows", 2 + 4, nil, nil, size(1, 2, 1, 2), 4, false},
+		{"the budget ends inside the second row", 2 + 3, nil, nil, size(1, 1, 1, 2), 3, false},
+		{"the budget ends inside the first row", 2 + 1, nil, nil, size(1, 1, 1, 1), 1, false},
+		{"the budget ends at the table", 2, nil, nil, none, 0, false},
+		{"a cell of the third row without properties", 2 + rows*cols, []int{5}, nil, size(1, 2, 1, 2), 5, false},
+		{"the first cell without properties", 2 + rows*cols, []int{0}, nil, none, 5, false},
+		{"a cell of the second row gone", 2 + rows*cols, nil, []int{2}, size(1, 1, 1, 2), 5, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			table := newElem(":1.9", "/n/0")
+			table.hasProps, table.role = true, roleNumber("table")
+			table.childCount = 1<<31 - 1
+			table.blockRead, table.tableRows, table.tableCols = true, calcRows, calcColumns
+			table.resolved = true
+			for i := 0; i < rows*cols; i++ {
+				cell := newElem(":1.9", fmt.Sprintf("/cell/%d/%d", i/cols, i%cols))
+				cell.hasProps, cell.role, cell.childCount = true, roleNumber("table_cell"), 0
+				cell.inBlock, cell.cellRow, cell.cellCol = true, int32(i/cols), int32(i%cols)
+				table.children = append(table.children, cell)
+			}
+			for _, i := range c.noProps {
+				table.children[i].hasProps = false
+			}
+			for _, i := range c.gone {
+				table.children[i].gone = true
+			}
+			root := newElem(":1.9", "/n")
+			root.hasProps, root.role, root.childCount = true, roleNumber("frame"), 1
+			root.resolved, root.children = true, []*elem{table}
+			// The client only keeps the cells' place ids; nothing is called.
+			cl := fakeClient(t, &fakeApp{nodes: func(string) fakeNode { return fakeNode{} }})
+			r := &reader{c: cl, app: ":1.9", known: map[string]*elem{}, budget: Budget{MaxElements: c.budget, MaxDepth: 10}, root: root}
+			tree, _ := r.assemble()
+			if len(tree.Nodes) < 2 {
+				t.Fatalf("the read holds no sheet: %+v", tree.Nodes)
+			}
+			got := tree.Nodes[1].Table
+			if got == nil || *got != *c.want || len(tree.Nodes)-2 != c.cells || tree.BlocksOnly != c.blocksOnly || !tree.Truncated {
+				t.Fatalf("the sheet read as %+v with %d cells (BlocksOnly %v, truncated %v), want %+v with %d (BlocksOnly %v)",
+					got, len(tree.Nodes)-2, tree.BlocksOnly, tree.Truncated, c.want, c.cells, c.blocksOnly)
+			}
+		})
+	}
+}
