@@ -1,5 +1,6 @@
 // xc.h declares the package's C: the process's Xlib handlers, the guarded
-// open and the thread's error slot. Only this package's Go calls it.
+// open and the thread's error slot (xc_conn.c), and the one event both X
+// clients send (xc_event.c). Only this package's Go calls it.
 #ifndef NISH_XC_H
 #define NISH_XC_H
 
@@ -36,5 +37,10 @@ void xc_err_reset(void);
 // number of errors trapped. With sync set it first waits (XSync) for the
 // server to answer every request sent so far.
 int xc_err_take(Display *dpy, int sync, xc_xerror *out);
+
+// xc_send_client_message sends dest a format-32 ClientMessage of type about
+// win, its five data words from data (the rest of the event zero), with
+// the event mask mask.
+void xc_send_client_message(Display *dpy, Window dest, Window win, Atom type, const long data[5], long mask);
 
 #endif

@@ -96,25 +96,12 @@ func (d *Display) viewable(id uint64) (bool, error) {
 
 // setBytes sets a format-8 property (loop only).
 func (d *Display) setBytes(w C.Window, prop, typ string, b []byte) {
-	var p *C.uchar
-	if len(b) > 0 {
-		p = (*C.uchar)(unsafe.Pointer(&b[0]))
-	}
-	C.XChangeProperty(d.dpy, w, d.atom(prop), d.atom(typ), 8, C.PropModeReplace, p, C.int(len(b)))
+	d.conn.SetProperty8(uint64(w), uint64(d.atom(prop)), uint64(d.atom(typ)), b)
 }
 
-// setLongs sets a format-32 property, which Xlib takes as C longs (loop
-// only).
+// setLongs sets a format-32 property (loop only).
 func (d *Display) setLongs(w C.Window, prop string, typ C.Atom, vals []uint64) {
-	l := make([]C.long, len(vals))
-	for i, v := range vals {
-		l[i] = C.long(v)
-	}
-	var p *C.uchar
-	if len(l) > 0 {
-		p = (*C.uchar)(unsafe.Pointer(&l[0]))
-	}
-	C.XChangeProperty(d.dpy, w, d.atom(prop), typ, 32, C.PropModeReplace, p, C.int(len(l)))
+	d.conn.SetProperty32(uint64(w), uint64(d.atom(prop)), uint64(typ), vals)
 }
 
 // DestroyWindow destroys any client's window, as any X client may.
@@ -161,7 +148,7 @@ func (d *Display) SendSyntheticClick(id uint64, x, y int) error {
 // (WM_PROTOCOLS / WM_DELETE_WINDOW).
 func (d *Display) SendDeleteWindow(id uint64) error {
 	return d.call(func() {
-		C.xt_send_delete(d.dpy, C.Window(id), d.atom("WM_PROTOCOLS"), d.atom("WM_DELETE_WINDOW"))
+		d.conn.SendClientMessage(id, id, uint64(d.atom("WM_PROTOCOLS")), [5]int64{int64(d.atom("WM_DELETE_WINDOW")), C.CurrentTime}, C.NoEventMask)
 	})
 }
 

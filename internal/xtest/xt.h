@@ -12,9 +12,6 @@
 // xt_send_button sends a synthetic (SendEvent) ButtonPress or
 // ButtonRelease of button to win at window coordinates x, y.
 void xt_send_button(Display *dpy, Window win, int press, int x, int y, unsigned int button);
-// xt_send_delete asks win to close the way a window manager does: a
-// WM_PROTOCOLS ClientMessage carrying WM_DELETE_WINDOW.
-void xt_send_delete(Display *dpy, Window win, Atom protocols, Atom del);
 // xt_wait_client_message reads the connection's events for up to
 // timeout_ms and returns the window of the first ClientMessage of type, or
 // 0 when none came or the connection broke (lost: internal/xconn's flag,

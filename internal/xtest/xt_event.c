@@ -25,18 +25,6 @@ void xt_send_button(Display *dpy, Window win, int press, int x, int y, unsigned 
 	XSendEvent(dpy, win, True, press ? ButtonPressMask : ButtonReleaseMask, &ev);
 }
 
-void xt_send_delete(Display *dpy, Window win, Atom protocols, Atom del) {
-	XEvent ev;
-	memset(&ev, 0, sizeof ev);
-	ev.xclient.type = ClientMessage;
-	ev.xclient.window = win;
-	ev.xclient.message_type = protocols;
-	ev.xclient.format = 32;
-	ev.xclient.data.l[0] = (long)del;
-	ev.xclient.data.l[1] = CurrentTime;
-	XSendEvent(dpy, win, False, NoEventMask, &ev);
-}
-
 static long now_ms(void) {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);

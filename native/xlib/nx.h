@@ -109,10 +109,6 @@ int nx_class_hint(Display *dpy, Window w, char *inst, int inst_len, char *cls, i
 // created w; it returns 0 when that is unknown.
 int nx_client_pid(Display *dpy, Window w);
 
-// nx_send_client_message sends a 32-bit ClientMessage about win to dest.
-void nx_send_client_message(Display *dpy, Window dest, Window win, Atom type,
-                            long l0, long l1, long l2, long l3, long l4, long mask);
-
 // nx_create_window creates an InputOutput child of the root.
 Window nx_create_window(Display *dpy, int x, int y, int w, int h, unsigned long bg,
                         int override_redirect, long event_mask);

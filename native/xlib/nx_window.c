@@ -104,22 +104,6 @@ int nx_client_pid(Display *dpy, Window w) {
 	return pid;
 }
 
-void nx_send_client_message(Display *dpy, Window dest, Window win, Atom type,
-                            long l0, long l1, long l2, long l3, long l4, long mask) {
-	XEvent ev;
-	memset(&ev, 0, sizeof ev);
-	ev.xclient.type = ClientMessage;
-	ev.xclient.window = win;
-	ev.xclient.message_type = type;
-	ev.xclient.format = 32;
-	ev.xclient.data.l[0] = l0;
-	ev.xclient.data.l[1] = l1;
-	ev.xclient.data.l[2] = l2;
-	ev.xclient.data.l[3] = l3;
-	ev.xclient.data.l[4] = l4;
-	XSendEvent(dpy, dest, False, mask, &ev);
-}
-
 Window nx_create_window(Display *dpy, int x, int y, int w, int h, unsigned long bg,
                         int override_redirect, long event_mask) {
 	XSetWindowAttributes a;

@@ -137,24 +137,12 @@ func (d *Display) setUTF8(w C.Window, name, value string) {
 
 // setBytes sets a format-8 property.
 func (d *Display) setBytes(w C.Window, prop, typ C.Atom, b []byte) {
-	var p *C.uchar
-	if len(b) > 0 {
-		p = (*C.uchar)(unsafe.Pointer(&b[0]))
-	}
-	C.XChangeProperty(d.dpy, w, prop, typ, 8, C.PropModeReplace, p, C.int(len(b)))
+	d.conn.x.SetProperty8(uint64(w), uint64(prop), uint64(typ), b)
 }
 
 // setLongs sets a format-32 property.
 func (d *Display) setLongs(w C.Window, prop, typ C.Atom, vals []uint64) {
-	l := make([]C.long, len(vals))
-	for i, v := range vals {
-		l[i] = C.long(v)
-	}
-	var p *C.uchar
-	if len(l) > 0 {
-		p = (*C.uchar)(unsafe.Pointer(&l[0]))
-	}
-	C.XChangeProperty(d.dpy, w, prop, typ, 32, C.PropModeReplace, p, C.int(len(l)))
+	d.conn.x.SetProperty32(uint64(w), uint64(prop), uint64(typ), vals)
 }
 
 // RootTextProperty reads a text property of the root window by name, up to

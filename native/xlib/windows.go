@@ -383,8 +383,8 @@ func (d *Display) Raise(id uint64) error {
 		}
 		if d.wmPresent() {
 			const sourcePager = 2
-			mask := C.long(C.SubstructureRedirectMask | C.SubstructureNotifyMask)
-			C.nx_send_client_message(d.dpy, d.root, w, d.atom("_NET_ACTIVE_WINDOW"), sourcePager, 0, 0, 0, 0, mask)
+			const mask = C.SubstructureRedirectMask | C.SubstructureNotifyMask
+			d.conn.x.SendClientMessage(uint64(d.root), uint64(w), uint64(d.atom("_NET_ACTIVE_WINDOW")), [5]int64{sourcePager}, mask)
 			C.XRaiseWindow(d.dpy, frame)
 			return d.xerr(true)
 		}
