@@ -19,38 +19,29 @@ const (
 	Firefox
 )
 
+// browsers holds each browser's facts in one row: its name as a person
+// says it, which is also the name it registers under on the AT-SPI bus
+// (the name of its application object), and the commands it is installed
+// as, in the order they are looked for on PATH (Debian's first).
+var browsers = map[Browser]struct {
+	name     string
+	programs []string
+}{
+	Chromium: {"Chromium", []string{"chromium", "chromium-browser", "google-chrome"}},
+	Firefox:  {"Firefox", []string{"firefox-esr", "firefox"}},
+}
+
 // String is the browser's name as a person says it.
 func (b Browser) String() string {
-	switch b {
-	case Chromium:
-		return "Chromium"
-	case Firefox:
-		return "Firefox"
+	if f, ok := browsers[b]; ok {
+		return f.name
 	}
 	return fmt.Sprintf("Browser(%d)", int(b))
 }
 
-// AppName is the name the browser registers under on the AT-SPI bus (the
-// name of its application object), for WaitForApp: each registers under
-// the name String gives it.
-func (b Browser) AppName() string {
-	if b.programs() == nil {
-		return ""
-	}
-	return b.String()
-}
-
-// programs are the commands each browser is installed as, in the order
-// they are looked for on PATH (Debian's first).
-func (b Browser) programs() []string {
-	switch b {
-	case Chromium:
-		return []string{"chromium", "chromium-browser", "google-chrome"}
-	case Firefox:
-		return []string{"firefox-esr", "firefox"}
-	}
-	return nil
-}
+// AppName is the name the browser registers under on the AT-SPI bus, for
+// WaitForApp ("" for a value that names no browser).
+func (b Browser) AppName() string { return browsers[b].name }
 
 // BrowserCommand prepares a browser to open url on this desktop with its
 // accessibility tree exposed, in a new empty profile under the desktop's
@@ -89,7 +80,7 @@ func (d *Desktop) BrowserCommand(kind Browser, url string) (*exec.Cmd, error) {
 
 // lookPath finds the browser's program.
 func (b Browser) lookPath() (string, error) {
-	progs := b.programs()
+	progs := browsers[b].programs
 	if len(progs) == 0 {
 		return "", fmt.Errorf("sandbox: unknown browser %v", b)
 	}

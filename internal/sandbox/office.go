@@ -34,26 +34,19 @@ const (
 	Writer
 )
 
-// String is the app's name as LibreOffice titles its windows.
-func (o Office) String() string {
-	switch o {
-	case Calc:
-		return "LibreOffice Calc"
-	case Writer:
-		return "LibreOffice Writer"
-	}
-	return fmt.Sprintf("Office(%d)", int(o))
+// offices holds each app's facts in one row: its name as LibreOffice
+// titles its windows, and soffice's switch that starts it.
+var offices = map[Office]struct{ title, switchArg string }{
+	Calc:   {"LibreOffice Calc", "--calc"},
+	Writer: {"LibreOffice Writer", "--writer"},
 }
 
-// switchArg is soffice's switch that starts the app.
-func (o Office) switchArg() string {
-	switch o {
-	case Calc:
-		return "--calc"
-	case Writer:
-		return "--writer"
+// String is the app's name as LibreOffice titles its windows.
+func (o Office) String() string {
+	if f, ok := offices[o]; ok {
+		return f.title
 	}
-	return ""
+	return fmt.Sprintf("Office(%d)", int(o))
 }
 
 // OfficeAppName is the name LibreOffice registers under on the AT-SPI
@@ -137,7 +130,8 @@ func (d *Desktop) ConvertDocument(ctx context.Context, src, format, outDir strin
 // splash and no recovery. The process started is the launcher; the app on
 // the accessibility bus is its soffice.bin child (see WaitForOffice).
 func (d *Desktop) OfficeCommand(kind Office, file string) (*exec.Cmd, error) {
-	if kind.switchArg() == "" {
+	app, ok := offices[kind]
+	if !ok {
 		return nil, fmt.Errorf("sandbox: unknown LibreOffice app %v", kind)
 	}
 	prog, err := lookTool("soffice", "libreoffice-calc, libreoffice-writer")
@@ -151,7 +145,7 @@ func (d *Desktop) OfficeCommand(kind Office, file string) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, err
 	}
-	args := []string{profile, "--norestore", "--nologo", "--nolockcheck", kind.switchArg()}
+	args := []string{profile, "--norestore", "--nologo", "--nolockcheck", app.switchArg}
 	if file != "" {
 		args = append(args, file)
 	}

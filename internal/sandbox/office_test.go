@@ -83,7 +83,7 @@ func TestOfficeCommandUsesAThrowawayProfile(t *testing.T) {
 		if !slices.Contains(first.Env, "SAL_USE_VCLPLUGIN=gtk3") || !slices.Contains(first.Env, "SAL_ACCESSIBILITY_ENABLED=1") {
 			t.Errorf("%v: the GTK 3 interface and accessibility are not both on", kind)
 		}
-		if !slices.Contains(first.Args, kind.switchArg()) || first.Args[len(first.Args)-1] != "/tmp/x.ods" {
+		if !slices.Contains(first.Args, offices[kind].switchArg) || first.Args[len(first.Args)-1] != "/tmp/x.ods" {
 			t.Errorf("%v: args %q", kind, first.Args)
 		}
 		profile := strings.TrimPrefix(first.Args[1], "-env:UserInstallation=file://")
