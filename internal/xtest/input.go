@@ -3,7 +3,6 @@
 package xtest
 
 /*
-#include <stdlib.h>
 #include <X11/Xlib.h>
 #include <X11/XKBlib.h>
 */
@@ -11,7 +10,8 @@ import "C"
 
 import (
 	"fmt"
-	"unsafe"
+
+	"github.com/nish-driver/nish-driver/internal/xconn"
 )
 
 // HeldInput lists the keys (by the keysym at group 0, level 0, or
@@ -25,10 +25,7 @@ func (d *Display) HeldInput() (keys []string, buttons []int, err error) {
 			if bits[code/8]&(1<<(code%8)) == 0 {
 				continue
 			}
-			name := ""
-			if s := C.XKeysymToString(C.XkbKeycodeToKeysym(d.dpy, C.KeyCode(code), 0, 0)); s != nil {
-				name = C.GoString(s)
-			}
+			name := xconn.KeysymName(uint64(C.XkbKeycodeToKeysym(d.dpy, C.KeyCode(code), 0, 0)))
 			if name == "" {
 				name = fmt.Sprintf("keycode %d", code)
 			}
@@ -67,9 +64,7 @@ func (d *Display) pointerMask() uint {
 func (d *Display) KeyDown(name string) (bool, error) {
 	var down bool
 	err := d.call(func() {
-		cs := C.CString(name)
-		defer C.free(unsafe.Pointer(cs))
-		code := C.XKeysymToKeycode(d.dpy, C.XStringToKeysym(cs))
+		code := C.XKeysymToKeycode(d.dpy, C.KeySym(xconn.Keysym(name)))
 		var keys [32]C.char
 		C.XQueryKeymap(d.dpy, &keys[0])
 		down = code != 0 && keys[code/8]&(1<<(code%8)) != 0

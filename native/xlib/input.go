@@ -204,7 +204,7 @@ func rawEvent(raw *C.nx_raw) (RawEvent, bool) {
 		if raw.kind == C.XI_RawKeyRelease {
 			ev.Kind = RawKeyRelease
 		}
-		ev.Keysym = keysymName(uint64(raw.keysym))
+		ev.Keysym = xconn.KeysymName(uint64(raw.keysym))
 		return ev, true
 	case C.XI_RawButtonPress:
 		return RawEvent{Kind: RawButtonPress, Button: int(raw.detail)}, true

@@ -8,6 +8,8 @@ package xlib
 */
 import "C"
 
+import "github.com/nish-driver/nish-driver/internal/xconn"
+
 // KeyEcho predicts the echo of FakeKey(name, true), or of FakeChar(r, true)
 // when name is "". Call it right before the press: the answer follows the
 // keymap and the keys this Display holds at that moment.
@@ -32,13 +34,13 @@ func (d *Display) KeyEcho(name string, r rune) (KeyEcho, error) {
 			return nil
 		}
 		if _, lent := d.keys.spares[ks]; lent {
-			out.Keysym = keysymName(uint64(ks))
+			out.Keysym = xconn.KeysymName(uint64(ks))
 			return nil
 		}
 		code, level := d.keycodeFor(ks)
 		if code == 0 || level > 1 {
 			// sendKeysym lends a spare keycode holding ks at every level.
-			out.Keysym = keysymName(uint64(ks))
+			out.Keysym = xconn.KeysymName(uint64(ks))
 			return nil
 		}
 		out.Keysym = d.levelZero(code)
@@ -55,5 +57,5 @@ func (d *Display) KeyEcho(name string, r rune) (KeyEcho, error) {
 // levelZero names the keysym at group 0, level 0 of a keycode, as the
 // watcher does.
 func (d *Display) levelZero(code C.KeyCode) string {
-	return keysymName(uint64(C.XkbKeycodeToKeysym(d.dpy, code, 0, 0)))
+	return xconn.KeysymName(uint64(C.XkbKeycodeToKeysym(d.dpy, code, 0, 0)))
 }

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"time"
 	"unsafe"
+
+	"github.com/nish-driver/nish-driver/internal/xconn"
 )
 
 // Synthetic input through XTEST. The X server treats these events as real
@@ -68,7 +70,7 @@ const (
 	ksBack     = C.KeySym(0xff08)
 	ksEscape   = C.KeySym(0xff1b)
 	ksDelete   = C.KeySym(0xffff)
-	unicodeKey = 0x01000000
+	unicodeKey = xconn.UnicodeKeysym
 )
 
 // FakeMotion moves the pointer to root coordinates (x, y).
@@ -166,15 +168,8 @@ func keysymForRune(r rune) (C.KeySym, bool) {
 	}
 }
 
-// keysym looks up a keysym name.
-func (d *Display) keysym(name string) C.KeySym {
-	if name == "" {
-		return noSymbol
-	}
-	cs := C.CString(name)
-	defer C.free(unsafe.Pointer(cs))
-	return C.XStringToKeysym(cs)
-}
+// keysym looks up a keysym name (noSymbol for "" or an unknown name).
+func (d *Display) keysym(name string) C.KeySym { return C.KeySym(xconn.Keysym(name)) }
 
 // sendKeysym presses or releases a keysym (loop only).
 func (d *Display) sendKeysym(ks C.KeySym, press bool) error {
