@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -61,18 +62,37 @@ func TestDesktopComesUpAndGoesAway(t *testing.T) {
 			t.Fatal("NO_AT_BRIDGE must be unset for apps to join the bus")
 		}
 	}
-	sock := "/tmp/.X11-unix/X" + strings.TrimPrefix(d.Display, ":")
+	num := strings.TrimPrefix(d.Display, ":")
+	xvfb := d.procs[0].cmd.Process.Pid // the first process a desktop starts
 	root := d.Root
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
-	testkit.Eventually(t, 10*time.Second, "the display socket is gone after Close", func() bool {
-		_, err := os.Stat(sock)
-		return os.IsNotExist(err)
+	testkit.Eventually(t, 10*time.Second, "Xvfb let go of its display after Close", func() bool {
+		return !holdsDisplay(xvfb, num)
 	})
 	if _, err := os.Stat(root); !os.IsNotExist(err) {
 		t.Fatal("the private directory outlived Close")
 	}
+}
+
+// holdsDisplay reports whether the X server pid still holds display num:
+// it has not exited, or a socket it left behind is there with nobody
+// listening on it. Xvfb -displayfd takes the lowest number whose socket it
+// can make (and writes no lock file), so once a desktop closes, another
+// desktop starting at that moment (a parallel test binary) may take the
+// same number at once: a socket that answers is that server's.
+func holdsDisplay(pid int, num string) bool {
+	if syscall.Kill(pid, 0) == nil {
+		return true // running, or not yet reaped
+	}
+	c, err := net.DialTimeout("unix", "/tmp/.X11-unix/X"+num, time.Second)
+	if err == nil {
+		c.Close()
+		return false // another server's
+	}
+	_, statErr := os.Stat("/tmp/.X11-unix/X" + num)
+	return !os.IsNotExist(statErr)
 }
 
 func TestAnAppJoinsTheAccessibilityBus(t *testing.T) {
