@@ -55,7 +55,7 @@ func testFindElements(t *testing.T, h *harness) {
 			if got := foundLabels(t, res); strings.Join(got, "|") != strings.Join(c.want, "|") {
 				t.Fatalf("labels %q, want %q", got, c.want)
 			}
-			if num(t, res, "match_count") != c.count || res["truncated"] != (c.count > len(c.want)) {
+			if testkit.Int(t, res, "match_count") != c.count || res["truncated"] != (c.count > len(c.want)) {
 				t.Fatalf("match_count %v truncated %v, want %d", res["match_count"], res["truncated"], c.count)
 			}
 		})
@@ -130,7 +130,7 @@ func testWaitFor(t *testing.T, h *harness) {
 			func(t *testing.T, res map[string]any) {
 				// The element's token is a read's token.
 				tok := res["element"].(map[string]any)["element_token"]
-				if r := h.ok("get_window_state", map[string]any{"root": tok}); num(t, r, "element_count") != 1 {
+				if r := h.ok("get_window_state", map[string]any{"root": tok}); testkit.Int(t, r, "element_count") != 1 {
 					t.Fatalf("a drill-down on the found token: %v", r["tree_text"])
 				}
 			}},

@@ -64,7 +64,7 @@ func TestATableReadInPartSaysItsSize(t *testing.T) {
 			case c.want != nil && !sameMap(got, c.want):
 				t.Fatalf("the table's row says %v, want %v", row["table"], c.want)
 			}
-			line := textLine(t, r, num(t, row, "element_index"))
+			line := textLine(t, r, testkit.Int(t, row, "element_index"))
 			if c.line != "" && !strings.HasSuffix(line, c.line) {
 				t.Fatalf("tree_text line %q does not end with %q", line, c.line)
 			}

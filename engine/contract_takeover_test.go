@@ -85,7 +85,7 @@ func testTakeoverActs(t *testing.T, h *harness) {
 	h.demo.ChatMain.Focus()
 	sent := len(h.desk.Sent())
 	e := h.fail(engine.CodeFocusChanged, "type_text", map[string]any{"window_id": win, "text": "abc", "delivery_mode": "foreground"})
-	if num(t, e, "typed_characters") != 0 || len(h.desk.Sent()) != sent {
+	if testkit.Int(t, e, "typed_characters") != 0 || len(h.desk.Sent()) != sent {
 		t.Fatalf("focus_changed before typing sends nothing: %v", e)
 	}
 

@@ -97,7 +97,7 @@ func TestContract(t *testing.T) {
 		if st["input"] != "headless" || st["dialog"] != true || len(st["apps"].([]any)) != 2 {
 			t.Fatalf("session: %v", st)
 		}
-		if lease := st["lease"].(map[string]any); num(t, lease, "remaining_s") != 300 {
+		if lease := st["lease"].(map[string]any); testkit.Int(t, lease, "remaining_s") != 300 {
 			t.Fatalf("lease: %v", lease)
 		}
 		// Same apps, headless: no dialog.
@@ -216,7 +216,7 @@ func testReads(t *testing.T, h *harness) {
 		t.Fatalf("the password field is one secure row, got %d", secureRows)
 	}
 	// Rows are compact on a form-like window.
-	rows := num(t, full, "element_count")
+	rows := testkit.Int(t, full, "element_count")
 	perRow := float64(len(text)-len(first)) / float64(rows)
 	t.Logf("form: %d rows, tree_text %d bytes, %.1f bytes a row", rows, len(text), perRow)
 	if perRow > 30 {
@@ -232,12 +232,12 @@ func testReads(t *testing.T, h *harness) {
 
 	// Limits.
 	small := h.readForm(map[string]any{"max_elements": 5})
-	if num(t, small, "element_count") != 5 || small["truncated"] != true {
+	if testkit.Int(t, small, "element_count") != 5 || small["truncated"] != true {
 		t.Fatalf("max_elements 5: %v rows, truncated %v", small["element_count"], small["truncated"])
 	}
 	shallow := h.readForm(map[string]any{"max_depth": 1})
 	for _, row := range testkit.Rows(t, shallow) {
-		if num(t, row, "depth") > 1 {
+		if testkit.Int(t, row, "depth") > 1 {
 			t.Fatal("max_depth 1 returned a deeper row")
 		}
 	}
@@ -248,8 +248,8 @@ func testReads(t *testing.T, h *harness) {
 	skel := h.ok("get_window_state", map[string]any{"window_id": uint64(h.demo.ChatMain.ID()), "skeleton": true})
 	fullBytes := len(mustJSON(t, chatFull)) + len(chatFull["tree_text"].(string))
 	skelBytes := len(mustJSON(t, skel)) + len(skel["tree_text"].(string))
-	t.Logf("chat: full %d bytes (%d rows), skeleton %d bytes (%d rows): %.1f%%", fullBytes, num(t, chatFull, "element_count"),
-		skelBytes, num(t, skel, "element_count"), 100*float64(skelBytes)/float64(fullBytes))
+	t.Logf("chat: full %d bytes (%d rows), skeleton %d bytes (%d rows): %.1f%%", fullBytes, testkit.Int(t, chatFull, "element_count"),
+		skelBytes, testkit.Int(t, skel, "element_count"), 100*float64(skelBytes)/float64(fullBytes))
 	if float64(skelBytes) > 0.15*float64(fullBytes) {
 		t.Errorf("a skeleton read must be at most 15%% of the full read's bytes")
 	}
@@ -271,7 +271,7 @@ func testReads(t *testing.T, h *harness) {
 	// Drill-down: a list's region, and a text element's whole text redacted.
 	list := testkit.Token(h.t, chatFull, "list", "Channels")
 	region := h.ok("get_window_state", map[string]any{"root": list})
-	if region["root"] != list || num(t, region, "element_count") != 21 {
+	if region["root"] != list || testkit.Int(t, region, "element_count") != 21 {
 		t.Fatalf("drill-down into Channels: %v rows\n%s", region["element_count"], region["tree_text"])
 	}
 	ed := h.ok("get_window_state", map[string]any{"app": "Editor"})
@@ -287,7 +287,7 @@ func testReads(t *testing.T, h *harness) {
 	if shot.Image == nil || len(shot.Image.Data) < 100 {
 		t.Fatalf("screenshot missing: %s", shot.Text)
 	}
-	if info := testkit.Decode(t, shot.Structured)["screenshot"].(map[string]any); num(t, info, "blacked_out") != 1 {
+	if info := testkit.Decode(t, shot.Structured)["screenshot"].(map[string]any); testkit.Int(t, info, "blacked_out") != 1 {
 		t.Fatalf("one secure frame blacked out: %v", info)
 	}
 	if hasCanaryPixels(t, shot.Image.Data) {
@@ -326,7 +326,7 @@ func testHeadlessActs(t *testing.T, h *harness) {
 	if res["path"] != "atspi_action" || res["took_cursor"] != false || res["effect"] != "changed" {
 		t.Fatalf("click Save: %v", res)
 	}
-	if st := res["settle"].(map[string]any); st["settled"] != true || num(t, st, "ms") < int(mock.SaveDelay/time.Millisecond)-5 {
+	if st := res["settle"].(map[string]any); st["settled"] != true || testkit.Int(t, st, "ms") < int(mock.SaveDelay/time.Millisecond)-5 {
 		t.Fatalf("settle must wait for the late change: %v", st)
 	}
 	if changed := res["diff"].(map[string]any)["changed"].([]any); len(changed) == 0 {

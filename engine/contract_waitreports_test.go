@@ -40,7 +40,7 @@ func testWaitForReadsWhatChanged(t *testing.T, h *harness) {
 			map[string]any{"kind": "title", "text": "— sent"}, 1, 1, 0},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) { h.runWaitCase(t, c, num(t, status, "element_index")) })
+		t.Run(c.name, func(t *testing.T) { h.runWaitCase(t, c, testkit.Int(t, status, "element_index")) })
 	}
 
 	// The row of an element that appeared acts.
@@ -116,7 +116,7 @@ func testWaitForInACutWindow(t *testing.T, h *harness) {
 			map[string]any{"kind": "disappears", "role": "list_item", "label": "item 2"}, 2, 1, 0},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) { h.runWaitCase(t, c, num(t, first, "element_index")) })
+		t.Run(c.name, func(t *testing.T) { h.runWaitCase(t, c, testkit.Int(t, first, "element_index")) })
 	}
 }
 

@@ -202,7 +202,3 @@ func (h *harness) readForm(extra map[string]any) map[string]any {
 }
 
 // num is m[key], a number, as an int; failing the test when m lacks it.
-func num(t testing.TB, m map[string]any, key string) int {
-	t.Helper()
-	return int(testkit.Field[float64](t, m, key))
-}

@@ -82,7 +82,7 @@ func (w *buttonsWorld) read() map[string]any {
 
 func rectOf(t *testing.T, m map[string]any) engine.Rect {
 	t.Helper()
-	return engine.Rect{X: num(t, m, "x"), Y: num(t, m, "y"), W: num(t, m, "w"), H: num(t, m, "h")}
+	return engine.Rect{X: testkit.Int(t, m, "x"), Y: testkit.Int(t, m, "y"), W: testkit.Int(t, m, "w"), H: testkit.Int(t, m, "h")}
 }
 
 // TestTakeoverClickByTokenAtEveryScale: at scales 1, 1.25, 1.5 and 2 a
@@ -284,7 +284,7 @@ func TestFramesInTheWrongSpace(t *testing.T) {
 		if st == "clicked button 9" || !strings.HasPrefix(st, "clicked button ") {
 			t.Fatalf("the wrong-space click was meant to reach another button, status %q", st)
 		}
-		other := num(t, testkit.Row(t, read, "push_button", strings.TrimPrefix(st, "clicked ")), "element_index")
+		other := testkit.Int(t, testkit.Row(t, read, "push_button", strings.TrimPrefix(st, "clicked ")), "element_index")
 		landed, _ := res["landed_elsewhere"].([]any)
 		if res["effect"] != "no_change" || res["verified"] != false || len(landed) != 1 || landed[0] != float64(other) {
 			t.Fatalf("a click that reached %s (element %d): %v", st, other, res)

@@ -109,7 +109,7 @@ func TestScreenshotOnlyWhereSecureFieldsAreKnown(t *testing.T) {
 			if shotErr != nil || res.Image == nil {
 				t.Fatalf("no screenshot: %v", shotErr)
 			}
-			if got := num(t, out["screenshot"].(map[string]any), "blacked_out"); got != tt.blacked {
+			if got := testkit.Int(t, out["screenshot"].(map[string]any), "blacked_out"); got != tt.blacked {
 				t.Fatalf("blacked out %d secure frames, want %d", got, tt.blacked)
 			}
 			if hasCanaryPixels(t, res.Image.Data) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // Every matcher sees what a read shows (engine/shown.go): a filter or a
@@ -89,7 +90,7 @@ func TestEveryMatcherSeesWhatAReadShows(t *testing.T) {
 	}{
 		{"find_elements label", []string{vaultLabelKey, "api_key="}, shownLabel["push_button"], func(p string) bool {
 			res := h.ok("find_elements", map[string]any{"window_id": win, "role": "push_button", "label": p})
-			return num(t, res, "match_count") > 0
+			return testkit.Int(t, res, "match_count") > 0
 		}},
 		{"wait_for appears by label", []string{vaultLabelKey}, shownLabel["push_button"], func(p string) bool {
 			return met(map[string]any{"kind": "appears", "role": "push_button", "label": p})

@@ -80,6 +80,12 @@ const handbackRadius = 8
 // own button press never counts.
 const driverClickQuiet = 1500 * time.Millisecond
 
+// SendLogWindow is how long the send log keeps the driver's own presses
+// for matching the raw input they come back as: a press not reported
+// within it never will be. A backend that pairs echoes of its own keeps
+// them as long (native/takeover_echo.go).
+const SendLogWindow = 2 * time.Second
+
 // continueClickLag bounds how far the Continue click's own press may be
 // reported from the resume it caused, on either side.
 const continueClickLag = time.Second
@@ -325,11 +331,10 @@ func (s *Session) onRawInput(ev RawInput) {
 
 // consumeLocked matches a raw press against the send log.
 func (t *takeover) consumeLocked(ev RawInput, now time.Time) bool {
-	const window = 2 * time.Second
 	kept := t.presses[:0]
 	found := false
 	for _, p := range t.presses {
-		if now.Sub(p.at) > window {
+		if now.Sub(p.at) > SendLogWindow {
 			continue
 		}
 		if !found && p.kind == ev.Kind && p.button == ev.Button && p.key == ev.Key && p.char == ev.Char {

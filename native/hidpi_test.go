@@ -90,8 +90,8 @@ func TestTakeoverClicksByTokenAtGTKScales(t *testing.T) {
 			f := testkit.Field[map[string]any](t, b1, "frame")
 			// A button is at least 90 by 32 logical pixels (the fixture's
 			// size request) and lies inside the window.
-			if fw, fh := num(t, f, "w"), num(t, f, "h"); fw < 90*c.scale || fh < 32*c.scale || fw >= 2*90*c.scale ||
-				num(t, f, "x")+fw > geo.W || num(t, f, "y")+fh > geo.H {
+			if fw, fh := testkit.Int(t, f, "w"), testkit.Int(t, f, "h"); fw < 90*c.scale || fh < 32*c.scale || fw >= 2*90*c.scale ||
+				testkit.Int(t, f, "x")+fw > geo.W || testkit.Int(t, f, "y")+fh > geo.H {
 				t.Fatalf("button 1's frame %v in a window of %v at scale %d", f, geo, c.scale)
 			}
 			for _, n := range []int{9, 4, 12, 1} {
@@ -156,7 +156,7 @@ func TestTakeoverHitTestOnTheDesktop(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, n := range tr.Nodes {
-				if n.Role == "push_button" && n.Name == "button 9" && n.Frame.Y-int(xGeometry(t, w, win).Y) != num(t, before, "y") {
+				if n.Role == "push_button" && n.Name == "button 9" && n.Frame.Y-int(xGeometry(t, w, win).Y) != testkit.Int(t, before, "y") {
 					return true
 				}
 			}
@@ -185,17 +185,13 @@ func TestTakeoverHitTestOnTheDesktop(t *testing.T) {
 		f := testkit.Field[map[string]any](t, row, "frame")
 		// The cover (at scale 1, 200 by 120) over button 9's centre: the
 		// buttons window is at device 80,80.
-		cx, cy := 80+num(t, f, "x")+num(t, f, "w")/2, 80+num(t, f, "y")+num(t, f, "h")/2
+		cx, cy := 80+testkit.Int(t, f, "x")+testkit.Int(t, f, "w")/2, 80+testkit.Int(t, f, "y")+testkit.Int(t, f, "h")/2
 		startCover(t, cx-100, cy-60)
 		w.clickOccluded(t, tok)
 	})
 }
 
 // num is m[key], a number, as an int; failing the test when m lacks it.
-func num(t testing.TB, m map[string]any, key string) int {
-	t.Helper()
-	return int(testkit.Field[float64](t, m, key))
-}
 
 // logicalFrames is the native backend with the bug the issue found: it
 // reports a GTK window's frames in the app's logical pixels, unconverted

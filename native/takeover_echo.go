@@ -21,8 +21,8 @@ import (
 // each echo is paired once.
 
 // echoTTL: an echo the watcher has not reported within this long never
-// will (the engine's send log keeps its entries as long).
-const echoTTL = 2 * time.Second
+// will; the engine's send log keeps its entries as long.
+const echoTTL = engine.SendLogWindow
 
 // motionLag: a raw motion at a pointer target the driver sent this
 // recently, but which a newer target has replaced, is the driver's own

@@ -553,8 +553,8 @@ func TestTakeoverActsOnTheDesktop(t *testing.T) {
 	_, read = w.read(pid)
 	row10 := testkit.Row(t, read, "label", "Row 10")
 	rf := testkit.Field[map[string]any](t, row10, "frame")
-	x, y := num(t, rf, "x"), num(t, rf, "y")
-	strip := image.Rect(x, y, x+num(t, rf, "w"), y+num(t, rf, "h"))
+	x, y := testkit.Int(t, rf, "x"), testkit.Int(t, rf, "y")
+	strip := image.Rect(x, y, x+testkit.Int(t, rf, "w"), y+testkit.Int(t, rf, "h"))
 	shot := func() [32]byte {
 		img, err := w.b.Capture(context.Background(), engine.WindowID(win))
 		if err != nil {

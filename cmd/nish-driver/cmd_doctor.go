@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/doctor"
+	"github.com/nish-driver/nish-driver/internal/daemon"
 )
 
 // doctorCmd prints the readiness report (docs/contract.md#doctor-report). It
@@ -17,8 +17,9 @@ type doctorCmd struct {
 	JSON bool `name:"json" help:"Print the versioned JSON report instead of text."`
 }
 
-// registryTimeout bounds the backend's probes.
-const registryTimeout = 10 * time.Second
+// registryTimeout bounds the backend's probes, as the daemon's doctor
+// method's are.
+const registryTimeout = daemon.RegistryTimeout
 
 // probeBackend opens the backend of f for one report (doctor, manifest)
 // and runs probe on it with a context bounded by registryTimeout.

@@ -21,6 +21,20 @@ import (
 	"github.com/nish-driver/nish-driver/internal/testkit/mcpkit"
 )
 
+// TestTheUserUnitKnowsTheAlreadyRunningStatus: the systemd user unit does
+// not restart a daemon that exited because another one serves the socket,
+// so the status it names is the one the daemon exits with.
+func TestTheUserUnitKnowsTheAlreadyRunningStatus(t *testing.T) {
+	unit, err := os.ReadFile(filepath.Join(testkit.RepoDir(t), "packaging", "nish-driver.service"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("RestartPreventExitStatus=%d", exitAlreadyRunning)
+	if !slices.Contains(strings.Split(string(unit), "\n"), want) {
+		t.Fatalf("packaging/nish-driver.service has no line %q", want)
+	}
+}
+
 // runningDaemon is `nish-driver daemon` started by a test.
 type runningDaemon struct {
 	cmd    *exec.Cmd
@@ -125,8 +139,8 @@ func TestDaemonServesHostsThroughMCPConnect(t *testing.T) {
 
 	// A second daemon on the same socket refuses to start.
 	_, errOut, exit := run(t, env, "daemon", "--backend", "mock", "--socket", socket)
-	if exit != 75 || !strings.Contains(errOut, "already running") {
-		t.Errorf("a second daemon: exit %d, stderr %q; want exit 75 (EX_TEMPFAIL) and a refusal saying already running", exit, errOut)
+	if exit != exitAlreadyRunning || !strings.Contains(errOut, "already running") {
+		t.Errorf("a second daemon: exit %d, stderr %q; want exit %d and a refusal saying already running", exit, errOut, exitAlreadyRunning)
 	}
 
 	// metadata is what `nish-driver manifest` prints; doctor is `doctor --json`.

@@ -3,13 +3,23 @@ package daemon
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strconv"
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/doctor"
 )
 
-// Protocol is the hello protocol version this daemon speaks.
+// Protocol is the hello protocol version this daemon speaks (and the stop
+// socket, which speaks the same handshake).
 const Protocol = 1
+
+// The handshake's refusals, shared with the stop socket: what a client that
+// skipped hello, or asked for another protocol, is told.
+var (
+	HelloFirst          = fmt.Sprintf("send hello {protocol: %d} first", Protocol)
+	UnsupportedProtocol = fmt.Sprintf("unsupported protocol; this socket speaks protocol %d", Protocol)
+)
 
 // Methods are the daemon's own methods, in the order hello lists them.
 var Methods = []string{"hello", "metadata", "doctor", "sessions.list", "kill"}
@@ -51,7 +61,7 @@ func (c *control) handle(ctx context.Context, req request) (any, *RPCError) {
 		return c.hello(req)
 	}
 	if !c.helloed {
-		return nil, &RPCError{Code: CodeHandshake, Message: "send hello {protocol: 1} first"}
+		return nil, &RPCError{Code: CodeHandshake, Message: HelloFirst}
 	}
 	switch req.method {
 	case "metadata":
@@ -112,8 +122,8 @@ func (c *control) hello(req request) (any, *RPCError) {
 	if !isInteger(p.Protocol) {
 		return nil, invalidParams("protocol must be an integer")
 	}
-	if string(p.Protocol) != "1" {
-		return nil, &RPCError{Code: CodeHandshake, Message: "unsupported protocol; this daemon speaks protocol 1"}
+	if string(p.Protocol) != strconv.Itoa(Protocol) {
+		return nil, &RPCError{Code: CodeHandshake, Message: UnsupportedProtocol}
 	}
 	c.helloed = true
 	return HelloResult{

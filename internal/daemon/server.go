@@ -19,6 +19,11 @@ import (
 	"github.com/nish-driver/nish-driver/internal/mcpserver"
 )
 
+// RegistryTimeout bounds the backend's probes behind a doctor report: the
+// daemon's doctor method and the command's doctor and manifest, which give
+// the same report.
+const RegistryTimeout = 10 * time.Second
+
 // Options configures a daemon.
 type Options struct {
 	// Driver is the one engine every connection shares: the display owner.
@@ -85,7 +90,7 @@ func New(opts Options) (*Server, error) {
 		opts.WriteTimeout = WriteTimeout
 	}
 	if opts.RegistryTimeout <= 0 {
-		opts.RegistryTimeout = 10 * time.Second
+		opts.RegistryTimeout = RegistryTimeout
 	}
 	if opts.DrainBound <= 0 {
 		opts.DrainBound = mcpserver.DrainBound

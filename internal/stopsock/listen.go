@@ -198,7 +198,7 @@ func (l *Listener) handle(peer daemon.Peer, helloed *bool, req request) reply {
 			return errorReply(req.ID, daemon.CodeInvalidParams, "invalid params: hello needs protocol")
 		}
 		if *p.Protocol != daemon.Protocol {
-			return errorReply(req.ID, daemon.CodeHandshake, "unsupported protocol; this socket speaks protocol 1")
+			return errorReply(req.ID, daemon.CodeHandshake, daemon.UnsupportedProtocol)
 		}
 		*helloed = true
 		return resultReply(req.ID, daemon.HelloResult{
@@ -210,7 +210,7 @@ func (l *Listener) handle(peer daemon.Peer, helloed *bool, req request) reply {
 		})
 	case "kill":
 		if !*helloed {
-			return errorReply(req.ID, daemon.CodeHandshake, "send hello {protocol: 1} first")
+			return errorReply(req.ID, daemon.CodeHandshake, daemon.HelloFirst)
 		}
 		if !noParams(req.Params) {
 			return errorReply(req.ID, daemon.CodeInvalidParams, "invalid params: kill takes none")

@@ -138,8 +138,8 @@ func stopOne(ctx context.Context, path string, bound time.Duration) (s Stopped, 
 	c.SetDeadline(deadline)
 	stopWatch := context.AfterFunc(ctx, func() { c.SetDeadline(time.Now()) })
 	defer stopWatch()
-	if _, err := c.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"hello","params":{"protocol":1}}` + "\n" +
-		`{"jsonrpc":"2.0","id":2,"method":"kill"}` + "\n")); err != nil {
+	hello := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"hello","params":{"protocol":%d}}`, daemon.Protocol)
+	if _, err := c.Write([]byte(hello + "\n" + `{"jsonrpc":"2.0","id":2,"method":"kill"}` + "\n")); err != nil {
 		return s, false, dialError(err, bound)
 	}
 	r := bufio.NewReader(c)

@@ -57,6 +57,13 @@ func Field[T any](t testing.TB, m map[string]any, key string) T {
 	return v
 }
 
+// Int is m[key], a JSON number, as an int: the way a decoded result holds
+// a count, an index or a coordinate. It fails the test as Field does.
+func Int(t testing.TB, m map[string]any, key string) int {
+	t.Helper()
+	return int(Field[float64](t, m, key))
+}
+
 // FindRow returns the first row of a decoded read whose role is role and,
 // unless label is "", whose label is label; ok is false when there is none.
 func FindRow(read map[string]any, role, label string) (row map[string]any, ok bool) {
