@@ -88,7 +88,7 @@ func (h *harness) runWaitCase(t *testing.T, c waitCase, fallback int) {
 	// is too old to stand in for a read, a drill-down reads the window
 	// whole and takes its token only if the two agree (the answer's row,
 	// or a row that stays).
-	h.clock.Advance(3 * time.Second)
+	h.clock.Advance(engine.ReuseMaxAge + time.Second)
 	tok := fmt.Sprintf("%s:%d", res["snapshot_id"], fallback)
 	if el, _ := res["element"].(map[string]any); el != nil {
 		tok = testkit.Field[string](t, el, "element_token")

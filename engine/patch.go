@@ -101,7 +101,7 @@ import (
 //
 // Reports are what the app says about itself: a toolkit that changes
 // something without a report is read as unchanged, which is why a read
-// taken as it is must also be young (reuseMaxAge).
+// taken as it is must also be young (ReuseMaxAge).
 
 // maxPatchElements bounds the elements a patch reads again one by one
 // (content reports and the parents of child reports); past it a whole

@@ -29,10 +29,10 @@ import (
 // changes something without saying so is read as unchanged by both
 // paths, which is why a reused snapshot must also be young.
 
-// reuseMaxAge is how old a snapshot may be and still stand in for a read:
+// ReuseMaxAge is how old a snapshot may be and still stand in for a read:
 // long enough for a model's read-then-act, short enough that a change the
 // app never reported does not live long.
-const reuseMaxAge = 2 * time.Second
+const ReuseMaxAge = 2 * time.Second
 
 // changeStamp is a read's place in its app's change reports.
 type changeStamp struct {
@@ -72,7 +72,7 @@ func (s *Session) reusable(w WindowID, tok *Token) *snapshot {
 		}
 	}
 	sn := latest
-	if sn == nil || sn.window != w || !sn.marked || s.d.clock.Since(sn.at) > reuseMaxAge {
+	if sn == nil || sn.window != w || !sn.marked || s.d.clock.Since(sn.at) > ReuseMaxAge {
 		return nil
 	}
 	s.mu.Lock()

@@ -104,7 +104,7 @@ func TestActsLeaveOutReads(t *testing.T) {
 			// (past the reuse bound: a read now would keep the act's
 			// snapshot, and compare it with itself).
 			obs := res["observe"].(map[string]any)
-			h.clock.Advance(3 * time.Second)
+			h.clock.Advance(engine.ReuseMaxAge + time.Second)
 			fresh := h.readForm(nil)
 			if fresh["snapshot_kept"] == true {
 				t.Fatal("the read after the act kept a snapshot instead of reading the window whole")
@@ -141,7 +141,7 @@ func TestActsLeaveOutReads(t *testing.T) {
 
 	t.Run("an old read", func(t *testing.T) {
 		read := h.readForm(nil)
-		h.clock.Advance(3 * time.Second)
+		h.clock.Advance(engine.ReuseMaxAge + time.Second)
 		h.ok("click", map[string]any{"element_token": testkit.Token(t, read, "check_box", "Start at login")})
 		if tr.last(t).PreReadReused {
 			t.Fatal("a read older than the reuse bound was reused")
@@ -272,7 +272,7 @@ func TestUnchangedWindowsKeepTheirSnapshot(t *testing.T) {
 
 	// Age: a snapshot older than the reuse bound is read again.
 	h.readForm(nil)
-	h.clock.Advance(3 * time.Second)
+	h.clock.Advance(engine.ReuseMaxAge + time.Second)
 	if r := h.readForm(nil); r["snapshot_kept"] == true {
 		t.Fatal("a read kept a snapshot older than the reuse bound")
 	}
@@ -544,7 +544,7 @@ func keptRead(t *testing.T, h *harness, id string) map[string]any {
 // args), made past the reuse bound so that no snapshot is kept.
 func wholeRows(t *testing.T, h *harness, args map[string]any) []string {
 	t.Helper()
-	h.clock.Advance(3 * time.Second)
+	h.clock.Advance(engine.ReuseMaxAge + time.Second)
 	r := h.readForm(args)
 	if r["snapshot_kept"] == true {
 		t.Fatal("a read past the reuse bound kept a snapshot")

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/internal/stats"
 	"github.com/nish-driver/nish-driver/internal/testkit"
 )
@@ -35,11 +36,11 @@ func BenchmarkReadAfterClick(b *testing.B) {
 				r := h.callB(b, "get_window_state", c.args)
 				return r, time.Since(start)
 			}
-			// Kept re-reads of a whole read of these rows: past the 2 s
-			// the engine keeps a read, the first reads are whole (the app
-			// also reports its own changes while first read), the rest
-			// kept.
-			time.Sleep(2500 * time.Millisecond)
+			// Kept re-reads of a whole read of these rows: past the age
+			// up to which the engine keeps a read, the first reads are
+			// whole (the app also reports its own changes while first
+			// read), the rest kept.
+			time.Sleep(engine.ReuseMaxAge + 500*time.Millisecond)
 			var kept []time.Duration
 			for tries := 0; len(kept) < max(b.N, 5); tries++ {
 				if tries == 50+b.N {

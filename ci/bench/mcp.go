@@ -189,7 +189,7 @@ func (b *bench) startDriver() (*driverProcess, error) {
 	}
 	p.stdin = in
 	p.client = mcpline.New(in, out)
-	if err := p.client.Initialize("2025-11-25", "bench"); err != nil {
+	if err := p.client.Initialize(mcpline.LegacyProtocol, "bench"); err != nil {
 		p.stop(b)
 		return nil, fmt.Errorf("initialize: %v", err)
 	}

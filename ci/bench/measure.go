@@ -353,8 +353,8 @@ func (s *session) settle(args map[string]any) error {
 }
 
 // reuseAge is past the age up to which the engine reuses a young read
-// of an unchanged window (engine/reuse.go's 2 s).
-const reuseAge = 2500 * time.Millisecond
+// of an unchanged window.
+const reuseAge = engine.ReuseMaxAge + 500*time.Millisecond
 
 // repeat times n calls of the same read, and the backend's parts of each;
 // each call after a pause of wait (reuseAge makes each a whole read of the

@@ -20,6 +20,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit/mcpline"
 )
 
 func main() {
@@ -57,7 +59,7 @@ func run(bin string, calls, warmup int) error {
 	}
 	defer d.cmd.Process.Kill()
 
-	if err := d.call("initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"soak","version":"1"}}`); err != nil {
+	if err := d.call("initialize", `{"protocolVersion":"`+mcpline.LegacyProtocol+`","capabilities":{},"clientInfo":{"name":"soak","version":"1"}}`); err != nil {
 		return err
 	}
 	d.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)

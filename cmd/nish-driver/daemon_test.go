@@ -19,6 +19,7 @@ import (
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/internal/testkit/mcpkit"
+	"github.com/nish-driver/nish-driver/internal/testkit/mcpline"
 )
 
 // TestTheUserUnitKnowsTheAlreadyRunningStatus: the systemd user unit does
@@ -162,7 +163,7 @@ func TestDaemonServesHostsThroughMCPConnect(t *testing.T) {
 	bridge.Env = env
 	bridgeErr := &testkit.SyncBuffer{}
 	bridge.Stderr = bridgeErr
-	cs := mcpkit.Connect(t, "bridge-test", &mcp.CommandTransport{Command: bridge}, "2025-11-25", func() string {
+	cs := mcpkit.Connect(t, "bridge-test", &mcp.CommandTransport{Command: bridge}, mcpline.LegacyProtocol, func() string {
 		return "bridge stderr:\n" + bridgeErr.String() + "\ndaemon stderr:\n" + rd.stderr.String()
 	})
 	if meta := cs.InitializeResult().Meta; meta["contract_version"] != engine.ContractVersion {

@@ -19,6 +19,7 @@ import (
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/internal/testkit/mcpkit"
+	"github.com/nish-driver/nish-driver/internal/testkit/mcpline"
 	"github.com/nish-driver/nish-driver/schema"
 )
 
@@ -29,7 +30,7 @@ const argMarker = "ARGMARKER-5e1f"
 // CommandTransport and initializes a session with the legacy handshake.
 func connect(t *testing.T, env []string, args ...string) (*mcp.ClientSession, *testkit.SyncBuffer) {
 	t.Helper()
-	return connectAs(t, "2025-11-25", env, args...)
+	return connectAs(t, mcpline.LegacyProtocol, env, args...)
 }
 
 // connectAs is connect with the protocol version the client asks for ("":
@@ -310,7 +311,7 @@ func TestAnswersSurviveTheEndOfInput(t *testing.T) {
 // the result must never reach the client as the stand-in it travels as
 // inside the SDK.
 func TestStdioResultsAreWholeInEveryProtocol(t *testing.T) {
-	for _, protocol := range []string{"2025-03-26", "2025-11-25", ""} {
+	for _, protocol := range []string{"2025-03-26", mcpline.LegacyProtocol, ""} {
 		t.Run("protocol "+protocol, func(t *testing.T) {
 			cs, _ := connectAs(t, protocol, noDesktopEnv(t), "--backend", "mock")
 			mcpkit.Call(t, cs, "start_session", map[string]any{"apps": []any{"Form Demo"}})

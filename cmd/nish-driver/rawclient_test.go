@@ -8,6 +8,8 @@ import (
 	"io"
 	"testing"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit/mcpline"
 )
 
 // rawClient speaks JSON-RPC line by line to a running server, so tests can
@@ -156,7 +158,7 @@ func describe(rs []reply) string {
 // initialize opens an MCP session with the current handshake.
 func (c *rawClient) initialize() {
 	c.t.Helper()
-	c.send([]byte(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"junk-test","version":"1"}}}`))
+	c.send([]byte(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"` + mcpline.LegacyProtocol + `","capabilities":{},"clientInfo":{"name":"junk-test","version":"1"}}}`))
 	if r, _ := c.await(`"init"`); r.Error != nil {
 		c.t.Fatalf("initialize: %s", r.line)
 	}

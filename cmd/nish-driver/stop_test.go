@@ -15,6 +15,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/internal/testkit/mcpkit"
+	"github.com/nish-driver/nish-driver/internal/testkit/mcpline"
 )
 
 // stopEnv is noDesktopEnv with a runtime folder of the test's own, so that
@@ -77,7 +78,7 @@ func TestStopEndsTheSessionsOfEveryDriver(t *testing.T) {
 	rd := startDaemonProcess(t, env, filepath.Join(runtime, "nish-driver", "sock"))
 	bridge := exec.Command(binary, "mcp", "--connect", "--socket", rd.socket)
 	bridge.Env = env
-	onDaemon := mcpkit.Connect(t, "stop-test", &mcp.CommandTransport{Command: bridge}, "2025-11-25", rd.stderr.String)
+	onDaemon := mcpkit.Connect(t, "stop-test", &mcp.CommandTransport{Command: bridge}, mcpline.LegacyProtocol, rd.stderr.String)
 	startedSession(t, onDaemon)
 
 	awaitStopSockets(t, stopDir, 2)

@@ -17,11 +17,11 @@ import (
 	"github.com/nish-driver/nish-driver/engine/mock"
 	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/internal/testkit/mcpkit"
+	"github.com/nish-driver/nish-driver/internal/testkit/mcpline"
 )
 
-// legacyProtocol opens with initialize; the SDK client's default protocol
-// opens with server/discover.
-const legacyProtocol = "2025-11-25"
+// legacyProtocol opens with initialize (mcpline.LegacyProtocol).
+const legacyProtocol = mcpline.LegacyProtocol
 
 // mcpClient connects an SDK client to the daemon's socket.
 func mcpClient(t *testing.T, path, name, protocol string) *mcp.ClientSession {
@@ -130,7 +130,7 @@ func TestKillEndsEverySession(t *testing.T) {
 func TestMCPOversizedFrameIsRefusedAndTheSessionGoesOn(t *testing.T) {
 	td := startDaemon(t, daemonOpts{})
 	c := dial(t, td.path)
-	if r := c.call(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"Host","version":"1"}}}`); r["error"] != nil {
+	if r := c.call(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + legacyProtocol + `","capabilities":{},"clientInfo":{"name":"Host","version":"1"}}}`); r["error"] != nil {
 		t.Fatalf("initialize: %s", stringify(r))
 	}
 	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)

@@ -19,10 +19,11 @@ import (
 	"github.com/nish-driver/nish-driver/internal/testkit/audittest"
 	"github.com/nish-driver/nish-driver/internal/testkit/enginekit"
 	"github.com/nish-driver/nish-driver/internal/testkit/mcpkit"
+	"github.com/nish-driver/nish-driver/internal/testkit/mcpline"
 )
 
 // legacyProtocol opens with initialize, as most hosts do today.
-const legacyProtocol = "2025-11-25"
+const legacyProtocol = mcpline.LegacyProtocol
 
 // host is one transport serving one driver over a mock desktop.
 type host struct {

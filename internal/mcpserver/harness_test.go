@@ -14,12 +14,11 @@ import (
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
 	"github.com/nish-driver/nish-driver/internal/testkit/enginekit"
+	"github.com/nish-driver/nish-driver/internal/testkit/mcpline"
 )
 
-// legacyProtocol is the newest protocol version that still opens with
-// initialize; the SDK's default client uses the sessionless protocol, which
-// opens with server/discover instead.
-const legacyProtocol = "2025-11-25"
+// legacyProtocol opens with initialize (mcpline.LegacyProtocol).
+const legacyProtocol = mcpline.LegacyProtocol
 
 // harness is one in-process MCP server over a mock desktop, with one client
 // connected to it through a transport that records the raw results.
