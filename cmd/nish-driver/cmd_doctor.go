@@ -17,19 +17,15 @@ type doctorCmd struct {
 	JSON bool `name:"json" help:"Print the versioned JSON report instead of text."`
 }
 
-// registryTimeout bounds the backend's probes, as the daemon's doctor
-// method's are.
-const registryTimeout = daemon.RegistryTimeout
-
 // probeBackend opens the backend of f for one report (doctor, manifest)
-// and runs probe on it with a context bounded by registryTimeout.
+// and runs probe on it with a context bounded by daemon.RegistryTimeout (the daemon's doctor method's bound).
 func probeBackend(f backendFlags, probe func(ctx context.Context, b engine.Backend) error) error {
 	backend, closeBackend, err := openBackend(f, "")
 	if err != nil {
 		return err
 	}
 	defer closeBackend()
-	ctx, cancel := context.WithTimeout(context.Background(), registryTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), daemon.RegistryTimeout)
 	defer cancel()
 	return probe(ctx, backend)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/control"
 	"github.com/nish-driver/nish-driver/engine/doctor"
+	"github.com/nish-driver/nish-driver/internal/daemon"
 	"github.com/nish-driver/nish-driver/internal/mcpserver"
 	"github.com/nish-driver/nish-driver/internal/mcpserver/wire"
 )
@@ -89,7 +90,7 @@ func (c *mcpCmd) Run(s *streams) error {
 // desktop cannot be driven and why (reason codes only), so a host's log
 // explains why every tool fails with backend_unavailable.
 func warnIfNotReady(ctx context.Context, logger *slog.Logger, backend engine.Backend) {
-	ctx, cancel := context.WithTimeout(ctx, registryTimeout)
+	ctx, cancel := context.WithTimeout(ctx, daemon.RegistryTimeout)
 	defer cancel()
 	report := doctor.Build(backend.Registry(ctx))
 	if report.Ready {

@@ -2,9 +2,9 @@
 // that opens X connections in it (native/xlib, the driver's; internal/xtest,
 // the tests' other client): XInitThreads, the one protocol-error handler and
 // its thread-local slot, the one I/O error handler, and the open guarded by
-// it; and the few requests both send alike (a property's format-8 or
-// format-32 data, a ClientMessage: requests.go), so each detail of them is
-// written once. Xlib's handlers are process-global, so two packages that each
+// it; and what both do alike (a property's format-8 or format-32 data and
+// a ClientMessage: requests.go; keysym names: keysym.go), so each detail
+// of it is written once. Xlib's handlers are process-global, so two packages that each
 // installed their own would displace each other; here there is one of each,
 // and each package opens its connections through Open.
 //
