@@ -163,7 +163,9 @@ func (s *Session) readWindow(ctx context.Context, w WindowID) (*snapshot, bool, 
 // details makes sure the rows at positions have their details, for a
 // result built from a snapshot readWindow gave: rows never read are read
 // whole; the rows a kept snapshot already holds details of keep them and
-// have only their frames read again (readFramesAgain). That holds for a
+// have only their frames read again (readFramesAgain), but for a row that
+// had no area then and has one now, whose details are read again whole
+// (readFramesAgain says why). That holds for a
 // kept snapshot whose frames are stale too (an act's settled read, which
 // a patch made, or a read whose app reported a frame move): stale is all
 // its frames may be, as the app's reports vouch for the rest, and a
@@ -185,7 +187,11 @@ func (sn *snapshot) details(ctx context.Context, d *Driver, kept bool, positions
 	if err := sn.fill(ctx, d, fill); err != nil {
 		return err
 	}
-	if err := d.readFramesAgain(ctx, sn, known); err != nil {
+	placed, err := d.readFramesAgain(ctx, sn, known)
+	if err != nil {
+		return err
+	}
+	if err := sn.readAgain(ctx, d, placed); err != nil {
 		return err
 	}
 	if kept {
@@ -218,19 +224,47 @@ func (sn *snapshot) splitDetailed(positions []int) (lacking, held []int) {
 
 // readFramesAgain reads the frames of a kept snapshot's rows at positions
 // again (FrameReader): the app's reports vouch for what its elements hold,
-// not for where they lie.
-func (d *Driver) readFramesAgain(ctx context.Context, sn *snapshot, positions []int) *Error {
+// not for where they lie. It returns the positions of the rows that had
+// no area when their details were read and have one now (placed).
+//
+// Those rows' details are not vouched for: a toolkit can fill an element
+// as it lays it out, and say nothing. Writer lists a paragraph it has not
+// yet placed, with no area and no text; when it places it, its text comes
+// with it, and no report tells of the text (docs/qt-and-libreoffice.md,
+// Writer). A kept read that kept such a row's details would show a
+// placed paragraph with no text, which the document does not have.
+func (d *Driver) readFramesAgain(ctx context.Context, sn *snapshot, positions []int) (placed []int, _ *Error) {
 	if len(positions) == 0 {
-		return nil
+		return nil, nil
 	}
 	nodes := make([]*Node, len(positions))
+	unplaced := make([]bool, len(positions))
 	for i, p := range positions {
 		nodes[i] = &sn.tree.Nodes[p]
+		unplaced[i] = nodes[i].Frame.Empty()
 	}
 	cctx, cancel := d.callBound(ctx)
 	defer cancel()
 	if err := d.backend.ReadFrames(cctx, sn.tree.Window, nodes); err != nil {
-		return AsError(inBound(cctx, err))
+		return nil, AsError(inBound(cctx, err))
 	}
-	return nil
+	for i, p := range positions {
+		if unplaced[i] && !nodes[i].Frame.Empty() {
+			placed = append(placed, p)
+		}
+	}
+	return placed, nil
+}
+
+// readAgain reads the details of the rows at positions again, whole.
+func (sn *snapshot) readAgain(ctx context.Context, d *Driver, positions []int) *Error {
+	if len(positions) == 0 {
+		return nil
+	}
+	sn.fillMu.Lock()
+	defer sn.fillMu.Unlock()
+	for _, p := range positions {
+		sn.tree.Nodes[p].Detailed = false
+	}
+	return d.fillDetails(ctx, sn.tree, positions)
 }

@@ -278,6 +278,57 @@ func TestUnchangedWindowsKeepTheirSnapshot(t *testing.T) {
 	}
 }
 
+// TestAKeptReadReadsAgainWhatWasPlacedSince: an element listed with no
+// area and no text, as Writer lists a paragraph it has not laid out yet,
+// is placed and filled while its app says nothing of the text (nothing at
+// all, or only that a frame moved). The next read keeps the snapshot, and
+// reads that row's details again whole: it shows the text a whole read
+// shows, never a placed paragraph with none. Rows that were on screen
+// before have only their frames read again.
+func TestAKeptReadReadsAgainWhatWasPlacedSince(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		keeps func(engine.Change) bool // the reports about the paragraph the app makes
+	}{
+		{"no report", func(engine.Change) bool { return false }},
+		{"only a frame move", func(c engine.Change) bool { return c.Kind == engine.ChangeExtents }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rw := &reportLister{}
+			h := newHarness(t, nil, withBackend(func(d *mock.Desktop) engine.Backend {
+				rw.Desktop = d
+				return rw
+			}))
+			h.start(nil)
+			f := h.demo.Form
+			para := f.Window.Root().Add("paragraph", "").SetFrame(engine.Rect{}).SetValue("")
+			rw.rewrite = func(cs []engine.Change) ([]engine.Change, bool) {
+				return slices.DeleteFunc(cs, func(ch engine.Change) bool { return ch.Source == para.ID() && !c.keeps(ch) }), true
+			}
+			first := h.readForm(allRows)
+			if row := testkit.Row(t, first, "paragraph", ""); row["value"] != "" {
+				t.Fatalf("the unplaced paragraph reads %v", row)
+			}
+			details := len(h.desk.CallsOf("ReadDetails"))
+
+			const text = "Paragraph 2: the quick brown fox"
+			para.SetFrame(engine.Rect{X: 10, Y: 300, W: 600, H: 15}).SetValue(text)
+			again := h.readForm(allRows)
+			if again["snapshot_kept"] != true || again["snapshot_id"] != first["snapshot_id"] {
+				t.Fatalf("the app reported nothing that asks for a read, yet the snapshot was not kept: %v", again["snapshot_kept"])
+			}
+			if row := testkit.Row(t, again, "paragraph", ""); row["value"] != text {
+				t.Fatalf("the paragraph placed since the kept read shows %v, want its text %q", row, text)
+			}
+			calls := h.desk.CallsOf("ReadDetails")
+			if len(calls) != details+1 || calls[len(calls)-1].Nodes != 1 {
+				t.Fatalf("the kept read read details %d times (the last of %v rows); want once, of the placed row alone", len(calls)-details, calls[len(calls)-1].Nodes)
+			}
+			sameRows(t, "the kept read", testkit.RowLines(keptRead(t, h, first["snapshot_id"].(string))["elements"]), wholeRows(t, h, allRows))
+		})
+	}
+}
+
 // TestFindInAnUnchangedWindowKeepsItsSnapshot: find_elements reads the
 // window as a read does, so a find in a window whose app reported no
 // change since the last read keeps that read's snapshot (its tokens are

@@ -95,7 +95,7 @@ func writerParagraphs(t *testing.T, a *desktopApp, h *harness, read map[string]a
 		paragraphs++
 		want := fmt.Sprintf("Paragraph %d: the quick brown fox", paragraphs)
 		if !strings.HasPrefix(asString(row["value"]), want) {
-			t.Fatalf("paragraph row %d has value %q, want it to start %q; the row: %v; the paragraphs read: %q", paragraphs, row["value"], want, row, paragraphValues(t, read))
+			t.Fatalf("paragraph row %d has value %q, want it to start %q; the row: %v; the paragraphs read (snapshot %v, kept %v): %q", paragraphs, row["value"], want, row, read["snapshot_id"], read["snapshot_kept"], paragraphValues(t, read))
 		}
 		if !hasState(row, "editable") || hasState(row, "disabled") {
 			t.Fatalf("a paragraph of an editable document is not editable: %v", row)
