@@ -87,7 +87,7 @@ func TestTypeIntoDocumentAtItsCaret(t *testing.T) {
 					t.Fatalf("paragraph %d holds %q, want %q", i+1, got, c.want[i])
 				}
 			}
-			if res["effect"] != "confirmed" || !strings.Contains(asJSONString(t, res["diff"]), c.text) {
+			if res["effect"] != "confirmed" || !strings.Contains(testkit.JSON(t, res["diff"]), c.text) {
 				t.Fatalf("type_text on the document: %v", res)
 			}
 		})

@@ -17,8 +17,6 @@ import (
 // reading and acting: host approvals, the clipboard, the lease and
 // revocation, faults of the desktop, and bad input.
 
-func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
-
 func testApprovals(t *testing.T, h *harness) {
 	h.start(nil)
 	read := h.readForm(nil)

@@ -246,8 +246,8 @@ func testReads(t *testing.T, h *harness) {
 	chat := h.ok("get_window_state", map[string]any{"window_id": uint64(h.demo.ChatMain.ID())})
 	chatFull := h.ok("get_window_state", map[string]any{"window_id": uint64(h.demo.ChatMain.ID()), "max_elements": 5000})
 	skel := h.ok("get_window_state", map[string]any{"window_id": uint64(h.demo.ChatMain.ID()), "skeleton": true})
-	fullBytes := len(mustJSON(t, chatFull)) + len(chatFull["tree_text"].(string))
-	skelBytes := len(mustJSON(t, skel)) + len(skel["tree_text"].(string))
+	fullBytes := len(testkit.JSON(t, chatFull)) + len(chatFull["tree_text"].(string))
+	skelBytes := len(testkit.JSON(t, skel)) + len(skel["tree_text"].(string))
 	t.Logf("chat: full %d bytes (%d rows), skeleton %d bytes (%d rows): %.1f%%", fullBytes, testkit.Int(t, chatFull, "element_count"),
 		skelBytes, testkit.Int(t, skel, "element_count"), 100*float64(skelBytes)/float64(fullBytes))
 	if float64(skelBytes) > 0.15*float64(fullBytes) {
@@ -455,13 +455,4 @@ func testHeadlessActs(t *testing.T, h *harness) {
 	if !limited {
 		t.Fatal("a burst of acts must meet rate_limited")
 	}
-}
-
-func mustJSON(t *testing.T, v any) []byte {
-	t.Helper()
-	b, err := jsonMarshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // windowSpaceDesktop is the mock desktop as a Wayland session shows it to
@@ -70,7 +71,7 @@ func TestFrameCoordinates(t *testing.T) {
 			if hasFrame != !tc.wrap || hasStacking != !tc.wrap || row["focused"] == nil {
 				t.Fatalf("list_windows row: %v", row)
 			}
-			if line := lw["windows"]; tc.wrap && strings.Contains(asJSONString(t, line), `"x":`) {
+			if line := lw["windows"]; tc.wrap && strings.Contains(testkit.JSON(t, line), `"x":`) {
 				t.Fatalf("a window-space window is listed with a place: %v", line)
 			}
 
@@ -83,7 +84,7 @@ func TestFrameCoordinates(t *testing.T) {
 			if find["coordinates"] != tc.coords || len(find["elements"].([]any)) != 1 {
 				t.Fatalf("find_elements: %v", find)
 			}
-			if got := find["elements"].([]any)[0].(map[string]any)["frame"]; asJSONString(t, got) != asJSONString(t, btn["frame"]) {
+			if got := find["elements"].([]any)[0].(map[string]any)["frame"]; testkit.JSON(t, got) != testkit.JSON(t, btn["frame"]) {
 				t.Fatalf("find's frame %v, read's %v", got, btn["frame"])
 			}
 			fr := btn["frame"].(map[string]any)
@@ -109,13 +110,4 @@ func rowLabelled(t *testing.T, read map[string]any, role, label string) map[stri
 	}
 	t.Fatalf("no %s %q in the read:\n%s", role, label, read["tree_text"])
 	return nil
-}
-
-func asJSONString(t *testing.T, v any) string {
-	t.Helper()
-	b, err := jsonMarshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }

@@ -39,7 +39,7 @@ func TestHeadlessActsOnARealForm(t *testing.T) {
 	read = h.ok("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})
 	item := testkit.Token(t, read, "menu_item", "two")
 	res = h.ok("click", map[string]any{"element_token": item})
-	if !strings.Contains(asJSON(t, res["diff"]), "two") {
+	if !strings.Contains(testkit.JSON(t, res["diff"]), "two") {
 		t.Fatalf("picking a combo item shows in the diff: %v", res["diff"])
 	}
 
@@ -175,7 +175,7 @@ func TestHostApprovalsOverTheControlPipe(t *testing.T) {
 	if card["tool"] != "click" || obs == nil || obs["tree"] != true {
 		t.Fatalf("the observing act's card: %v", card)
 	}
-	if strings.Contains(asJSON(t, card), "Click me") {
+	if strings.Contains(testkit.JSON(t, card), "Click me") {
 		t.Fatal("a card carries no app text")
 	}
 }
@@ -231,7 +231,7 @@ func TestLeaseAndAuditOnARealApp(t *testing.T) {
 			t.Errorf("the audit log lacks %s:\n%s", want, text)
 		}
 	}
-	for _, never := range []string{secretWords, canary, "Click me", "value 1", "Synthetic"} {
+	for _, never := range []string{secretWords, testkit.PasswordCanary, "Click me", "value 1", "Synthetic"} {
 		if strings.Contains(text, never) {
 			t.Errorf("the audit log holds %q", never)
 		}
@@ -251,7 +251,7 @@ func TestTypingIntoMousepad(t *testing.T) {
 	var doc string
 	for _, e := range read["elements"].([]any) {
 		row := e.(map[string]any)
-		if (row["role"] == "text" || row["role"] == "document_text") && strings.Contains(asJSON(t, row["states"]), "editable") {
+		if (row["role"] == "text" || row["role"] == "document_text") && strings.Contains(testkit.JSON(t, row["states"]), "editable") {
 			doc = row["element_token"].(string)
 		}
 	}
@@ -391,13 +391,13 @@ func clickTypeAndSet(t *testing.T, h *harness, pid int) (read map[string]any, en
 	if res["path"] != "atspi_action" || res["took_cursor"] != false || res["effect"] == "no_change" {
 		t.Fatalf("click: %v", res)
 	}
-	if !strings.Contains(asJSON(t, res["diff"]), "clicked 1") {
+	if !strings.Contains(testkit.JSON(t, res["diff"]), "clicked 1") {
 		t.Fatalf("the diff shows the status label: %v", res["diff"])
 	}
 
 	read = h.ok("get_window_state", map[string]any{"pid": pid})
 	box := testkit.Token(t, read, "check_box", "Check 2")
-	if res := h.ok("click", map[string]any{"element_token": box}); res["effect"] != "confirmed" || !strings.Contains(asJSON(t, res["diff"]), "checked") {
+	if res := h.ok("click", map[string]any{"element_token": box}); res["effect"] != "confirmed" || !strings.Contains(testkit.JSON(t, res["diff"]), "checked") {
 		t.Fatalf("a check box click is confirmed by its state, and the diff shows it: %v", res)
 	}
 
@@ -409,7 +409,7 @@ func clickTypeAndSet(t *testing.T, h *harness, pid int) (read map[string]any, en
 		}
 	}
 	res = h.ok("type_text", map[string]any{"element_token": entry, "text": " typed"})
-	if res["path"] != "atspi_text" || res["effect"] != "confirmed" || !strings.Contains(asJSON(t, res["diff"]), " typed") {
+	if res["path"] != "atspi_text" || res["effect"] != "confirmed" || !strings.Contains(testkit.JSON(t, res["diff"]), " typed") {
 		t.Fatalf("type_text is confirmed and the diff shows the new value: %v", res)
 	}
 	res = h.ok("set_value", map[string]any{"element_token": entry, "value": "replaced"})

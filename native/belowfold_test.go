@@ -31,7 +31,7 @@ func TestHeadlessClickBelowTheFold(t *testing.T) {
 		if res["path"] != "atspi_action" || res["took_cursor"] != false {
 			t.Fatalf("row %d: the click is headless: %v", row, res)
 		}
-		if !strings.Contains(asJSON(t, res["diff"]), fmt.Sprintf("pressed row %d", row)) {
+		if !strings.Contains(testkit.JSON(t, res["diff"]), fmt.Sprintf("pressed row %d", row)) {
 			t.Fatalf("row %d: the fixture reports the click in the diff: %v", row, res)
 		}
 		// Row 3 is above the fold when the window opens, but the clicks
@@ -65,7 +65,7 @@ func TestClicksSpreadOverALongWindow(t *testing.T) {
 			continue
 		}
 		res := testkit.Decode(t, r.Structured)
-		if !strings.Contains(asJSON(t, res["diff"]), fmt.Sprintf("pressed row %d", row)) {
+		if !strings.Contains(testkit.JSON(t, res["diff"]), fmt.Sprintf("pressed row %d", row)) {
 			failures = append(failures, fmt.Sprintf("row %d: no click in the diff: %v", row, res["diff"]))
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/internal/stats"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // BenchmarkBrowserClick clicks the fixture page's Save button, end to end
@@ -32,7 +33,7 @@ func BenchmarkBrowserClick(b *testing.B) {
 				start := time.Now()
 				res := h.ok("click", map[string]any{"element_token": tok})
 				total = append(total, time.Since(start))
-				if want := fmt.Sprintf("clicked: Save %d", i+1); !strings.Contains(asJSON(b, res["diff"]), want) {
+				if want := fmt.Sprintf("clicked: Save %d", i+1); !strings.Contains(testkit.JSON(b, res["diff"]), want) {
 					b.Fatalf("click %d: the diff does not show %q: %v", i+1, want, res["diff"])
 				}
 				br.alive(b)

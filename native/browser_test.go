@@ -221,7 +221,7 @@ func TestBrowserReads(t *testing.T) {
 		docTok, _ := rowWith(t, skel, "", "document_web", "document_frame")
 		region := h.ok("get_window_state", map[string]any{"root": docTok, "max_elements": 5000})
 		for what, got := range map[string]map[string]any{"skeleton": skel, "drill-down": region} {
-			if strings.Contains(asJSON(t, got), canary) {
+			if strings.Contains(testkit.JSON(t, got), testkit.PasswordCanary) {
 				t.Fatalf("%s read: the password canary leaked", what)
 			}
 		}
@@ -297,7 +297,7 @@ func pageReadWhole(t *testing.T, b *browser, read map[string]any) {
 	if f := save["frame"].(map[string]any); f["w"].(float64) <= 0 || f["h"].(float64) <= 0 {
 		t.Fatalf("the Save button has no frame: %v", save)
 	}
-	if !strings.Contains(asJSON(t, save["actions"]), "\"") {
+	if !strings.Contains(testkit.JSON(t, save["actions"]), "\"") {
 		t.Fatalf("the Save button has no actions: %v", save)
 	}
 
@@ -341,7 +341,7 @@ func TestBrowserActs(t *testing.T) {
 		// Ticking a check box is confirmed by its state.
 		box, _ := rowWith(t, full(), "Subscribe", "check_box")
 		res := h.ok("click", map[string]any{"element_token": box})
-		if res["effect"] != "confirmed" || !strings.Contains(asJSON(t, res["diff"]), "checked") {
+		if res["effect"] != "confirmed" || !strings.Contains(testkit.JSON(t, res["diff"]), "checked") {
 			t.Fatalf("ticking Subscribe: %v", res)
 		}
 		// Clicked again, it unticks, though Chromium has renamed its
@@ -372,7 +372,7 @@ func TestBrowserActs(t *testing.T) {
 		if b.kind == sandbox.Firefox {
 			combo, _ := rowWith(t, full(), "Color", "combo_box")
 			res = h.ok("click", map[string]any{"element_token": combo})
-			if res["action"] != "open" || !strings.Contains(asJSON(t, res["diff"]), "Green") {
+			if res["action"] != "open" || !strings.Contains(testkit.JSON(t, res["diff"]), "Green") {
 				t.Fatalf("opening the select shows its options: %v", res)
 			}
 		}
@@ -400,7 +400,7 @@ func TestBrowserActs(t *testing.T) {
 			}
 			return false
 		})
-		if !strings.Contains(asJSON(t, res["diff"]), "Green") {
+		if !strings.Contains(testkit.JSON(t, res["diff"]), "Green") {
 			t.Logf("the pick of Green showed after the act's settle; its diff: %v", res["diff"])
 		}
 		b.alive(t)
@@ -533,11 +533,11 @@ func clickBelowTheFold(t *testing.T, h *harness, pid int, read map[string]any) {
 // spell. The answer must come either way.
 func pageAnswered(t *testing.T, h *harness, pid int, res map[string]any, text string) {
 	t.Helper()
-	if strings.Contains(asJSON(t, res["diff"]), text) {
+	if strings.Contains(testkit.JSON(t, res["diff"]), text) {
 		return
 	}
 	testkit.Eventually(t, 10*time.Second, fmt.Sprintf("the page's answer %q", text), func() bool {
-		return strings.Contains(asJSON(t, h.ok("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})), text)
+		return strings.Contains(testkit.JSON(t, h.ok("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})), text)
 	})
 	t.Logf("the page answered %q after the act's settle; its diff: %v", text, res["diff"])
 }

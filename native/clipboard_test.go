@@ -107,7 +107,7 @@ func TestClipboardThroughTheEngine(t *testing.T) {
 	wg := p.answer("clipboard_read", "allow")
 	st := h.ok("start_session", map[string]any{"apps": []any{a.cmd.Process.Pid}, "clipboard_read": true, "clipboard_write": true})
 	wg.Wait()
-	if !strings.Contains(asJSON(t, st), `"clipboard_read":true`) {
+	if !strings.Contains(testkit.JSON(t, st), `"clipboard_read":true`) {
 		t.Fatalf("the session lacks clipboard reading: %v", st)
 	}
 
@@ -147,7 +147,7 @@ func TestClipboardThroughTheEngine(t *testing.T) {
 	token := "ghp_" + strings.Repeat("a1B2", 9)
 	clipCopy(t, token)
 	r = h.call("clipboard_read", nil)
-	if r.Err == nil || r.Err.Code != engine.CodeSensitiveText || strings.Contains(r.Text, token) || strings.Contains(asJSON(t, r.Structured), token) {
+	if r.Err == nil || r.Err.Code != engine.CodeSensitiveText || strings.Contains(r.Text, token) || strings.Contains(testkit.JSON(t, r.Structured), token) {
 		t.Fatalf("a credential read: %s", r.Text)
 	}
 

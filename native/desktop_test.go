@@ -209,7 +209,7 @@ func (h *harness) fail(code engine.Code, tool string, args map[string]any) map[s
 // its diff.
 func diffShows(t testing.TB, h *harness, pid int, res map[string]any, what, want string) {
 	t.Helper()
-	if strings.Contains(asJSON(t, res["diff"]), want) {
+	if strings.Contains(testkit.JSON(t, res["diff"]), want) {
 		return
 	}
 	if settle, _ := res["settle"].(map[string]any); settle["settled"] != false {
@@ -219,7 +219,7 @@ func diffShows(t testing.TB, h *harness, pid int, res map[string]any, what, want
 	var last timedRead
 	if !testkit.Poll(30*time.Second, func() bool {
 		last = readOnce(t, h, pid)
-		return last.read != nil && strings.Contains(asJSON(t, last.read["elements"]), want)
+		return last.read != nil && strings.Contains(testkit.JSON(t, last.read["elements"]), want)
 	}) {
 		t.Fatalf("%s: no read shows %s after the act: %s\nthe act: %v", what, want, last.summary(), res)
 	}

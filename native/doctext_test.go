@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // writerWholeText: the 400-paragraph document lists only
@@ -17,7 +18,7 @@ import (
 // after. With a smaller bound the text is cut and says so.
 func writerWholeText(t *testing.T, a *desktopApp, h *harness, read map[string]any) {
 	const far = "Paragraph 350: the quick brown fox jumps over the lazy dog."
-	if strings.Contains(asJSON(t, read), "Paragraph 350:") {
+	if strings.Contains(testkit.JSON(t, read), "Paragraph 350:") {
 		t.Fatalf("paragraph 350 is in the plain read; the test needs it below the fold")
 	}
 	doc, _ := rowWith(t, read, "Long", "document_text")

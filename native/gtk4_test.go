@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // TestGTK4ButtonsActHeadless: GTK 4.8 (Debian 12) reports showing on its
@@ -49,7 +51,7 @@ func clickCalculatorKey(t *testing.T, h *harness, pid int, key, want string) map
 	if res["effect"] != "changed" && res["effect"] != "confirmed" {
 		t.Fatalf("click %s: effect %v (the settle ended before GTK 4's late click?): %v", key, res["effect"], res)
 	}
-	if diff := asJSON(t, res["diff"]); !strings.Contains(diff, `"value":"`+want+`"`) {
+	if diff := testkit.JSON(t, res["diff"]); !strings.Contains(diff, `"value":"`+want+`"`) {
 		t.Fatalf("click %s: the diff does not show the display reading %q: %s", key, want, diff)
 	}
 	return read

@@ -152,7 +152,7 @@ func TestTakeoverOnTheSecondMonitor(t *testing.T) {
 	}
 	click := testkit.Token(t, read, "push_button", "Click me")
 	res := w.ok("click", map[string]any{"element_token": click, "delivery_mode": "foreground"})
-	if res["path"] != "xtest" || !strings.Contains(asJSON(t, res["diff"]), "clicked 1") {
+	if res["path"] != "xtest" || !strings.Contains(testkit.JSON(t, res["diff"]), "clicked 1") {
 		t.Fatalf("a foreground click on RIGHT: %v", res)
 	}
 	if st := w.indicatorState(); st.Monitor != "RIGHT" {

@@ -46,14 +46,14 @@ func writerTypesAtCaret(t *testing.T, a *desktopApp, h *harness) {
 	read := h.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
 	p3, _ := rowWith(t, read, "Paragraph 3:", "paragraph")
 	res := h.ok("type_text", map[string]any{"element_token": p3, "text": " Third"})
-	if !strings.Contains(asJSON(t, res["diff"]), "lazy dog. Third") {
+	if !strings.Contains(testkit.JSON(t, res["diff"]), "lazy dog. Third") {
 		t.Fatalf("typing into a paragraph without the caret goes at its end: %v", res)
 	}
 	before := h.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
 	doc, _ := rowWith(t, before, "Long", "document_text")
 	res = h.ok("type_text", map[string]any{"element_token": doc, "text": "there "})
 	const want = "Hello again there Paragraph 1: the quick"
-	if !strings.Contains(asJSON(t, res["diff"]), want) || res["effect"] != "confirmed" {
+	if !strings.Contains(testkit.JSON(t, res["diff"]), want) || res["effect"] != "confirmed" {
 		t.Fatalf("typing into the document goes in at the caret's paragraph, confirmed: %v", res)
 	}
 	after := h.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
@@ -111,13 +111,13 @@ func writerParagraphs(t *testing.T, a *desktopApp, h *harness, read map[string]a
 
 	p1, _ := rowWith(t, read, "Paragraph 1:", "paragraph")
 	res := h.ok("type_text", map[string]any{"element_token": p1, "text": "Hello "})
-	if !strings.Contains(asJSON(t, res["diff"]), "Hello Paragraph 1: the quick") {
+	if !strings.Contains(testkit.JSON(t, res["diff"]), "Hello Paragraph 1: the quick") {
 		t.Fatalf("typing into the first paragraph at its caret: %v", res)
 	}
 	read = h.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
 	p1, _ = rowWith(t, read, "Hello Paragraph 1:", "paragraph")
 	res = h.ok("type_text", map[string]any{"element_token": p1, "text": "again "})
-	if !strings.Contains(asJSON(t, res["diff"]), "Hello again Paragraph 1:") {
+	if !strings.Contains(testkit.JSON(t, res["diff"]), "Hello again Paragraph 1:") {
 		t.Fatalf("typing again goes on at the caret: %v", res)
 	}
 }

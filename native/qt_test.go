@@ -205,7 +205,7 @@ func actOnEntries(t *testing.T, h *harness, a *desktopApp, list map[string]any) 
 
 	search, _ := rowWith(t, after, "Search", "entry", "text")
 	res = h.ok("type_text", map[string]any{"element_token": search, "text": "Mail"})
-	if !strings.Contains(asJSON(t, res["diff"]), "Mail") {
+	if !strings.Contains(testkit.JSON(t, res["diff"]), "Mail") {
 		t.Fatalf("typing into the search field shows no readback: %v", res)
 	}
 	a.alive(t)
@@ -260,7 +260,7 @@ func focusedPasswordRow(t testing.TB, read map[string]any) (string, map[string]a
 // noCanaryIn fails when s appears anywhere in a result.
 func noCanaryIn(t testing.TB, what string, r engine.Result, s string) {
 	t.Helper()
-	if strings.Contains(asJSON(t, r.Structured), s) || strings.Contains(r.Text, s) {
+	if strings.Contains(testkit.JSON(t, r.Structured), s) || strings.Contains(r.Text, s) {
 		t.Fatalf("%s: the secret typed into the password field came back", what)
 	}
 }

@@ -173,7 +173,7 @@ func typeBesideThePerson(t *testing.T, kind sandbox.Browser) {
 	const text = "Quiet typing: Ada Lovelace, 10 December 1815!"
 	res := onName(t, h, b.pid, "", "type_text", map[string]any{"text": text})
 	if res["path"] != string(engine.PathWindowKeys) || res["effect"] != "confirmed" || res["took_cursor"] != false ||
-		res["typed_characters"] != float64(utf8.RuneCountInString(text)) || !strings.Contains(asJSON(t, res["diff"]), text) {
+		res["typed_characters"] != float64(utf8.RuneCountInString(text)) || !strings.Contains(testkit.JSON(t, res["diff"]), text) {
 		t.Fatalf("type_text into %s's field: %v", kind, res)
 	}
 	p.fieldHolds(t, text)
@@ -321,7 +321,7 @@ func (p *personAtWork) pageSays(t *testing.T, h *harness, pid int, state string,
 		read := h.ok("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})
 		// The line's paragraph and its text both say it: the same.
 		seen = nil
-		for _, m := range windowFocus.FindAllStringSubmatch(asJSON(t, read), -1) {
+		for _, m := range windowFocus.FindAllStringSubmatch(testkit.JSON(t, read), -1) {
 			if seen != nil && m[0] != seen[0] {
 				return false
 			}

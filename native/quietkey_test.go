@@ -6,6 +6,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/internal/sandbox"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // press_key with element_token on the window_keys path
@@ -66,7 +67,7 @@ func TestWindowKeysPressKeyRefusedInFirefox(t *testing.T) {
 	onName(t, h, b.pid, "", "type_text", map[string]any{"text": "Ada!"})
 	p.fieldHolds(t, "Ada!")
 	e := onName(t, h, b.pid, engine.CodeNotActionable, "press_key", map[string]any{"key": "BackSpace"})
-	if esc, _ := e["escalation"].(map[string]any); esc["recommend"] != "takeover" || !strings.Contains(asJSON(t, e), "confirms") {
+	if esc, _ := e["escalation"].(map[string]any); esc["recommend"] != "takeover" || !strings.Contains(testkit.JSON(t, e), "confirms") {
 		t.Fatalf("press_key into Firefox's field is refused saying why, a takeover recommended: %v", e)
 	}
 	p.fieldHolds(t, "Ada!")

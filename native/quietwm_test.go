@@ -42,7 +42,7 @@ func TestWindowKeysUnderWindowManager(t *testing.T) {
 			const text = "Under the window manager: Ada Lovelace"
 			res := onName(t, h, b.pid, "", "type_text", map[string]any{"text": text})
 			if res["path"] != string(engine.PathWindowKeys) || res["effect"] != "confirmed" || res["took_cursor"] != false ||
-				!strings.Contains(asJSON(t, res["diff"]), text) {
+				!strings.Contains(testkit.JSON(t, res["diff"]), text) {
 				t.Fatalf("type_text into %s's field under the window manager: %v", kind, res)
 			}
 			p.fieldHolds(t, text)

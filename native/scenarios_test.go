@@ -21,24 +21,13 @@ import (
 	"github.com/nish-driver/nish-driver/schema"
 )
 
-const canary = "CANARY-pw-7f3a"
-
 // noCanary fails when the password canary appears in a result.
 func noCanary(t *testing.T, what string, r engine.Result) {
 	t.Helper()
-	b := asJSON(t, r.Structured)
-	if strings.Contains(b, canary) || strings.Contains(r.Text, canary) {
+	b := testkit.JSON(t, r.Structured)
+	if strings.Contains(b, testkit.PasswordCanary) || strings.Contains(r.Text, testkit.PasswordCanary) {
 		t.Fatalf("%s: the password canary leaked", what)
 	}
-}
-
-func asJSON(t testing.TB, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 func TestConsentNeedsARealClick(t *testing.T) {
@@ -191,8 +180,8 @@ func TestReadsOfTheSyntheticWindow(t *testing.T) {
 	}
 
 	skel := h.ok("get_window_state", map[string]any{"app": "Synthetic 200", "skeleton": true})
-	if len(asJSON(t, skel)) > len(asJSON(t, full))*15/100 {
-		t.Fatalf("skeleton %d bytes vs full %d", len(asJSON(t, skel)), len(asJSON(t, full)))
+	if len(testkit.JSON(t, skel)) > len(testkit.JSON(t, full))*15/100 {
+		t.Fatalf("skeleton %d bytes vs full %d", len(testkit.JSON(t, skel)), len(testkit.JSON(t, full)))
 	}
 	// Drill down into the first skeleton container below the window.
 	rows := skel["elements"].([]any)

@@ -485,13 +485,13 @@ func TestTakeoverActsOnTheDesktop(t *testing.T) {
 	}
 	click := testkit.Token(t, read, "push_button", "Click me")
 	res = w.ok("click", map[string]any{"element_token": click, "delivery_mode": "foreground"})
-	if res["path"] != "xtest" || res["took_cursor"] != true || !strings.Contains(asJSON(t, res["diff"]), "clicked 1") {
+	if res["path"] != "xtest" || res["took_cursor"] != true || !strings.Contains(testkit.JSON(t, res["diff"]), "clicked 1") {
 		t.Fatalf("a foreground click: %v", res)
 	}
 	_, read = w.read(pid)
 	click = testkit.Token(t, read, "push_button", "Click me")
 	res = w.ok("double_click", map[string]any{"element_token": click, "delivery_mode": "foreground"})
-	if !strings.Contains(asJSON(t, res["diff"]), "clicked 3") {
+	if !strings.Contains(testkit.JSON(t, res["diff"]), "clicked 3") {
 		t.Fatalf("a double click clicks twice: %v", res["diff"])
 	}
 
@@ -725,7 +725,7 @@ func TestHandBack(t *testing.T) {
 		mark := w.host.mark()
 		w.host.send(t, "takeover.resume", map[string]any{"session": session})
 		ack := w.host.find(t, "ack:takeover.resume", mark)
-		if got := asJSON(t, ack["resumed"]); got != `["`+session+`"]` {
+		if got := testkit.JSON(t, ack["resumed"]); got != `["`+session+`"]` {
 			t.Fatalf("the ack lists %s", got)
 		}
 		if ev := w.host.find(t, "takeover.resumed", mark); ev["by"] != "host" {
@@ -918,7 +918,7 @@ func TestTakeoverRefusals(t *testing.T) {
 			{"window_id": win, "text": "x", "delivery_mode": "foreground"},
 		} {
 			r := w.fail(engine.CodeSecureField, "type_text", args)
-			if strings.Contains(asJSON(t, r), canary) {
+			if strings.Contains(testkit.JSON(t, r), testkit.PasswordCanary) {
 				t.Fatal("the refusal shows the password")
 			}
 		}

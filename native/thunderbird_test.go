@@ -94,7 +94,7 @@ func TestThunderbirdSelectsAMessage(t *testing.T) {
 		t.Fatalf("the message's row is not selected: %v", row)
 	}
 	body := okResult(t, "reading the message pane", actFresh(t, h, map[string]any{"pid": a.pid}, subject, []string{"document_web"}, "get_window_state", map[string]any{"max_elements": 5000}))
-	if !strings.Contains(asJSON(t, body), desktop.MailBody(tbMessage)) {
+	if !strings.Contains(testkit.JSON(t, body), desktop.MailBody(tbMessage)) {
 		t.Fatalf("the message pane does not hold the message's body:\n%s", body["tree_text"])
 	}
 	a.alive(t)
@@ -165,7 +165,7 @@ func TestThunderbirdCompose(t *testing.T) {
 				t.Errorf("type_text into the compose window's %s took the path %v, want window_keys", f.label, res["path"])
 			}
 			testkit.Eventually(t, 10*time.Second, "the compose window's "+f.label+" holding the typed text", func() bool {
-				return strings.Contains(asJSON(t, h.ok("get_window_state", map[string]any{"window_id": win, "max_elements": 5000})), f.text)
+				return strings.Contains(testkit.JSON(t, h.ok("get_window_state", map[string]any{"window_id": win, "max_elements": 5000})), f.text)
 			})
 			p.untouched(t, "typing into the compose window's "+f.label)
 		}

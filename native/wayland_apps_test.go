@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/nish-driver/nish-driver/internal/sandbox"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // The everyday apps as Wayland clients on the headless GNOME desktop: Qt
@@ -77,7 +78,7 @@ func TestWaylandQtApps(t *testing.T) {
 			t.Fatalf("the text found is not the notes: %.80q", text["value"])
 		}
 		res := h.ok("type_text", map[string]any{"element_token": text["element_token"], "text": "Wayland says hello. "})
-		if res["took_cursor"] != false || !strings.Contains(asJSON(t, res["diff"]), "Wayland says hello.") {
+		if res["took_cursor"] != false || !strings.Contains(testkit.JSON(t, res["diff"]), "Wayland says hello.") {
 			t.Fatalf("typing into FeatherPad: %v", res)
 		}
 		after := waylandRead(t, h, map[string]any{"pid": fp.pid})

@@ -344,7 +344,7 @@ func compositorDies(t *testing.T, stopApp bool, call func(h *harness, pid int) e
 	h := harnessOn(t, b, drv, "itest")
 	// The window shows a moment after the app says it is ready.
 	testkit.Eventually(t, 10*time.Second, "the 1000-row window is listed", func() bool {
-		return strings.Contains(asJSON(t, h.ok("list_windows", nil)), fmt.Sprint(pid))
+		return strings.Contains(testkit.JSON(t, h.ok("list_windows", nil)), fmt.Sprint(pid))
 	})
 	p := newPerson(t)
 	wg := p.answer("allow")
@@ -400,7 +400,7 @@ func compositorDies(t *testing.T, stopApp bool, call func(h *harness, pid int) e
 	}
 	// The app quits once it reads that its display is gone.
 	testkit.Eventually(t, 10*time.Second, "the app that lost its compositor leaves the list", func() bool {
-		return !strings.Contains(asJSON(t, h.ok("list_windows", nil)), fmt.Sprint(pid))
+		return !strings.Contains(testkit.JSON(t, h.ok("list_windows", nil)), fmt.Sprint(pid))
 	})
 
 	h.c.Close()

@@ -265,7 +265,7 @@ func waylandCalculator(t *testing.T, h *harness, pid int) {
 	}
 	// Typed into headless, and waited on: the display comes to hold the sum.
 	res := h.ok("type_text", map[string]any{"element_token": display["element_token"], "text": "+2"})
-	if !strings.Contains(asJSON(t, res["diff"]), "7+2") {
+	if !strings.Contains(testkit.JSON(t, res["diff"]), "7+2") {
 		t.Fatalf("typing into the display: the diff does not show 7+2: %v", res)
 	}
 	wait := h.ok("wait_for", map[string]any{"pid": pid, "timeout_ms": 5000,
@@ -285,7 +285,7 @@ func waylandXwayland(t *testing.T, h *harness, pid int) {
 	if diff := n - walked; diff*50 > walked || -diff*50 > walked {
 		t.Fatalf("the read has %d elements, a pyatspi walk %d", n, walked)
 	}
-	if !strings.Contains(asJSON(t, read["elements"]), "Click me") {
+	if !strings.Contains(testkit.JSON(t, read["elements"]), "Click me") {
 		t.Fatalf("the Xwayland form's read lacks its button:\n%s", read["tree_text"])
 	}
 }

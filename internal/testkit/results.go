@@ -23,6 +23,17 @@ func Decode(t testing.TB, v any) map[string]any {
 	return m
 }
 
+// JSON is v as the JSON text a client receives, for checks on what a
+// result says anywhere in it (a leak, a readback in a diff).
+func JSON(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 // Rows is a decoded read's element rows. A read without them (nil, as a
 // failed call leaves it, or elements that are not a list of objects) fails
 // the test saying so, where indexing it would panic and hide the call's

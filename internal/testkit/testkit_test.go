@@ -3,6 +3,7 @@ package testkit
 import (
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -137,6 +138,24 @@ func TestRepoPathsAreFoundFromTheTop(t *testing.T) {
 	} {
 		if c.got != c.want {
 			t.Errorf("got %s, want %s", c.got, c.want)
+		}
+	}
+}
+
+// TestTheFixturesHoldThePasswordCanary: each fixture's password field is
+// set to PasswordCanary, the string the leak checks look for.
+func TestTheFixturesHoldThePasswordCanary(t *testing.T) {
+	for _, c := range []struct{ fixture, sets string }{
+		{"synthetic.py", `CANARY = "` + PasswordCanary + `"`},
+		{"synthetic.py", "password.set_visibility(False)\n    password.set_text(CANARY)"},
+		{"web/form.html", `type="password" value="` + PasswordCanary + `"`},
+	} {
+		b, err := os.ReadFile(Fixture(t, c.fixture))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), c.sets) {
+			t.Errorf("%s does not hold %q: its password is not the canary the leak checks look for", c.fixture, c.sets)
 		}
 	}
 }

@@ -11,8 +11,6 @@ import (
 	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
-const canary = "CANARY-pw-7f3a"
-
 // compareWalk checks a read against a live walk: the same elements, in the
 // same pre-order, with the same depths, roles (in the read's snake_case)
 // and names.
@@ -74,7 +72,7 @@ func noCanary(t *testing.T, tree *Tree) {
 	t.Helper()
 	for i, n := range tree.Nodes {
 		text := strings.Join(append([]string{n.Name, n.Description, n.Value}, n.Actions...), "\x00")
-		if strings.Contains(text, canary) {
+		if strings.Contains(text, testkit.PasswordCanary) {
 			t.Fatalf("element %d carries the password canary", i)
 		}
 	}
