@@ -2,11 +2,15 @@ package engine_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/internal/testkit"
+	"github.com/nish-driver/nish-driver/schema/input"
 )
 
 // TestToolsRefuseNumbersBeyondFloat64: every number a tool takes (a limit,
@@ -51,4 +55,98 @@ func TestToolsRefuseNumbersBeyondFloat64(t *testing.T) {
 	if got := h.desk.ChangeCalls(); got != before {
 		t.Fatalf("a refused call acted (%d backend acts)", got-before)
 	}
+}
+
+// TestToolsHoldTheBoundsTheirSchemasAdvertise: every whole-number argument
+// bounded in a tool's input schema (schema/input) is held by the engine to
+// the same bounds. A number just past a bound is refused with
+// invalid_arguments whose message states the engine's range, which must
+// be the schema's; the bound itself is not refused. The schemas restate
+// the engine's limits (the lease, max_results, timeout_ms, ...) for the
+// model; this keeps the two from drifting apart.
+func TestToolsHoldTheBoundsTheirSchemasAdvertise(t *testing.T) {
+	h := newHarness(t, nil)
+	h.start(nil)
+	win := uint64(h.demo.Form.Window.ID())
+	// What each tool needs beside the bounded argument to get as far as
+	// checking it.
+	base := map[string]map[string]any{
+		"start_session": {"apps": []any{"Form Demo"}},
+		"wait_for":      {"window_id": win, "condition": map[string]any{"kind": "title", "text": "Form Demo"}},
+		"move_cursor":   {"window_id": win, "x": 10, "y": 10},
+		"scroll":        {"window_id": win, "x": 10, "y": 10, "direction": "down"},
+	}
+	checked := 0
+	for _, tool := range engine.ToolNames() {
+		for _, b := range schemaBounds(t, tool) {
+			call := func(v int64) engine.Result {
+				args := map[string]any{"window_id": win}
+				if tb, ok := base[tool]; ok {
+					args = maps.Clone(tb)
+				}
+				args[b.prop] = v
+				return h.on(t).raw(tool, args)
+			}
+			past, at := b.min-1, b.min
+			want := fmt.Sprintf("%s must be between %d and ", b.prop, b.min)
+			if b.max != nil {
+				past, at = *b.max+1, *b.max
+				want = fmt.Sprintf("%s must be between %d and %d", b.prop, b.min, *b.max)
+			}
+			res := call(past)
+			if res.Err != nil && res.Err.Code == engine.CodeUnsupported {
+				break // a tool with no platform API here reads no argument (engine/unsupported.go)
+			}
+			if res.Err == nil || res.Err.Code != engine.CodeInvalidArguments || !strings.HasPrefix(res.Err.Message, want) {
+				t.Errorf("%s %s=%d: want invalid_arguments %q…, got %s", tool, b.prop, past, want, strings.SplitN(res.Text, "\n", 2)[0])
+			}
+			if res := call(at); res.Err != nil && res.Err.Code == engine.CodeInvalidArguments && strings.HasPrefix(res.Err.Message, b.prop+" ") {
+				t.Errorf("%s %s=%d, the schema's bound, was refused: %s", tool, b.prop, at, res.Err.Message)
+			}
+			checked++
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("%d bounded arguments found in the input schemas", checked)
+	}
+}
+
+// schemaBound is a whole-number argument's range in a tool's input schema
+// (max nil: no maximum).
+type schemaBound struct {
+	prop string
+	min  int64
+	max  *int64
+}
+
+// schemaBounds lists the bounded whole-number arguments of a tool's input
+// schema.
+func schemaBounds(t *testing.T, tool string) []schemaBound {
+	t.Helper()
+	raw, ok := input.Schema(tool)
+	if !ok {
+		t.Fatalf("%s has no input schema", tool)
+	}
+	var sch struct {
+		Properties map[string]struct {
+			Type    any    `json:"type"`
+			Minimum *int64 `json:"minimum"`
+			Maximum *int64 `json:"maximum"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(raw, &sch); err != nil {
+		t.Fatal(err)
+	}
+	var out []schemaBound
+	for name, p := range sch.Properties {
+		if p.Type != "integer" || (p.Minimum == nil && p.Maximum == nil) {
+			continue
+		}
+		if p.Minimum == nil {
+			t.Fatalf("%s %s has a maximum and no minimum", tool, name)
+		}
+		out = append(out, schemaBound{prop: name, min: *p.Minimum, max: p.Maximum})
+	}
+	slices.SortFunc(out, func(a, b schemaBound) int { return strings.Compare(a.prop, b.prop) })
+	return out
 }
