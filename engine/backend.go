@@ -322,6 +322,18 @@ type WindowAccessibility struct {
 	QtBus string
 }
 
+// AccessibilityOf is what a backend reports of a window's app: on the bus
+// or not, its toolkit, and, for a Qt app off the bus only, the AT_SPI_BUS
+// check (qtBus, asked for then and only then: a missing or wrong property
+// is why such an app never joined, and no other app reads it).
+func AccessibilityOf(onBus bool, toolkit string, qtBus func() string) WindowAccessibility {
+	info := WindowAccessibility{OnBus: onBus, Toolkit: toolkit}
+	if !onBus && toolkit == ToolkitQt {
+		info.QtBus = qtBus()
+	}
+	return info
+}
+
 // Toolkit families a backend can report. A backend maps what the app says
 // (its toolkit name) or what its process has loaded onto one of these; the
 // app's own words never reach the engine's hints.

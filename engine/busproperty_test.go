@@ -93,3 +93,32 @@ func TestQtBusCheckOnTheMockDesktop(t *testing.T) {
 		})
 	}
 }
+
+// TestTheQtBusCheckIsAskedOnlyAboutAQtAppOffTheBus: the AT_SPI_BUS check
+// runs for a Qt app that is not on the bus, the one case it can explain,
+// and for no other app (engine.AccessibilityOf, which both backends use).
+func TestTheQtBusCheckIsAskedOnlyAboutAQtAppOffTheBus(t *testing.T) {
+	for _, c := range []struct {
+		onBus   bool
+		toolkit string
+		asked   bool
+	}{
+		{false, engine.ToolkitQt, true},
+		{true, engine.ToolkitQt, false},
+		{false, engine.ToolkitChromium, false},
+		{false, "", false},
+	} {
+		asked := 0
+		info := engine.AccessibilityOf(c.onBus, c.toolkit, func() string { asked++; return engine.QtBusMissing })
+		if (asked == 1) != c.asked || asked > 1 {
+			t.Errorf("on the bus %v, toolkit %q: the check ran %d times", c.onBus, c.toolkit, asked)
+		}
+		want := ""
+		if c.asked {
+			want = engine.QtBusMissing
+		}
+		if info != (engine.WindowAccessibility{OnBus: c.onBus, Toolkit: c.toolkit, QtBus: want}) {
+			t.Errorf("on the bus %v, toolkit %q: %+v", c.onBus, c.toolkit, info)
+		}
+	}
+}

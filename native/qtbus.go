@@ -27,12 +27,8 @@ func (b *Backend) qtBusState(ctx context.Context) string {
 }
 
 // accessibilityOf is what the hints need about a window: whether its app is
-// on the bus, its toolkit, and, for a Qt app off the bus only, the
-// AT_SPI_BUS check that may say why.
+// on the bus, its toolkit, and the AT_SPI_BUS check when that may say why
+// it is not (engine.AccessibilityOf).
 func (b *Backend) accessibilityOf(ctx context.Context, onBus bool, bus string, pid int) engine.WindowAccessibility {
-	info := engine.WindowAccessibility{OnBus: onBus, Toolkit: b.toolkitOf(ctx, bus, pid)}
-	if !onBus && info.Toolkit == engine.ToolkitQt {
-		info.QtBus = b.qtBusState(ctx)
-	}
-	return info
+	return engine.AccessibilityOf(onBus, b.toolkitOf(ctx, bus, pid), func() string { return b.qtBusState(ctx) })
 }

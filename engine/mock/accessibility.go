@@ -140,13 +140,8 @@ func (d *Desktop) qtBusState() string {
 	return d.qtBus
 }
 
-// accessibilityOf is what the hints know of an app's windows, with the
-// AT_SPI_BUS check for a Qt app off the bus, as the native backend asks
-// it. mu held.
+// accessibilityOf is what the hints know of an app's windows
+// (engine.AccessibilityOf, as the native backend reports it). mu held.
 func (d *Desktop) accessibilityOf(a *App) engine.WindowAccessibility {
-	info := engine.WindowAccessibility{OnBus: !a.offBus, Toolkit: a.toolkit}
-	if a.offBus && a.toolkit == engine.ToolkitQt {
-		info.QtBus = d.qtBusState()
-	}
-	return info
+	return engine.AccessibilityOf(!a.offBus, a.toolkit, d.qtBusState)
 }
