@@ -529,3 +529,26 @@ func TestHandbackOrderingOnARealDesktop(t *testing.T) {
 		})
 	}
 }
+
+// TestDriverPressedRecently: the rule the engine's Continue and a
+// backend's consent dialog and indicator share. A press within 1.5 s after
+// the driver's own could be the driver's; one before the driver's (a clock
+// that stepped back) is taken as within it too.
+func TestDriverPressedRecently(t *testing.T) {
+	now := time.Now()
+	for _, c := range []struct {
+		name string
+		last time.Time
+		want bool
+	}{
+		{"never pressed", time.Time{}, false},
+		{"pressed 1 s before", now.Add(-time.Second), true},
+		{"pressed 1.5 s before", now.Add(-1500 * time.Millisecond), false},
+		{"pressed 2 s before", now.Add(-2 * time.Second), false},
+		{"pressed after", now.Add(time.Minute), true},
+	} {
+		if got := engine.DriverPressedRecently(c.last, now); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}

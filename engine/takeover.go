@@ -76,9 +76,19 @@ const (
 // axis from where the driver put it is the person's doing.
 const handbackRadius = 8
 
-// driverClickQuiet: a Continue click within this long after the driver's
-// own button press never counts.
-const driverClickQuiet = 1500 * time.Millisecond
+// driverPressQuiet: a press on the driver's own controls (the consent
+// dialog's, the indicator's Continue) within this long after the driver's
+// own button press never counts: it could be the driver's.
+const driverPressQuiet = 1500 * time.Millisecond
+
+// DriverPressedRecently reports whether a press at now falls within the
+// quiet after the driver's own last button press (last; zero: never), so
+// that it could be the driver's and must not answer the driver's own
+// controls. The engine holds the indicator's Continue to it, and a
+// backend's consent dialog and indicator take it as their rule.
+func DriverPressedRecently(last, now time.Time) bool {
+	return !last.IsZero() && now.Sub(last) < driverPressQuiet
+}
 
 // SendLogWindow is how long the send log keeps the driver's own presses
 // for matching the raw input they come back as: a press not reported
@@ -187,7 +197,7 @@ func (s *Session) watchIndicator(ind Indicator) {
 		switch ev.Kind {
 		case IndicatorContinue:
 			s.mu.Lock()
-			tooSoon := !s.tk.lastPress.IsZero() && s.d.clock.Since(s.tk.lastPress) < driverClickQuiet
+			tooSoon := DriverPressedRecently(s.tk.lastPress, s.d.clock.Now())
 			current := s.tk.indicator == ind
 			s.mu.Unlock()
 			if current && !tooSoon {

@@ -449,12 +449,15 @@ func (b *Backend) Send(ctx context.Context, ev engine.InputEvent) error {
 	return xErr(err)
 }
 
-func (b *Backend) lastDriverPress() time.Time {
-	n := b.lastPress.Load()
-	if n == 0 {
-		return time.Time{}
+// driverPressRecent reports whether a press at the time given could be the
+// driver's own (engine.DriverPressedRecently after its last press): the
+// consent dialog and the indicator do not count it.
+func (b *Backend) driverPressRecent(at time.Time) bool {
+	var last time.Time
+	if n := b.lastPress.Load(); n != 0 {
+		last = time.Unix(0, n)
 	}
-	return time.Unix(0, n)
+	return engine.DriverPressedRecently(last, at)
 }
 
 func (b *Backend) Pointer(ctx context.Context) (engine.Point, error) {
@@ -483,7 +486,7 @@ func (b *Backend) Capture(ctx context.Context, w engine.WindowID) (*image.RGBA, 
 // AskConsent shows the consent dialog and waits for the person's click.
 func (b *Backend) AskConsent(ctx context.Context, req engine.ConsentRequest) (engine.ConsentAnswer, error) {
 	dlg := xlib.ConsentDialog{Host: req.Host, Purpose: req.Purpose, Takeover: req.Takeover,
-		ClipboardRead: req.ClipboardRead, LastDriverPress: b.lastDriverPress}
+		ClipboardRead: req.ClipboardRead, DriverPressRecent: b.driverPressRecent}
 	for _, a := range req.Apps {
 		dlg.Apps = append(dlg.Apps, xlib.ConsentApp{Pid: a.Pid, Name: a.Name})
 	}

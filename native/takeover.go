@@ -35,7 +35,7 @@ func (b *Backend) takeover() *takeoverParts { return b.tk }
 // Without it (no Shape extension, no font, no display) there is no
 // takeover.
 func (b *Backend) ShowIndicator(ctx context.Context, paused bool) (engine.Indicator, error) {
-	x, err := xlib.ShowIndicator(b.x.Name(), xlib.IndicatorOptions{Paused: paused, LastDriverPress: b.lastDriverPress})
+	x, err := xlib.ShowIndicator(b.x.Name(), xlib.IndicatorOptions{Paused: paused, DriverPressRecent: b.driverPressRecent})
 	if err != nil {
 		return nil, engine.Wrap(engine.CodeBackendUnavailable, err, "the takeover indicator could not be shown")
 	}

@@ -120,7 +120,7 @@ func (d *Display) ShowConsent(ctx context.Context, dlg ConsentDialog) (ConsentRe
 	cw := &consentWindow{
 		dlg:     dlg,
 		results: make(chan ConsentResult, 1),
-		gate:    clickGate{lastDriverPress: dlg.LastDriverPress},
+		gate:    clickGate{driverPressRecent: dlg.DriverPressRecent},
 	}
 	conn, err := open(d.name, cw.handle)
 	if err != nil {

@@ -20,10 +20,6 @@ const (
 	maxPurposeLines = 3
 )
 
-// driverPressQuiet is how long after the driver's own button press a press
-// on the dialog does not count (it could be the driver's).
-const driverPressQuiet = 1500 * time.Millisecond
-
 // consentArmDelay is how long after the dialog appears before a press
 // counts, so a click the person aimed at something else just as the dialog
 // popped up under the pointer does not answer it.
@@ -229,12 +225,12 @@ func (f *consentForm) click(id string) (done bool, r ConsentResult) {
 
 // clickGate decides which button events make a click that counts: a
 // left-button press and release on the same control, neither sent with
-// SendEvent, the press after the dialog was armed and not within
-// driverPressQuiet of the driver's own last press. Keys never reach it.
+// SendEvent, the press after the dialog was armed and not one the driver
+// could have made (driverPressRecent). Keys never reach it.
 type clickGate struct {
-	armedAt         time.Time // zero until the dialog is on screen
-	lastDriverPress func() time.Time
-	pressed         string // the control a counted press landed on
+	armedAt           time.Time // zero until the dialog is on screen
+	driverPressRecent func(time.Time) bool
+	pressed           string // the control a counted press landed on
 }
 
 // press sees a ButtonPress on the dialog.
@@ -246,10 +242,8 @@ func (g *clickGate) press(button int, synthetic bool, hit string, now time.Time)
 	if g.armedAt.IsZero() || now.Before(g.armedAt) {
 		return
 	}
-	if g.lastDriverPress != nil {
-		if t := g.lastDriverPress(); !t.IsZero() && now.Sub(t) < driverPressQuiet {
-			return
-		}
+	if g.driverPressRecent != nil && g.driverPressRecent(now) {
+		return
 	}
 	g.pressed = hit
 }

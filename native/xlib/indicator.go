@@ -69,7 +69,7 @@ func ShowIndicator(display string, opts IndicatorOptions) (*Indicator, error) {
 	}
 	iw := &indicatorWindows{
 		ind:   ind,
-		gate:  clickGate{lastDriverPress: opts.LastDriverPress},
+		gate:  clickGate{driverPressRecent: opts.DriverPressRecent},
 		wins:  map[C.Window]bool{},
 		going: map[C.Window]bool{},
 	}

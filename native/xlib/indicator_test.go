@@ -22,8 +22,8 @@ type shownIndicator struct {
 	label uint64
 	wins  []uint64
 
-	mu        sync.Mutex
-	lastPress time.Time
+	mu           sync.Mutex
+	driverRecent bool // a press now could be the driver's
 }
 
 // showIndicator shows an indicator and finds its windows from another
@@ -31,7 +31,7 @@ type shownIndicator struct {
 func showIndicator(t *testing.T, paused bool) *shownIndicator {
 	t.Helper()
 	s := &shownIndicator{t: t}
-	ind, err := ShowIndicator(desk.Display, IndicatorOptions{Paused: paused, LastDriverPress: s.driverPress})
+	ind, err := ShowIndicator(desk.Display, IndicatorOptions{Paused: paused, DriverPressRecent: s.driverPressRecent})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,15 +69,15 @@ func btoi(b bool) int {
 	return 0
 }
 
-func (s *shownIndicator) driverPress() time.Time {
+func (s *shownIndicator) driverPressRecent(time.Time) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.lastPress
+	return s.driverRecent
 }
 
-func (s *shownIndicator) setDriverPress(t time.Time) {
+func (s *shownIndicator) setDriverPressRecent(recent bool) {
 	s.mu.Lock()
-	s.lastPress = t
+	s.driverRecent = recent
 	s.mu.Unlock()
 }
 
@@ -203,11 +203,11 @@ func TestIndicatorPausedContinueTakesARealClickOnly(t *testing.T) {
 		t.Fatalf("%d indicator windows take input, want only the button", takers)
 	}
 
-	s.setDriverPress(time.Now())
+	s.setDriverPressRecent(true)
 	s.clickContinue(r)
 	s.next("", 200*time.Millisecond)
 
-	s.setDriverPress(time.Now().Add(-2 * time.Second))
+	s.setDriverPressRecent(false)
 	for _, id := range ids {
 		if w, _ := s.d.Describe(id); w.Frame.X == r[0] && w.Frame.Y == r[1] {
 			for i := 0; i < 2; i++ {

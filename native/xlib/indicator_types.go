@@ -30,10 +30,11 @@ const (
 type IndicatorOptions struct {
 	// Paused shows the paused look (dimmed frame, Continue button) at once.
 	Paused bool
-	// LastDriverPress returns when the driver last pressed a pointer button
-	// itself (zero: never). A press on Continue within 1.5 s of it does
-	// not count, so the driver cannot click its own Continue.
-	LastDriverPress func() time.Time
+	// DriverPressRecent reports whether a press at the time given could be
+	// the driver's own (as ConsentDialog's): such a press on Continue does
+	// not count, so the driver cannot click its own Continue. Nil: the
+	// driver never presses.
+	DriverPressRecent func(at time.Time) bool
 	// Target is the target window's frame in root coordinates: the label
 	// and Continue go on the monitor holding most of it. Empty: the
 	// primary monitor (or the first, when none is primary).

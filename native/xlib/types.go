@@ -74,11 +74,12 @@ type ConsentDialog struct {
 	Apps          []ConsentApp
 	Takeover      bool // show "ALSO allow VISIBLE TAKEOVER" (unticked)
 	ClipboardRead bool // show "Allow clipboard reading" (unticked)
-	// LastDriverPress returns when the driver last sent a button press (the
-	// zero time for never); a press within 1.5 s after it does not count.
-	// It is called from the dialog's own goroutine, so it must be safe to
-	// call concurrently. Nil means the driver never presses.
-	LastDriverPress func() time.Time
+	// DriverPressRecent reports whether a press at the time given could be
+	// the driver's own (it pressed a button shortly before; how shortly is
+	// the caller's rule): such a press does not count. It is called from
+	// the dialog's own goroutine, so it must be safe to call concurrently.
+	// Nil means the driver never presses.
+	DriverPressRecent func(at time.Time) bool
 }
 
 // ConsentResult is the person's answer. Anything but a click on Allow is a
