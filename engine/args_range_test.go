@@ -4,13 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/internal/testkit"
-	"github.com/nish-driver/nish-driver/schema/input"
 )
 
 // TestToolsRefuseNumbersBeyondFloat64: every number a tool takes (a limit,
@@ -123,30 +121,20 @@ type schemaBound struct {
 // schema.
 func schemaBounds(t *testing.T, tool string) []schemaBound {
 	t.Helper()
-	raw, ok := input.Schema(tool)
-	if !ok {
-		t.Fatalf("%s has no input schema", tool)
-	}
-	var sch struct {
-		Properties map[string]struct {
-			Type    any    `json:"type"`
-			Minimum *int64 `json:"minimum"`
-			Maximum *int64 `json:"maximum"`
-		} `json:"properties"`
-	}
-	if err := json.Unmarshal(raw, &sch); err != nil {
-		t.Fatal(err)
-	}
 	var out []schemaBound
-	for name, p := range sch.Properties {
+	for _, p := range testkit.InputProperties(t, tool) {
 		if p.Type != "integer" || (p.Minimum == nil && p.Maximum == nil) {
 			continue
 		}
 		if p.Minimum == nil {
-			t.Fatalf("%s %s has a maximum and no minimum", tool, name)
+			t.Fatalf("%s %s has a maximum and no minimum", tool, p.Name)
 		}
-		out = append(out, schemaBound{prop: name, min: *p.Minimum, max: p.Maximum})
+		b := schemaBound{prop: p.Name, min: int64(*p.Minimum)}
+		if p.Maximum != nil {
+			m := int64(*p.Maximum)
+			b.max = &m
+		}
+		out = append(out, b)
 	}
-	slices.SortFunc(out, func(a, b schemaBound) int { return strings.Compare(a.prop, b.prop) })
 	return out
 }

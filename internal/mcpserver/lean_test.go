@@ -6,6 +6,7 @@ import (
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/mock"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 	"github.com/nish-driver/nish-driver/internal/testkit/mcpline"
 	"github.com/nish-driver/nish-driver/schema"
 )
@@ -23,14 +24,14 @@ func (h *holders) sessionCount() int {
 // and acts to succeed on the demo and the rest to fail with an envelope.
 func plausibleArgs(t *testing.T, tool, token string) map[string]any {
 	args := map[string]any{}
-	for _, p := range properties(t, tool) {
+	for _, p := range testkit.InputProperties(t, tool) {
 		switch {
-		case p.name == "app":
-			args[p.name] = "Form Demo"
-		case isTokenArg(p.name) && p.name != "root":
-			args[p.name] = token
-		case p.typ == "string" && p.name == "text":
-			args[p.name] = "x"
+		case p.Name == "app":
+			args[p.Name] = "Form Demo"
+		case isTokenArg(p.Name) && p.Name != "root":
+			args[p.Name] = token
+		case p.Type == "string" && p.Name == "text":
+			args[p.Name] = "x"
 		}
 	}
 	return args

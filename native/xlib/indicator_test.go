@@ -5,7 +5,7 @@ package xlib
 import (
 	"encoding/json"
 	"image/color"
-	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -22,8 +22,7 @@ type shownIndicator struct {
 	label uint64
 	wins  []uint64
 
-	mu           sync.Mutex
-	driverRecent bool // a press now could be the driver's
+	driverRecent atomic.Bool // a press now could be the driver's
 }
 
 // showIndicator shows an indicator and finds its windows from another
@@ -69,17 +68,7 @@ func btoi(b bool) int {
 	return 0
 }
 
-func (s *shownIndicator) driverPressRecent(time.Time) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.driverRecent
-}
-
-func (s *shownIndicator) setDriverPressRecent(recent bool) {
-	s.mu.Lock()
-	s.driverRecent = recent
-	s.mu.Unlock()
-}
+func (s *shownIndicator) driverPressRecent(time.Time) bool { return s.driverRecent.Load() }
 
 // parseIndicatorState decodes the state property's value, as a client
 // reading it does.
@@ -203,11 +192,11 @@ func TestIndicatorPausedContinueTakesARealClickOnly(t *testing.T) {
 		t.Fatalf("%d indicator windows take input, want only the button", takers)
 	}
 
-	s.setDriverPressRecent(true)
+	s.driverRecent.Store(true)
 	s.clickContinue(r)
 	s.next("", 200*time.Millisecond)
 
-	s.setDriverPressRecent(false)
+	s.driverRecent.Store(false)
 	for _, id := range ids {
 		if w, _ := s.d.Describe(id); w.Frame.X == r[0] && w.Frame.Y == r[1] {
 			for i := 0; i < 2; i++ {
