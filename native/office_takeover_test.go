@@ -43,8 +43,12 @@ func calcTakeoverClicks(t *testing.T, a *desktopApp) {
 	// a first click may land on a neighbour; the result must then say so.
 	b5, _ := rowWith(t, read, "B5", "table_cell")
 	res := w.ok("click", map[string]any{"element_token": b5, "delivery_mode": "foreground"})
-	if at := nameBoxValue(t, w, a, nameBox); at != "B5" && (res["landed_elsewhere"] == nil || res["effect"] != "no_change") {
-		t.Fatalf("a click on B5 put the cursor on %s and did not say so: %v", at, res)
+	if res["landed_elsewhere"] == nil {
+		// The result says the click landed on B5: Calc's cursor goes there
+		// (its Name Box may follow a moment after the act settled).
+		waitNameBox(t, w, a, nameBox, "B5")
+	} else if res["effect"] != "no_change" {
+		t.Fatalf("a click on B5 that landed elsewhere says it changed something: %v", res)
 	}
 	read = calcRead(t, w.harness, a, map[string]any{"pid": a.pid, "max_elements": 5000})
 	_, sheet := rowWith(t, read, "Sheet", "table")
@@ -113,19 +117,6 @@ func nameBoxIndex(t *testing.T, read map[string]any) int {
 	}
 	t.Fatalf("no Name Box (a text row reading A1) in:\n%.3000s", read["tree_text"])
 	return 0
-}
-
-// nameBoxValue is what the Name Box reads now.
-func nameBoxValue(t *testing.T, w *tk, a *desktopApp, nameBox int) string {
-	t.Helper()
-	r := calcRead(t, w.harness, a, map[string]any{"pid": a.pid, "max_elements": 5000})
-	for _, row := range testkit.Rows(t, r) {
-		if int(testkit.Field[float64](t, row, "element_index")) == nameBox {
-			return asString(row["value"])
-		}
-	}
-	t.Fatal("the Name Box is gone from the read")
-	return ""
 }
 
 // waitNameBox waits until the Name Box reads address.

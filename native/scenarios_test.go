@@ -37,14 +37,16 @@ func TestConsentNeedsARealClick(t *testing.T) {
 		name   string
 		answer func(p *person, h *harness)
 		want   engine.Code // "" for allowed
-		// timeout is the consent timeout: long enough for the person's
-		// answer to come first when one comes (0: 3 s).
+		// timeout is the consent timeout: where the person's click ends
+		// the dialog, a hang guard that a dialog slow to map on a loaded
+		// machine still meets; where nothing the person does counts, what
+		// the call waits out before its denial.
 		timeout time.Duration
 	}{
-		{"allowed by a click", func(p *person, h *harness) { p.answer("allow") }, "", 0},
-		{"denied by a click", func(p *person, h *harness) { p.answer("deny") }, engine.CodeConsentDenied, 0},
+		{"allowed by a click", func(p *person, h *harness) { p.answer("allow") }, "", 30 * time.Second},
+		{"denied by a click", func(p *person, h *harness) { p.answer("deny") }, engine.CodeConsentDenied, 30 * time.Second},
 		{"ignored until the timeout", func(p *person, h *harness) {}, engine.CodeConsentDenied, time.Second},
-		{"keys only", func(p *person, h *harness) { p.keys("Return", "space", "Tab", "Return") }, engine.CodeConsentDenied, 0},
+		{"keys only", func(p *person, h *harness) { p.keys("Return", "space", "Tab", "Return") }, engine.CodeConsentDenied, 3 * time.Second},
 		{"a click right after the driver's own press", func(p *person, h *harness) {
 			go func() {
 				d := p.dialog()
@@ -57,15 +59,11 @@ func TestConsentNeedsARealClick(t *testing.T) {
 				_ = h.b.Send(ctx, engine.InputEvent{Kind: engine.InputButtonRelease, Button: 1})
 				p.click(d, "allow")
 			}()
-		}, engine.CodeConsentDenied, 0},
+		}, engine.CodeConsentDenied, 3 * time.Second},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			timeout := c.timeout
-			if timeout == 0 {
-				timeout = 3 * time.Second
-			}
-			h := newHarness(t, timeout)
+			h := newHarness(t, c.timeout)
 			p := newPerson(t)
 			c.answer(p, h)
 			r := h.call("start_session", map[string]any{"apps": []any{"synthetic.py"}})

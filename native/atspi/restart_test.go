@@ -105,7 +105,7 @@ func TestBusRestartReconnects(t *testing.T) {
 			}
 		}
 	}
-	if changed, err := w.WaitChange(callCtx(t), mark, 2*time.Second); !changed || err != nil {
+	if changed, err := w.WaitChange(callCtx(t), mark, 10*time.Second); !changed || err != nil {
 		t.Fatalf("no event after the restart (%v)", err)
 	}
 	// The window from before the restart is gone for good.

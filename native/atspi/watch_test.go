@@ -34,6 +34,25 @@ func settle(t *testing.T, w *Watcher) time.Time {
 	return last
 }
 
+// settleAfter waits until w has heard something since before (an act's
+// first event; it comes through the bus daemon, a process of its own,
+// not with the act's reply), then until the app is quiet, and returns
+// when the last event came. Quiet alone could return before the first
+// event of a loaded machine arrived.
+func settleAfter(t *testing.T, w *Watcher, before Counts) time.Time {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if changed, err := w.WaitChange(ctx, before, 10*time.Second); !changed || err != nil {
+		t.Fatalf("no event came after the act (%v)", err)
+	}
+	settled, last, err := w.Quiet(ctx, 300*time.Millisecond, 10*time.Second)
+	if err != nil || !settled {
+		t.Fatalf("Quiet after the act: settled %v, %v", settled, err)
+	}
+	return last
+}
+
 // statusLabel returns the synthetic window's status label.
 func statusLabel(t *testing.T, tree *Tree) Node {
 	t.Helper()
@@ -69,7 +88,7 @@ func TestClickBumpsContentNotStructure(t *testing.T) {
 	if err := client.DoAction(callCtx(t), ref(btn), "click"); err != nil {
 		t.Fatal(err)
 	}
-	last := settle(t, w)
+	last := settleAfter(t, w, before)
 	after := w.Counts()
 	if after.Content <= before.Content {
 		t.Errorf("content count %d -> %d: the click's label change was not counted", before.Content, after.Content)
@@ -103,7 +122,7 @@ func TestAddingAChildBumpsStructure(t *testing.T) {
 	if err := client.DoAction(callCtx(t), ref(add), "click"); err != nil {
 		t.Fatal(err)
 	}
-	settle(t, w)
+	settleAfter(t, w, before)
 	after := w.Counts()
 	if after.Structure <= before.Structure {
 		t.Fatalf("structure count %d -> %d after a label was added", before.Structure, after.Structure)
@@ -238,7 +257,7 @@ func TestWatcherSeesOnlyItsApp(t *testing.T) {
 	if err := client.DoAction(callCtx(t), ref(btn), "click"); err != nil {
 		t.Fatal(err)
 	}
-	settle(t, mine)
+	settleAfter(t, mine, m0)
 	settle(t, theirs)
 	if mine.Counts().Total() == m0.Total() {
 		t.Fatal("the clicked app's watcher counted nothing")
@@ -270,11 +289,11 @@ func TestEventsArriveOnTheBus(t *testing.T) {
 	}
 	w := watch(t, f.frame.Bus)
 	settle(t, w)
-	p0, b0 := peer.signals.Load(), bus.signals.Load()
+	p0, b0, before := peer.signals.Load(), bus.signals.Load(), w.Counts()
 	if err := client.DoAction(callCtx(t), ref(btn), "click"); err != nil {
 		t.Fatal(err)
 	}
-	settle(t, w)
+	settleAfter(t, w, before)
 	onPeer, onBus := peer.signals.Load()-p0, bus.signals.Load()-b0
 	t.Logf("signals after a click: %d on the bus, %d on the private socket", onBus, onPeer)
 	if onBus == 0 || onPeer != 0 {
@@ -304,11 +323,11 @@ func TestWatchGTK4(t *testing.T) {
 	if err := client.DoAction(callCtx(t), ref(seven), "click"); err != nil {
 		t.Fatal(err)
 	}
-	if changed, err := w.WaitChange(callCtx(t), before, 1500*time.Millisecond); !changed || err != nil {
+	if changed, err := w.WaitChange(callCtx(t), before, 10*time.Second); !changed || err != nil {
 		t.Fatalf("pressing 7 on the GTK 4 calculator sent no event (%v)", err)
 	}
 	firstAfter := time.Since(acted)
-	last := settle(t, w)
+	last := settleAfter(t, w, before)
 	after := w.Counts()
 	if after.Content == before.Content {
 		t.Fatal("pressing 7 on the GTK 4 calculator sent no content event")
@@ -401,10 +420,12 @@ func TestCloseLeavesNothingBehind(t *testing.T) {
 	if got := len(registeredEvents(t)); got != len(watchedEvents) {
 		t.Fatalf("%d event kinds registered by two watchers, want %d (once)", got, len(watchedEvents))
 	}
+	aBefore, bBefore := a.Counts(), b.Counts()
 	if err := client.DoAction(callCtx(t), ref(btn), "click"); err != nil {
 		t.Fatal(err)
 	}
-	settle(t, a)
+	settleAfter(t, a, aBefore)
+	settleAfter(t, b, bBefore)
 	a.Close()
 	a.Close() // twice is fine
 	if _, _, err := a.Quiet(callCtx(t), time.Millisecond, time.Second); err == nil || !a.Broken() {

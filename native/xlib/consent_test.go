@@ -158,6 +158,32 @@ func (p *person) click(id string) {
 	time.Sleep(30 * time.Millisecond) // the dialog redraws
 }
 
+// driverPresses stands in for the driver's DriverPressRecent: whether a
+// press now could be the driver's (recent), and how many presses the
+// dialog or indicator asked about (asked), so that a test waits until a
+// press was judged before it changes the answer, rather than guessing
+// how long the judging takes.
+type driverPresses struct {
+	recent atomic.Bool
+	asked  atomic.Int32
+}
+
+func (d *driverPresses) judge(time.Time) bool {
+	d.asked.Add(1)
+	return d.recent.Load()
+}
+
+// whileRecent runs press with presses answered as the driver's until the
+// gate has asked about one, then answers not.
+func (d *driverPresses) whileRecent(t *testing.T, press func()) {
+	t.Helper()
+	d.recent.Store(true)
+	before := d.asked.Load()
+	press()
+	testkit.Eventually(t, 30*time.Second, "the press judged", func() bool { return d.asked.Load() > before })
+	d.recent.Store(false)
+}
+
 func twoApps() []ConsentApp {
 	return []ConsentApp{{Pid: 4242, Name: "Text Editor"}, {Pid: 4343, Name: "Calculator"}}
 }
@@ -286,15 +312,12 @@ func TestConsentKeysAndNonClicksDoNothingAndTimeIsADenial(t *testing.T) {
 }
 
 func TestConsentIgnoresAClickRightAfterADriverPress(t *testing.T) {
-	var recent atomic.Bool // a press now could be the driver's
-	recent.Store(true)
-	run := showDialog(t, ConsentDialog{Host: "h", Apps: twoApps(),
-		DriverPressRecent: func(time.Time) bool { return recent.Load() }}, 10*time.Second)
+	var driver driverPresses
+	run := showDialog(t, ConsentDialog{Host: "h", Apps: twoApps(), DriverPressRecent: driver.judge}, 10*time.Second)
 	p := meetDialog(t, true)
-	p.click("allow")
+	driver.whileRecent(t, func() { p.click("allow") })
 	// The dialog takes input in order, so the answer shows which Allow
 	// counted: had the first, both apps would be in it.
-	recent.Store(false)
 	p.click("app:4242")
 	p.click("allow")
 	if got, want := run.answer(t, 30*time.Second), (ConsentResult{Allowed: true, Pids: []int{4343}}); !reflect.DeepEqual(got, want) {

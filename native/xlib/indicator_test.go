@@ -5,7 +5,6 @@ package xlib
 import (
 	"encoding/json"
 	"image/color"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -22,7 +21,7 @@ type shownIndicator struct {
 	label uint64
 	wins  []uint64
 
-	driverRecent atomic.Bool // a press now could be the driver's
+	driver driverPresses
 }
 
 // showIndicator shows an indicator and finds its windows from another
@@ -30,7 +29,7 @@ type shownIndicator struct {
 func showIndicator(t *testing.T, paused bool) *shownIndicator {
 	t.Helper()
 	s := &shownIndicator{t: t}
-	ind, err := ShowIndicator(desk.Display, IndicatorOptions{Paused: paused, DriverPressRecent: s.driverPressRecent})
+	ind, err := ShowIndicator(desk.Display, IndicatorOptions{Paused: paused, DriverPressRecent: s.driver.judge})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +67,6 @@ func btoi(b bool) int {
 	return 0
 }
 
-func (s *shownIndicator) driverPressRecent(time.Time) bool { return s.driverRecent.Load() }
 
 // parseIndicatorState decodes the state property's value, as a client
 // reading it does.
@@ -192,11 +190,11 @@ func TestIndicatorPausedContinueTakesARealClickOnly(t *testing.T) {
 		t.Fatalf("%d indicator windows take input, want only the button", takers)
 	}
 
-	s.driverRecent.Store(true)
-	s.clickContinue(r)
+	// A press judged the driver's never answers: the gate was asked and
+	// said so before the release, so no Continue can follow it.
+	s.driver.whileRecent(t, func() { s.clickContinue(r) })
 	s.next("", 200*time.Millisecond)
 
-	s.driverRecent.Store(false)
 	for _, id := range ids {
 		if w, _ := s.d.Describe(id); w.Frame.X == r[0] && w.Frame.Y == r[1] {
 			for i := 0; i < 2; i++ {
