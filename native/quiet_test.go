@@ -61,7 +61,7 @@ func sitDown(t *testing.T) *personAtWork {
 	if p.text, err = p.entry.Text(ctx); err != nil || p.text == "" {
 		t.Fatalf("the person's entry holds %q: %v", p.text, err)
 	}
-	testkit.Eventually(t, 5*time.Second, "the person's window holds the focus", func() bool {
+	testkit.Eventually(t, 30*time.Second, "the person's window holds the focus", func() bool {
 		f, _ := x.FocusedTopLevel()
 		return f == p.win
 	})
@@ -131,7 +131,7 @@ func (p *personAtWork) untouched(t *testing.T, after string) {
 func (p *personAtWork) fieldHolds(t *testing.T, want string) {
 	t.Helper()
 	var got string
-	if !testkit.Poll(5*time.Second, func() bool {
+	if !testkit.Poll(30*time.Second, func() bool {
 		got, _ = p.target.Text(context.Background())
 		return got == want
 	}) {
@@ -351,7 +351,7 @@ func TestChromiumFocusingIsNotQuiet(t *testing.T) {
 	if ok, err := p.target.GrabFocus(context.Background()); err != nil || !ok {
 		t.Fatalf("GrabFocus on Chromium's field: %v %v", ok, err)
 	}
-	testkit.Eventually(t, 5*time.Second, "Chromium takes the X focus and its window is raised", func() bool {
+	testkit.Eventually(t, 30*time.Second, "Chromium takes the X focus and its window is raised", func() bool {
 		f, _ := p.x.FocusedTopLevel()
 		s := p.stacking(t)
 		return f == br && len(s) > 0 && s[0] == br

@@ -35,7 +35,7 @@ func TestWindowKeysUnderWindowManager(t *testing.T) {
 		t.Run(kind.String(), func(t *testing.T) {
 			b, h, p := besideTheBrowser(t, kind)
 			defer b.alive(t)
-			testkit.Eventually(t, 5*time.Second, "the window manager manages the browser and the person's window is its active one", func() bool {
+			testkit.Eventually(t, 30*time.Second, "the window manager manages the browser and the person's window is its active one", func() bool {
 				clients, _ := root.RootWindows("_NET_CLIENT_LIST")
 				return slices.Contains(clients, topLevelOf(t, p.x, b.pid)) && activeIs(root, p.win)
 			})
