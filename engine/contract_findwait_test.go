@@ -22,6 +22,19 @@ func (h *harness) find(args map[string]any) map[string]any {
 	return h.ok("find_elements", args)
 }
 
+// findFirst is the first row find_elements answers args with. A find
+// without a list of rows (testkit.Rows) or with none fails the test
+// showing the answer, where indexing it would panic.
+func (h *harness) findFirst(args map[string]any) map[string]any {
+	h.t.Helper()
+	res := h.find(args)
+	rows := testkit.Rows(h.t, res)
+	if len(rows) == 0 {
+		h.t.Fatalf("find_elements %v found no row: %v", args, res)
+	}
+	return rows[0]
+}
+
 func foundLabels(t *testing.T, res map[string]any) []string {
 	t.Helper()
 	var out []string
@@ -62,24 +75,24 @@ func testFindElements(t *testing.T, h *harness) {
 	}
 
 	// A row carries its token and its ancestors' labels.
-	save := h.find(map[string]any{"role": "push_button", "label": "save"})["elements"].([]any)[0].(map[string]any)
+	save := h.findFirst(map[string]any{"role": "push_button", "label": "save"})
 	if save["path"] != "Actions" || save["frame"] == nil {
 		t.Fatalf("save row: %v", save)
 	}
 	// Its token is a read's token: it acts, and a read's root takes it.
 	h.ok("click", map[string]any{"element_token": save["element_token"]})
-	item := h.find(map[string]any{"role": "list_item", "label": "item 1"})["elements"].([]any)[0].(map[string]any)
+	item := h.findFirst(map[string]any{"role": "list_item", "label": "item 1"})
 	h.ok("get_window_state", map[string]any{"root": item["element_token"]})
 
 	// Staleness is a read's: a row added makes the token stale.
-	addRow := h.find(map[string]any{"label": "add row"})["elements"].([]any)[0].(map[string]any)
+	addRow := h.findFirst(map[string]any{"label": "add row"})
 	h.ok("click", map[string]any{"element_token": addRow["element_token"]})
 	h.fail(engine.CodeStaleElementToken, "click", map[string]any{"element_token": addRow["element_token"]})
 
 	// A secure row: found, marked, never a value (harness.check fails on
 	// the canary anywhere in the result).
 	h.desk.LeakSecureValues(true)
-	pw := h.find(map[string]any{"role": "password_text"})["elements"].([]any)[0].(map[string]any)
+	pw := h.findFirst(map[string]any{"role": "password_text"})
 	if pw["secure"] != true || pw["value"] != nil {
 		t.Fatalf("secure row: %v", pw)
 	}
@@ -110,7 +123,7 @@ func testWaitFor(t *testing.T, h *harness) {
 	h.fail(engine.CodeNoSession, "wait_for", map[string]any{"app": "Form Demo", "condition": map[string]any{"kind": "title", "text": "x"}})
 	h.start(nil)
 	form := h.demo.Form
-	item2 := h.find(map[string]any{"role": "list_item", "label": "item 2"})["elements"].([]any)[0].(map[string]any)["element_token"]
+	item2 := testkit.Field[string](t, h.findFirst(map[string]any{"role": "list_item", "label": "item 2"}), "element_token")
 
 	cases := []struct {
 		name   string
@@ -121,7 +134,7 @@ func testWaitFor(t *testing.T, h *harness) {
 		{"a label's text", func() { form.Status.SetName("Saved (9)") },
 			map[string]any{"kind": "text", "role": "label", "text": "saved (9)"},
 			func(t *testing.T, res map[string]any) {
-				if el := res["element"].(map[string]any); el["label"] != "Saved (9)" || el["path"] != "Status" {
+				if el := testkit.Field[map[string]any](t, res, "element"); el["label"] != "Saved (9)" || el["path"] != "Status" {
 					t.Fatalf("element: %v", el)
 				}
 			}},
@@ -129,7 +142,7 @@ func testWaitFor(t *testing.T, h *harness) {
 			map[string]any{"kind": "appears", "role": "list_item", "label": "item 9"},
 			func(t *testing.T, res map[string]any) {
 				// The element's token is a read's token.
-				tok := res["element"].(map[string]any)["element_token"]
+				tok := testkit.Field[string](t, testkit.Field[map[string]any](t, res, "element"), "element_token")
 				if r := h.ok("get_window_state", map[string]any{"root": tok}); testkit.Int(t, r, "element_count") != 1 {
 					t.Fatalf("a drill-down on the found token: %v", r["tree_text"])
 				}
@@ -144,14 +157,14 @@ func testWaitFor(t *testing.T, h *harness) {
 		{"a value", func() { form.Email.SetValue("ada@analytical.org") },
 			map[string]any{"kind": "text", "role": "entry", "label": "email", "text": "@analytical"},
 			func(t *testing.T, res map[string]any) {
-				if el := res["element"].(map[string]any); el["value"] != "ada@analytical.org" {
+				if el := testkit.Field[map[string]any](t, res, "element"); el["value"] != "ada@analytical.org" {
 					t.Fatalf("element: %v", el)
 				}
 			}},
 		{"the title", func() { form.Window.SetTitle("Form Demo — Saved") },
 			map[string]any{"kind": "title", "text": "— saved"},
 			func(t *testing.T, res map[string]any) {
-				if res["window"].(map[string]any)["title"] != "Form Demo — Saved" {
+				if testkit.Field[map[string]any](t, res, "window")["title"] != "Form Demo — Saved" {
 					t.Fatalf("window: %v", res["window"])
 				}
 			}},

@@ -24,8 +24,8 @@ func testWaitForReadsWhatChanged(t *testing.T, h *harness) {
 	for i := 0; i < 300; i++ {
 		form.Items.Add("list_item", fmt.Sprintf("Filler %d", i))
 	}
-	item2 := h.find(map[string]any{"role": "list_item", "label": "item 2"})["elements"].([]any)[0].(map[string]any)["element_token"]
-	status := h.find(map[string]any{"role": "label", "label": "not saved yet"})["elements"].([]any)[0].(map[string]any)
+	item2 := testkit.Field[string](t, h.findFirst(map[string]any{"role": "list_item", "label": "item 2"}), "element_token")
+	status := h.findFirst(map[string]any{"role": "label", "label": "not saved yet"})
 
 	cases := []waitCase{
 		{"a label's text", func() { form.Status.SetName("Saved (7)") },
@@ -46,7 +46,11 @@ func testWaitForReadsWhatChanged(t *testing.T, h *harness) {
 	// The row of an element that appeared acts.
 	h.desk.After(30*time.Millisecond, func() { form.Items.AddAt(1, "push_button", "Undo") })
 	res := h.waitFor(map[string]any{"kind": "appears", "role": "push_button", "label": "undo"}, 10000)
-	h.ok("click", map[string]any{"element_token": res["element"].(map[string]any)["element_token"]})
+	if res["met"] != true {
+		t.Fatalf("the wait for the Undo button that appeared is not met: %v", res)
+	}
+	undo := testkit.Field[map[string]any](t, res, "element")
+	h.ok("click", map[string]any{"element_token": testkit.Field[string](t, undo, "element_token")})
 }
 
 // waitCase is one change a wait is met by, and what it may read after the
@@ -108,7 +112,7 @@ func testWaitForInACutWindow(t *testing.T, h *harness) {
 	for i := 0; i < 300; i++ {
 		form.Items.Add("list_item", fmt.Sprintf("Filler %d", i))
 	}
-	first := h.find(map[string]any{"role": "list_item", "label": "item 1"})["elements"].([]any)[0].(map[string]any)
+	first := h.findFirst(map[string]any{"role": "list_item", "label": "item 1"})
 	cases := []waitCase{
 		{"an element appears", func() { form.Items.AddAt(0, "list_item", "Item 0") },
 			map[string]any{"kind": "appears", "role": "list_item", "label": "item 0"}, 1, 2, 1},

@@ -63,7 +63,8 @@ func silentDisplay(t *testing.T) string {
 // consent dialog: the backend is the unavailable one, the doctor says not
 // ready with wayland_session_unsupported and why, and names the
 // compositor; start_session answers backend_unavailable at once, without
-// a dialog.
+// a dialog (its time is logged; the test's bound on it, noCodeBound, is
+// only a hang guard).
 func TestWaylandWithoutXwayland(t *testing.T) {
 	onWaylandDesktop(t)
 	vars := deskOf(t).Vars()
@@ -108,18 +109,23 @@ func TestWaylandWithoutXwayland(t *testing.T) {
 			defer d.Shutdown()
 			c := d.Connect(engine.ClientInfo{Name: "itest", Pid: os.Getpid()})
 			defer c.Close()
-			calls := enginecall.Caller{T: t, Conn: c, Bound: 10 * time.Second}
+			calls := enginecall.Caller{T: t, Conn: c, Bound: noCodeBound}
 			asked := time.Now()
 			calls.Fail(engine.CodeBackendUnavailable, "start_session", map[string]any{"apps": []any{"synthetic"}})
-			if took := time.Since(asked); took > time.Second {
-				t.Fatalf("start_session took %v to say the backend is unavailable", took)
-			} else {
-				t.Logf("start_session: backend_unavailable in %v", took.Round(time.Millisecond))
+			took := time.Since(asked)
+			t.Logf("start_session: backend_unavailable in %v", took.Round(time.Millisecond))
+			if took > noCodeBound {
+				t.Fatalf("start_session took %v to say the backend is unavailable: hung", took)
 			}
 			calls.OK("health_report", nil)
 		})
 	}
 }
+
+// noCodeBound is a hang guard on an answer the driver gives at once, with
+// no bound of its own in the code (a refusal before anything is asked of
+// the desktop): it only catches a hang, never a loaded machine.
+const noCodeBound = 30 * time.Second
 
 // probeSays reports whether the registry has a probe of that label and
 // status whose message holds fragment.
@@ -134,7 +140,8 @@ func probeSays(reg engine.Registry, label, status, fragment string) bool {
 
 // On Wayland a takeover is refused up front (no hand-back can be heard),
 // so every pointer or keyboard act, even with a session that asked for a
-// takeover, answers requires_takeover before anything is sent.
+// takeover, answers requires_takeover before anything is sent (each
+// refusal's time is logged; noCodeBound is only a hang guard).
 func TestWaylandInputNeedsTakeover(t *testing.T) {
 	onWaylandDesktop(t)
 	pid := startSynthetic(t, 2).cmd.Process.Pid
@@ -168,8 +175,10 @@ func TestWaylandInputNeedsTakeover(t *testing.T) {
 	} {
 		asked := time.Now()
 		h.fail(engine.CodeRequiresTakeover, c.tool, c.args)
-		if took := time.Since(asked); took > time.Second {
-			t.Errorf("%s took %v to be refused", c.tool, took)
+		took := time.Since(asked)
+		t.Logf("%s: requires_takeover in %v", c.tool, took.Round(time.Millisecond))
+		if took > noCodeBound {
+			t.Errorf("%s took %v to be refused: hung", c.tool, took)
 		}
 		if n := spy.count(""); n != 0 {
 			t.Fatalf("%s sent %d input events before it was refused", c.tool, n)
@@ -179,15 +188,18 @@ func TestWaylandInputNeedsTakeover(t *testing.T) {
 
 // On a Wayland session every window comes from the accessibility bus, so
 // without it the driver has nothing to list or read: each call answers a
-// named error within the call bound, the doctor says
-// atspi_bus_unreachable, and the driver keeps serving.
+// named error (within the call bound; the tests log the time and guard
+// only against a hang), the doctor says atspi_bus_unreachable, and the
+// driver keeps serving.
 
-// atspiCallBound is how long a call may take to answer that the bus is
-// not there: the call bound (2 s) with room for a loaded machine.
-const atspiCallBound = 3 * time.Second
+// atspiCallBound is a hang guard on a call that answers that the bus is
+// not there: the call bound (2 s, engine.Options.CallTimeout's default)
+// plus 10 s. It only catches a hang, never a loaded machine.
+const atspiCallBound = 2*time.Second + 10*time.Second
 
-// answersNamed runs a call and checks that it answers within
-// atspiCallBound with something other than internal, which it returns.
+// answersNamed runs a call and checks that it answers with something
+// other than internal, which it returns; it logs the call's time and fails
+// only past the hang guard atspiCallBound.
 func answersNamed(t *testing.T, h *harness, tool string, args map[string]any) engine.Result {
 	t.Helper()
 	asked := time.Now()
@@ -202,7 +214,7 @@ func answersNamed(t *testing.T, h *harness, tool string, args map[string]any) en
 		t.Fatalf("%s: %s, want a named error", tool, r.Text)
 	}
 	if took > atspiCallBound {
-		t.Fatalf("%s took %v, over %v", tool, took, atspiCallBound)
+		t.Fatalf("%s took %v, over the hang guard %v", tool, took, atspiCallBound)
 	}
 	return r
 }
@@ -282,10 +294,11 @@ func TestWaylandAccessibilityBusRestarts(t *testing.T) {
 // silent first, or the display went before the app.
 var compositorDeathCodes = []engine.Code{engine.CodeWindowGone, engine.CodeAppNotResponding, engine.CodeBackendUnavailable}
 
-// compositorDeathBound is how long after the compositor's death a call in
-// flight may take to answer: the call bound (an app silent for 2 s) with
-// room for a loaded machine.
-const compositorDeathBound = 5 * time.Second
+// compositorDeathBound is a hang guard on the answer of a call in flight
+// after the compositor's death: the call bound (an app silent for 2 s)
+// plus 10 s. The time taken is logged; the guard only catches a hang,
+// never a loaded machine.
+const compositorDeathBound = 2*time.Second + 10*time.Second
 
 // A read is caught with the app stopped on it, so the compositor surely
 // dies mid-read.
@@ -372,17 +385,14 @@ func compositorDies(t *testing.T, stopApp bool, call func(h *harness, pid int) e
 	var r engine.Result
 	select {
 	case r = <-done:
-	case <-time.After(3 * compositorDeathBound):
-		t.Fatalf("the call still runs %v after the compositor died", 3*compositorDeathBound)
+	case <-time.After(compositorDeathBound):
+		t.Fatalf("the call still runs %v after the compositor died: hung", compositorDeathBound)
 	}
 	took := time.Since(killed)
 	if r.Err == nil || !slices.Contains(compositorDeathCodes, r.Err.Code) {
 		t.Fatalf("the call answered %s, want one of %v", r.Text, compositorDeathCodes)
 	}
 	t.Logf("the call answered %s %v after the compositor died", r.Err.Code, took.Round(time.Millisecond))
-	if took > compositorDeathBound {
-		t.Fatalf("the call answered %v after the compositor died, over %v", took, compositorDeathBound)
-	}
 
 	// The driver keeps serving, and says what is wrong.
 	asked := time.Now()
@@ -418,12 +428,15 @@ func compositorDies(t *testing.T, stopApp bool, call func(h *harness, pid int) e
 // answers, with a screenshot_error that names what failed (never
 // internal), and the doctor says capture_window is unavailable and why.
 
-// screenshotBound is how long a read with a screenshot may take when the
-// capture fails: the screen cast's own bound with room for the read.
-const screenshotBound = 5 * time.Second
+// screenshotBound is a hang guard on a read with a screenshot whose
+// capture fails: the screen cast's own bound (castBound, 3 s) plus 10 s.
+// The time taken is logged; the guard only catches a hang, never a loaded
+// machine.
+const screenshotBound = 3*time.Second + 10*time.Second
 
 // refusedScreenshot reads pid's window with a screenshot, which must be
-// refused within screenshotBound, and returns the screenshot_error.
+// refused (its time logged, screenshotBound only a hang guard), and
+// returns the screenshot_error.
 func refusedScreenshot(t *testing.T, h *harness, pid int) map[string]any {
 	t.Helper()
 	asked := time.Now()
@@ -438,7 +451,7 @@ func refusedScreenshot(t *testing.T, h *harness, pid int) map[string]any {
 	}
 	t.Logf("screenshot_error %v in %v: %v", refused["code"], took.Round(time.Millisecond), refused["message"])
 	if took > screenshotBound {
-		t.Fatalf("the refused screenshot took %v, over %v", took, screenshotBound)
+		t.Fatalf("the refused screenshot took %v, over the hang guard %v", took, screenshotBound)
 	}
 	return refused
 }

@@ -199,10 +199,14 @@ func TestStdoutCarriesOnlyProtocol(t *testing.T) {
 		t.Fatal("the driver did not exit after stdin closed")
 	}
 
-	if r := answered[3]["result"].(map[string]any); r["isError"] != true {
+	if r, ok := answered[3]["result"].(map[string]any); !ok {
+		t.Fatalf("get_session_state: no result object in the answer %v", answered[3])
+	} else if r["isError"] != true {
 		t.Errorf("get_session_state: %v", r)
 	}
-	if r := answered[4]["result"].(map[string]any); r["isError"] != true || strings.Contains(fmt.Sprint(r), argMarker) {
+	if r, ok := answered[4]["result"].(map[string]any); !ok {
+		t.Fatalf("arguments as a string: no result object in the answer %v", answered[4])
+	} else if r["isError"] != true || strings.Contains(fmt.Sprint(r), argMarker) {
 		t.Errorf("arguments as a string: %v", r)
 	}
 	if e, ok := answered[5]["error"].(map[string]any); !ok || e["code"] != float64(-32602) {

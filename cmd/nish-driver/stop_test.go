@@ -164,10 +164,15 @@ func TestStopReportsAHungDriverAndCleansAGoneOne(t *testing.T) {
 	ln.SetUnlinkOnClose(false)
 	ln.Close()
 
+	// One bound covers every driver: the live mock driver, a separate
+	// process, must answer within it on a loaded machine, so it is 5s; the
+	// hung one is given up on at it. The elapsed check is only a hang guard.
 	start := time.Now()
-	out, errOut, exit := run(t, env, "stop", "--timeout", "500ms")
-	if took := time.Since(start); took > 10*time.Second {
-		t.Errorf("stop took %v with a hung driver and a bound of 500ms", took)
+	out, errOut, exit := run(t, env, "stop", "--timeout", "5s")
+	took := time.Since(start)
+	t.Logf("stop took %v with a hung driver and a bound of 5s", took)
+	if took > 30*time.Second {
+		t.Errorf("stop took %v with a hung driver and a bound of 5s: hung", took)
 	}
 	if exit != 1 {
 		t.Errorf("stop with a hung driver: exit %d, want 1", exit)
@@ -175,7 +180,7 @@ func TestStopReportsAHungDriverAndCleansAGoneOne(t *testing.T) {
 	if !strings.Contains(out, "Stopped 1 driver: 1 session ended.") || !strings.Contains(out, "Removed 1 socket left by drivers that are gone.") {
 		t.Errorf("stop printed %q", out)
 	}
-	if !strings.Contains(errOut, "pid 999999991 did not answer within 500ms") {
+	if !strings.Contains(errOut, "pid 999999991 did not answer within 5s") {
 		t.Errorf("stop's stderr %q does not name the hung driver", errOut)
 	}
 	if _, err := os.Lstat(stale); !os.IsNotExist(err) {

@@ -67,7 +67,6 @@ func btoi(b bool) int {
 	return 0
 }
 
-
 // parseIndicatorState decodes the state property's value, as a client
 // reading it does.
 func parseIndicatorState(s string) (IndicatorState, error) {
