@@ -14,8 +14,16 @@ import (
 const (
 	maxTypeText = 20000
 	maxSetValue = 100000
-	maxKeyName  = 64
-	maxHotkeys  = 6
+	// readBackBytes is the most a value set_value writes can take in
+	// UTF-8, so the value read back after a write holds all of it: a read
+	// cut shorter would tell a field that holds what was written from one
+	// that does not.
+	readBackBytes = maxSetValue * utf8.UTFMax
+	// secureCheckBytes is what the live security check reads of a value:
+	// only the answer's Secure is wanted.
+	secureCheckBytes = 1
+	maxKeyName       = 64
+	maxHotkeys       = 6
 )
 
 func typeTextSpec(x *act) (func(context.Context) *Error, *Error) {
@@ -135,7 +143,7 @@ func (x *act) recheckSecure(ctx context.Context) *Error {
 	var rb Readback
 	err := x.s.d.callElement(ctx, func(cctx context.Context) error {
 		var e error
-		rb, e = x.s.d.backend.ReadValue(cctx, ElementRef{Window: x.win.ID, ID: x.node.ID})
+		rb, e = x.s.d.backend.ReadValue(cctx, ElementRef{Window: x.win.ID, ID: x.node.ID}, secureCheckBytes)
 		return e
 	})
 	if err != nil {
@@ -287,11 +295,15 @@ func (x *act) readBack(ctx context.Context, ref ElementRef, str string, num floa
 	var rb Readback
 	err := x.s.d.callElement(ctx, func(c context.Context) error {
 		var e error
-		rb, e = x.s.d.backend.ReadValue(c, ref)
+		rb, e = x.s.d.backend.ReadValue(c, ref, readBackBytes)
 		return e
 	})
 	if err != nil || rb.Secure {
 		return ReadbackUnverified
+	}
+	if rb.Truncated {
+		// The field holds more than any value written: not what was written.
+		return ReadbackMismatch
 	}
 	if numeric {
 		got, perr := strconv.ParseFloat(strings.TrimSpace(rb.Value), 64)

@@ -72,10 +72,11 @@ type TreeReader interface {
 	ReadTree(ctx context.Context, window WindowID, budget Budget) (*Tree, error)
 	// ReadText returns an element's whole text, at most maxBytes of it.
 	ReadText(ctx context.Context, ref ElementRef, maxBytes int) (text string, truncated bool, err error)
-	// ReadValue reads an element's current value live, re-checking whether it
-	// is secure first; a secure element's value is never read (Secure true,
-	// Value empty).
-	ReadValue(ctx context.Context, ref ElementRef) (Readback, error)
+	// ReadValue reads an element's current value live, at most maxBytes of
+	// it (Truncated when it held more), re-checking whether it is secure
+	// first; a secure element's value is never read (Secure true, Value
+	// empty).
+	ReadValue(ctx context.Context, ref ElementRef, maxBytes int) (Readback, error)
 }
 
 // FieldReader reads what an editable element holds before a write: its
@@ -643,8 +644,11 @@ func (n *Node) HasState(s string) bool { return slices.Contains(n.States, s) }
 
 // Readback is a live read of one element's value.
 type Readback struct {
-	Value  string
-	Secure bool
+	Value string
+	// Truncated: the element held more than the bytes asked for, and Value
+	// is their start.
+	Truncated bool
+	Secure    bool
 }
 
 // InputKind is a kind of synthetic or raw input event.

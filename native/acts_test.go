@@ -266,6 +266,13 @@ func TestTypingIntoMousepad(t *testing.T) {
 	if body, _ := back["text"].(string); !strings.Contains(body, para) {
 		t.Fatalf("the document reads back %q", body)
 	}
+	// The longest value set_value takes reads back whole: here 110,000
+	// bytes, more than the 64 KiB a readback used to read.
+	line := "Déjà vu, une ligne.\n" // 20 characters
+	long := strings.Repeat(line, testkit.InputMaxLength(t, "set_value", "value")/20)
+	if res := h.ok("set_value", map[string]any{"element_token": tokenIn(t, h, pid, doc), "value": long}); res["readback"] != "match" {
+		t.Fatalf("set_value of %d bytes: readback %v", len(long), res["readback"])
+	}
 	res := h.ok("set_value", map[string]any{"element_token": tokenIn(t, h, pid, doc), "value": "Replaced whole."})
 	if res["readback"] != "match" {
 		t.Fatalf("set_value: %v", res)

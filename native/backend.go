@@ -365,9 +365,9 @@ func (b *Backend) ReadText(ctx context.Context, ref engine.ElementRef, maxBytes 
 	return s, cut, atspiErr(err)
 }
 
-func (b *Backend) ReadValue(ctx context.Context, ref engine.ElementRef) (engine.Readback, error) {
-	v, err := b.a.ReadValue(ctx, atspiID(ref.ID))
-	return engine.Readback{Value: v.Value, Secure: v.Secure}, atspiErr(err)
+func (b *Backend) ReadValue(ctx context.Context, ref engine.ElementRef, maxBytes int) (engine.Readback, error) {
+	v, err := b.a.ReadValue(ctx, atspiID(ref.ID), maxBytes)
+	return engine.Readback{Value: v.Value, Truncated: v.Truncated, Secure: v.Secure}, atspiErr(err)
 }
 
 var _ engine.FieldReader = (*Backend)(nil)

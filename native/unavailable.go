@@ -94,7 +94,7 @@ func (b *Unavailable) ReadTree(context.Context, engine.WindowID, engine.Budget) 
 func (b *Unavailable) ReadText(context.Context, engine.ElementRef, int) (string, bool, error) {
 	return "", false, b.err()
 }
-func (b *Unavailable) ReadValue(context.Context, engine.ElementRef) (engine.Readback, error) {
+func (b *Unavailable) ReadValue(context.Context, engine.ElementRef, int) (engine.Readback, error) {
 	return engine.Readback{}, b.err()
 }
 func (b *Unavailable) ReadStructure(context.Context, engine.WindowID, engine.Budget) (*engine.Tree, error) {

@@ -106,7 +106,7 @@ func TestUnavailableAnswersEveryCallWithItsCause(t *testing.T) {
 		"Process":             func(b *Unavailable) error { _, err := b.Process(ctx, 1); return err },
 		"ReadTree":            func(b *Unavailable) error { _, err := b.ReadTree(ctx, 1, engine.Budget{}); return err },
 		"ReadText":            func(b *Unavailable) error { _, _, err := b.ReadText(ctx, engine.ElementRef{}, 1); return err },
-		"ReadValue":           func(b *Unavailable) error { _, err := b.ReadValue(ctx, engine.ElementRef{}); return err },
+		"ReadValue":           func(b *Unavailable) error { _, err := b.ReadValue(ctx, engine.ElementRef{}, 0); return err },
 		"DoAction":            func(b *Unavailable) error { return b.DoAction(ctx, engine.ElementRef{}, "click") },
 		"InsertText":          func(b *Unavailable) error { return b.InsertText(ctx, engine.ElementRef{}, "x") },
 		"SetText":             func(b *Unavailable) error { return b.SetText(ctx, engine.ElementRef{}, "x") },

@@ -30,7 +30,7 @@ func (b *Backend) WindowKey(ctx context.Context, ref engine.ElementRef, key stri
 	if !b.x.CanSendKey(key) {
 		return nil, engine.Errf(engine.CodeNotActionable, "the key has no keycode in the keyboard map")
 	}
-	k, err := b.focusForKeys(ctx, ref, way)
+	k, err := b.focusForKeys(ctx, ref, way, "")
 	if err != nil {
 		return nil, err
 	}

@@ -54,7 +54,7 @@ func (b *Backend) WindowKeys(ctx context.Context, ref engine.ElementRef, text st
 			return nil, engine.Errf(engine.CodeNotActionable, "a character of the text has no key in the keyboard map")
 		}
 	}
-	k, err := b.focusForKeys(ctx, ref, way)
+	k, err := b.focusForKeys(ctx, ref, way, text)
 	if err != nil {
 		return nil, err
 	}
@@ -77,10 +77,17 @@ func (b *Backend) windowKeysWay(ctx context.Context, ref engine.ElementRef) (ats
 	return way, nil
 }
 
+// heldTextMax bounds the field's text read before typing into it. Typing
+// into a field that holds more is refused before any key is sent: the check
+// of what landed counts the field's whole text, and a count of its start
+// would call every batch lost.
+const heldTextMax = 1 << 20
+
 // focusForKeys focuses ref for keys sent to its window, refusing a window
 // that holds the keyboard focus or a secure field, and notes what the
 // checks compare with: the person's focus, the stacking, the field's text.
-func (b *Backend) focusForKeys(ctx context.Context, ref engine.ElementRef, way atspi.WindowKeys) (*windowKeys, error) {
+// text is what will be typed ("" for one key, whose check reads no text).
+func (b *Backend) focusForKeys(ctx context.Context, ref engine.ElementRef, way atspi.WindowKeys, text string) (*windowKeys, error) {
 	win := uint64(ref.Window)
 	person, err := b.x.FocusedTopLevel()
 	if err != nil {
@@ -93,14 +100,19 @@ func (b *Backend) focusForKeys(ctx context.Context, ref engine.ElementRef, way a
 	if err != nil {
 		return nil, err
 	}
-	held, err := b.heldText(ctx, ref)
+	held, err := b.heldText(ctx, ref, heldTextMax)
 	if err != nil {
 		return nil, err
 	}
 	if held.Secure {
 		return nil, engine.Errf(engine.CodeSecureField, "the element is a secure field")
 	}
-	k := &windowKeys{b: b, ref: ref, person: person, above: windowsAbove(before, win), held: held.Value}
+	if held.Truncated && text != "" {
+		return nil, engine.Errf(engine.CodeNotActionable, "the field holds more than %d KiB of text, more than the check of what typing did reads", heldTextMax>>10)
+	}
+	k := &windowKeys{b: b, ref: ref, person: person, above: windowsAbove(before, win), held: held.Value,
+		// The field holding held and all of text, and a last line break.
+		checkBytes: len(held.Value) + len(text) + utf8.UTFMax}
 	if err := k.focus(ctx, way); err != nil {
 		k.End()
 		return nil, err
@@ -119,7 +131,8 @@ func (k *windowKeys) focus(ctx context.Context, way atspi.WindowKeys) error {
 		if err := k.b.x.SendFocusChange(uint64(k.ref.Window), true); err != nil {
 			return xErr(err)
 		}
-		if _, err := k.b.heldText(ctx, k.ref); err != nil {
+		// A round trip: only that the answer came matters.
+		if _, err := k.b.heldText(ctx, k.ref, 1); err != nil {
 			return err
 		}
 	}
@@ -178,6 +191,9 @@ type windowKeys struct {
 	above  []uint64 // the windows above the field's window at the start
 	held   string   // the field's text at the start
 	told   bool     // the app was told its window holds the focus (focus)
+	// checkBytes bounds Check's reads of the field's text: what it held
+	// and all that is typed fit, so a cut read holds more than was sent.
+	checkBytes int
 }
 
 // Check: the keyboard focus and the field's window's place in the stacking
@@ -189,7 +205,7 @@ func (k *windowKeys) Check(ctx context.Context, sent string) error {
 	}
 	want := utf8.RuneCountInString(strings.TrimSuffix(k.held, "\n")) + utf8.RuneCountInString(sent)
 	holds, err := poll(ctx, func() (bool, error) {
-		rb, err := k.b.heldText(ctx, k.ref)
+		rb, err := k.b.heldText(ctx, k.ref, k.checkBytes)
 		if err != nil {
 			return false, err
 		}
@@ -199,7 +215,7 @@ func (k *windowKeys) Check(ctx context.Context, sent string) error {
 		// An empty line of an editable document holds a line break of its
 		// own (Gecko's placeholder), which goes when the first character
 		// comes: a text's last line break is not counted.
-		return utf8.RuneCountInString(strings.TrimSuffix(rb.Value, "\n")) == want && strings.Contains(rb.Value, sent), nil
+		return !rb.Truncated && utf8.RuneCountInString(strings.TrimSuffix(rb.Value, "\n")) == want && strings.Contains(rb.Value, sent), nil
 	})
 	if err != nil {
 		return err
@@ -278,9 +294,9 @@ func raised(above, now []uint64, win uint64) bool {
 
 // heldText is what the field holds, its children's text in the places
 // they stand (atspi.HeldText): a document's text is in its paragraphs.
-func (b *Backend) heldText(ctx context.Context, ref engine.ElementRef) (engine.Readback, error) {
-	v, err := b.a.HeldText(ctx, atspiID(ref.ID))
-	return engine.Readback{Value: v.Value, Secure: v.Secure}, atspiErr(err)
+func (b *Backend) heldText(ctx context.Context, ref engine.ElementRef, maxBytes int) (engine.Readback, error) {
+	v, err := b.a.HeldText(ctx, atspiID(ref.ID), maxBytes)
+	return engine.Readback{Value: v.Value, Truncated: v.Truncated, Secure: v.Secure}, atspiErr(err)
 }
 
 // stacking lists the mapped top-levels, topmost first.

@@ -180,7 +180,7 @@ func TestEditableText(t *testing.T) {
 	if err := d.SetText(ctx, f.Email.Ref(), "a@b.example"); err != nil {
 		t.Fatal(err)
 	}
-	if rb, _ := d.ReadValue(ctx, f.Email.Ref()); rb.Value != "a@b.example" {
+	if rb, _ := d.ReadValue(ctx, f.Email.Ref(), 1<<10); rb.Value != "a@b.example" {
 		t.Fatalf("readback %q", rb.Value)
 	}
 	wantCode(t, "InsertText into a button", d.InsertText(ctx, f.Save.Ref(), "x"), engine.CodeNotActionable)

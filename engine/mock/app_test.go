@@ -22,7 +22,7 @@ func TestHungAppAnswersNotRespondingWithinTheBound(t *testing.T) {
 			return err
 		}},
 		{"ReadText", func(ctx context.Context) error { _, _, err := d.ReadText(ctx, f.Notes.Ref(), 100); return err }},
-		{"ReadValue", func(ctx context.Context) error { _, err := d.ReadValue(ctx, f.Name.Ref()); return err }},
+		{"ReadValue", func(ctx context.Context) error { _, err := d.ReadValue(ctx, f.Name.Ref(), 1<<10); return err }},
 		{"DoAction", func(ctx context.Context) error { return d.DoAction(ctx, f.Save.Ref(), "click") }},
 		{"InsertText", func(ctx context.Context) error { return d.InsertText(ctx, f.Name.Ref(), "x") }},
 		{"SetText", func(ctx context.Context) error { return d.SetText(ctx, f.Name.Ref(), "x") }},
@@ -208,7 +208,7 @@ func TestUnavailableDesktopFailsEveryCall(t *testing.T) {
 	_, calls["Process"] = d.Process(ctx, 4000)
 	_, calls["ReadTree"] = d.ReadTree(ctx, f.Window.ID(), engine.DefaultZoomBudget())
 	_, _, calls["ReadText"] = d.ReadText(ctx, f.Notes.Ref(), 10)
-	_, calls["ReadValue"] = d.ReadValue(ctx, f.Name.Ref())
+	_, calls["ReadValue"] = d.ReadValue(ctx, f.Name.Ref(), 1<<10)
 	calls["DoAction"] = d.DoAction(ctx, f.Save.Ref(), "click")
 	calls["InsertText"] = d.InsertText(ctx, f.Name.Ref(), "x")
 	calls["SetText"] = d.SetText(ctx, f.Name.Ref(), "x")

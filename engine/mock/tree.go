@@ -159,16 +159,18 @@ func (d *Desktop) elementCall(ctx context.Context, method string, ref engine.Ele
 	})
 }
 
-// ReadValue reads the element's value live, checking first whether it is
-// secure at this moment; a secure element's value is never read.
-func (d *Desktop) ReadValue(ctx context.Context, ref engine.ElementRef) (engine.Readback, error) {
+// ReadValue reads the element's value live, at most maxBytes of it,
+// checking first whether it is secure at this moment; a secure element's
+// value is never read.
+func (d *Desktop) ReadValue(ctx context.Context, ref engine.ElementRef, maxBytes int) (engine.Readback, error) {
 	var rb engine.Readback
 	err := d.elementCall(ctx, "ReadValue", ref, func(w *Window, e *Element) error {
 		if e.secure {
 			rb = engine.Readback{Secure: true}
 			return nil
 		}
-		rb = engine.Readback{Value: e.value}
+		v, cut := utf8cut.Cut(e.value, maxBytes)
+		rb = engine.Readback{Value: v, Truncated: cut}
 		return nil
 	})
 	return rb, err

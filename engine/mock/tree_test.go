@@ -143,7 +143,7 @@ func TestSecureValueNeverRead(t *testing.T) {
 	}
 	_, _, err := d.ReadText(testCtx(t), f.Password.Ref(), 1000)
 	wantCode(t, "ReadText of a secure field", err, engine.CodeSecureField)
-	rb, err := d.ReadValue(testCtx(t), f.Password.Ref())
+	rb, err := d.ReadValue(testCtx(t), f.Password.Ref(), 1<<10)
 	if err != nil || !rb.Secure || rb.Value != "" {
 		t.Errorf("ReadValue = %+v, %v", rb, err)
 	}
@@ -155,12 +155,12 @@ func TestSecureValueNeverRead(t *testing.T) {
 func TestReadValueRechecksSecureLive(t *testing.T) {
 	d := NewDemo()
 	email := d.Demo().Form.Email
-	rb, err := d.ReadValue(testCtx(t), email.Ref())
+	rb, err := d.ReadValue(testCtx(t), email.Ref(), 1<<10)
 	if err != nil || rb.Secure || rb.Value != "ada@example.org" {
 		t.Fatalf("ReadValue = %+v, %v", rb, err)
 	}
 	email.SetSecure(true)
-	rb, err = d.ReadValue(testCtx(t), email.Ref())
+	rb, err = d.ReadValue(testCtx(t), email.Ref(), 1<<10)
 	if err != nil || !rb.Secure || rb.Value != "" {
 		t.Fatalf("after turning secure: %+v, %v", rb, err)
 	}
@@ -282,7 +282,7 @@ func TestRemovedElementIsStale(t *testing.T) {
 	if !entry.Removed() || w.Element(entry.ID()) != nil {
 		t.Fatalf("the subtree stayed")
 	}
-	_, err := d.ReadValue(testCtx(t), entry.Ref())
+	_, err := d.ReadValue(testCtx(t), entry.Ref(), 1<<10)
 	wantCode(t, "ReadValue of a removed element", err, engine.CodeStaleElementToken)
 	err = d.DoAction(testCtx(t), engine.ElementRef{Window: w.ID(), ID: "nope"}, "click")
 	wantCode(t, "DoAction on an unknown id", err, engine.CodeStaleElementToken)

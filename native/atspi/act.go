@@ -355,14 +355,11 @@ func (c *Client) ReadField(ctx context.Context, id ID, maxBytes int) (Field, err
 	return f, nil
 }
 
-// readValueMax bounds a live value read.
-const readValueMax = 64 << 10
-
 // ReadValue reads the element's current value live: its number (Value
-// interface) or its text. The element's security is re-checked first from
+// interface) or at most maxBytes of its text. The element's security is re-checked first from
 // its live role and attributes; a secure element's value is never read
 // (Secure true, Value empty).
-func (c *Client) ReadValue(ctx context.Context, id ID) (Readback, error) {
+func (c *Client) ReadValue(ctx context.Context, id ID, maxBytes int) (Readback, error) {
 	l, err := c.inspect(ctx, id)
 	if err != nil {
 		return Readback{}, err
@@ -384,11 +381,11 @@ func (c *Client) ReadValue(ctx context.Context, id ID) (Readback, error) {
 		return Readback{}, failure(KindInternal, "the app sent a malformed value")
 	}
 	if l.ifaces&ifText != 0 {
-		s, _, err := l.text(ctx, readValueMax)
+		s, cut, err := l.text(ctx, maxBytes)
 		if err != nil {
 			return Readback{}, err
 		}
-		return Readback{Value: s}, nil
+		return Readback{Value: s, Truncated: cut}, nil
 	}
 	return Readback{}, nil
 }

@@ -91,13 +91,23 @@ func TestTextAndNumberActs(t *testing.T) {
 	if err := client.SetText(callCtx(t), ref(entry), "héllo"); err != nil {
 		t.Fatal(err)
 	}
-	if rb, err := client.ReadValue(callCtx(t), ref(entry)); err != nil || rb.Value != "héllo" || rb.Secure {
+	if rb, err := client.ReadValue(callCtx(t), ref(entry), 1<<10); err != nil || rb.Value != "héllo" || rb.Secure {
 		t.Fatalf("after SetText: %+v %v", rb, err)
+	}
+	// The bound is the caller's, in bytes, cut back to a whole character.
+	for _, c := range []struct {
+		max       int
+		value     string
+		truncated bool
+	}{{6, "héllo", false}, {5, "héll", true}, {2, "h", true}} {
+		if rb, err := client.ReadValue(callCtx(t), ref(entry), c.max); err != nil || rb.Value != c.value || rb.Truncated != c.truncated {
+			t.Fatalf("ReadValue with %d bytes: %+v %v, want %q truncated=%v", c.max, rb, err, c.value, c.truncated)
+		}
 	}
 	if err := client.InsertText(callCtx(t), ref(entry), " wörld"); err != nil {
 		t.Fatal(err)
 	}
-	rb, err := client.ReadValue(callCtx(t), ref(entry))
+	rb, err := client.ReadValue(callCtx(t), ref(entry), 1<<10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +119,7 @@ func TestTextAndNumberActs(t *testing.T) {
 	if err := client.SetNumber(callCtx(t), ref(spin), 42); err != nil {
 		t.Fatal(err)
 	}
-	if rb, err := client.ReadValue(callCtx(t), ref(spin)); err != nil || rb.Value != "42" {
+	if rb, err := client.ReadValue(callCtx(t), ref(spin), 1<<10); err != nil || rb.Value != "42" {
 		t.Fatalf("after SetNumber: %+v %v", rb, err)
 	}
 	text, cut, err := client.ReadText(callCtx(t), ref(notes), 0)
@@ -130,7 +140,7 @@ func TestSecureFieldIsNeverRead(t *testing.T) {
 	f := synthetic200(t)
 	tree := readUntil(t, f.frame.ID, func(*Tree) bool { return true })
 	pw := find(t, tree, "password_text", "Password")
-	rb, err := client.ReadValue(callCtx(t), ref(pw))
+	rb, err := client.ReadValue(callCtx(t), ref(pw), 1<<10)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -133,7 +133,7 @@ func TestKilledAppIsWindowGone(t *testing.T) {
 	_, err = client.ReadTree(callCtx(t), f.frame.ID, ReadOptions{})
 	wantKind(t, err, KindGone)
 	wantKind(t, client.DoAction(callCtx(t), ref(btn), "click"), KindGone)
-	_, err = client.ReadValue(callCtx(t), ref(btn))
+	_, err = client.ReadValue(callCtx(t), ref(btn), 1<<10)
 	wantKind(t, err, KindGone)
 }
 
@@ -141,10 +141,10 @@ func TestVanishedElementIsStale(t *testing.T) {
 	f := synthetic200(t)
 	bus, _, _ := splitID(f.frame.ID)
 	gone := ID(bus + "/org/a11y/atspi/accessible/99999999")
-	_, err := client.ReadValue(callCtx(t), ID(bus+"@7/org/a11y/atspi/accessible/1"))
+	_, err := client.ReadValue(callCtx(t), ID(bus+"@7/org/a11y/atspi/accessible/1"), 1<<10)
 	wantKind(t, err, KindGone)
 	wantKind(t, client.DoAction(callCtx(t), gone, "click"), KindStale)
-	_, err = client.ReadValue(callCtx(t), gone)
+	_, err = client.ReadValue(callCtx(t), gone, 1<<10)
 	wantKind(t, err, KindStale)
 	_, err = client.ReadTree(callCtx(t), ID(bus+"/org/a11y/atspi/accessible/99999999"), ReadOptions{})
 	wantKind(t, err, KindGone)

@@ -28,51 +28,51 @@ const (
 // heldTextKids children) they are dropped, as ReadValue drops them: the
 // caller then sees less than the field holds, never text that is not
 // there. A secure element at any level makes the whole Secure. At most
-// readValueMax bytes.
-func (c *Client) HeldText(ctx context.Context, id ID) (Readback, error) {
-	s, secure, err := c.heldText(ctx, id, heldTextDepth)
-	if err != nil || secure {
-		return Readback{Secure: secure}, err
+// maxBytes bytes; Truncated when any level held more.
+func (c *Client) HeldText(ctx context.Context, id ID, maxBytes int) (Readback, error) {
+	h, err := c.heldText(ctx, id, heldTextDepth, maxBytes)
+	if err != nil || h.Secure {
+		return Readback{Secure: h.Secure}, err
 	}
-	out, _ := utf8cut.Cut(s, readValueMax)
-	return Readback{Value: out}, nil
+	out, cut := utf8cut.Cut(h.Value, maxBytes)
+	return Readback{Value: out, Truncated: h.Truncated || cut}, nil
 }
 
-func (c *Client) heldText(ctx context.Context, id ID, depth int) (string, bool, error) {
+func (c *Client) heldText(ctx context.Context, id ID, depth, maxBytes int) (Readback, error) {
 	l, err := c.inspect(ctx, id)
 	if err != nil {
-		return "", false, err
+		return Readback{}, err
 	}
 	if l.secure {
-		return "", true, nil
+		return Readback{Secure: true}, nil
 	}
 	if l.ifaces&ifText == 0 || l.ifaces&ifValue != 0 {
-		rb, err := c.ReadValue(ctx, id)
-		return rb.Value, rb.Secure, err
+		return c.ReadValue(ctx, id, maxBytes)
 	}
-	raw, _, err := l.rawText(ctx, readValueMax)
+	raw, cut, err := l.rawText(ctx, maxBytes)
 	if err != nil || !strings.Contains(raw, embedChar) {
-		return raw, false, err
+		return Readback{Value: raw, Truncated: cut}, err
 	}
 	var kids []childRef
 	if depth > 0 {
 		if kids, err = c.docChildren(ctx, l); err != nil {
-			return "", false, err
+			return Readback{}, err
 		}
 	}
 	parts := strings.Split(raw, embedChar)
 	if len(kids) != len(parts)-1 || len(kids) > heldTextKids {
-		return dropEmbeds(raw), false, nil
+		return Readback{Value: dropEmbeds(raw), Truncated: cut}, nil
 	}
 	var b strings.Builder
 	for i, kid := range kids {
 		b.WriteString(parts[i])
-		s, secure, err := c.heldText(ctx, c.mintID(l.tag, kid.bus, kid.path), depth-1)
-		if err != nil || secure {
-			return "", secure, err
+		h, err := c.heldText(ctx, c.mintID(l.tag, kid.bus, kid.path), depth-1, maxBytes)
+		if err != nil || h.Secure {
+			return Readback{Secure: h.Secure}, err
 		}
-		b.WriteString(s)
+		cut = cut || h.Truncated
+		b.WriteString(h.Value)
 	}
 	b.WriteString(parts[len(kids)])
-	return b.String(), false, nil
+	return Readback{Value: b.String(), Truncated: cut}, nil
 }

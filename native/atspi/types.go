@@ -103,8 +103,9 @@ type Field struct {
 
 // Readback is a live read of one element's value.
 type Readback struct {
-	Value  string
-	Secure bool
+	Value     string
+	Truncated bool // the element held more than the bytes asked for
+	Secure    bool
 }
 
 // ScrollHint says how to bring an element into view when the app declines
