@@ -324,7 +324,7 @@ func (cw *consentWindow) handle(d *Display, ev *C.nx_event) {
 		}
 	case evButtonPress:
 		hit := cw.form.hit(int(ev.x), int(ev.y))
-		cw.gate.press(int(ev.button), ev.send_event != 0, hit, time.Now())
+		cw.gate.press(int(ev.button), ev.send_event != 0, hit, eventAt(uint32(ev.time), time.Now()))
 	case evButtonRelease:
 		hit := cw.form.hit(int(ev.x), int(ev.y))
 		id := cw.gate.release(int(ev.button), ev.send_event != 0, hit)

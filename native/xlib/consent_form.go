@@ -233,16 +233,16 @@ type clickGate struct {
 	pressed           string // the control a counted press landed on
 }
 
-// press sees a ButtonPress on the dialog.
-func (g *clickGate) press(button int, synthetic bool, hit string, now time.Time) {
+// press sees a ButtonPress on the dialog that happened at at (eventAt).
+func (g *clickGate) press(button int, synthetic bool, hit string, at time.Time) {
 	if button != 1 || synthetic {
 		return
 	}
 	g.pressed = ""
-	if g.armedAt.IsZero() || now.Before(g.armedAt) {
+	if g.armedAt.IsZero() || at.Before(g.armedAt) {
 		return
 	}
-	if g.driverPressRecent != nil && g.driverPressRecent(now) {
+	if g.driverPressRecent != nil && g.driverPressRecent(at) {
 		return
 	}
 	g.pressed = hit
