@@ -64,7 +64,7 @@ func TestSessionStartTurnsAccessibilitySwitchOn(t *testing.T) {
 	setIsEnabled(t, false)
 	reader := statusProp(t, "ScreenReaderEnabled")
 
-	h := newHarness(t, 20*time.Second)
+	h := newHarness(t, consentWait)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	if text := doctor.Text(doctor.Build(h.b.Registry(ctx))); !strings.Contains(text,
@@ -126,7 +126,7 @@ func TestChromiumWithoutRendererAccessibilityHint(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	h := newHarness(t, 20*time.Second)
+	h := newHarness(t, consentWait)
 	win := waitForWindow(t, h, pid, "Plain page")
 
 	grant(t, h, pid)
@@ -191,7 +191,7 @@ func TestAppOffTheBusHint(t *testing.T) {
 	t.Cleanup(func() { _ = cmd.Process.Kill() })
 	pid := cmd.Process.Pid
 
-	h := newHarness(t, 20*time.Second)
+	h := newHarness(t, consentWait)
 	win := waitForWindow(t, h, pid, "Off the bus")
 	grant(t, h, pid)
 	read := h.ok("get_window_state", map[string]any{"window_id": uint64(win.ID)})

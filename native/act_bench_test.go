@@ -148,7 +148,7 @@ type benchH struct{ c *engine.Conn }
 
 // benchHarness opens a session on the app, the person allowing.
 func benchHarness(b *testing.B, a *app, tr *actTraces) *benchH {
-	h := newHarnessWith(b, engine.Options{ConsentTimeout: 20 * time.Second, ActTrace: tr.add})
+	h := newHarnessWith(b, engine.Options{ConsentTimeout: consentWait, ActTrace: tr.add})
 	grant(b, h, a.cmd.Process.Pid)
 	return &benchH{c: h.c}
 }

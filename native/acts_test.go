@@ -70,7 +70,7 @@ func TestActsOutsideTheGrant(t *testing.T) {
 	onDesktop(t)
 	mine := startSynthetic(t, 3)
 	other := startSynthetic(t, 4)
-	h := newHarness(t, 20*time.Second)
+	h := newHarness(t, consentWait)
 	grant(t, h, mine.cmd.Process.Pid)
 	h.fail(engine.CodeAppNotApproved, "get_window_state", map[string]any{"pid": other.cmd.Process.Pid})
 	// A headless act can only name an element from a read, and the other
@@ -107,7 +107,7 @@ func TestHostApprovalsOverTheControlPipe(t *testing.T) {
 	onDesktop(t)
 	a := startSynthetic(t, 3)
 	pid := a.cmd.Process.Pid
-	h := newHarness(t, 20*time.Second)
+	h := newHarness(t, consentWait)
 	hostIn, driverOut := io.Pipe()
 	driverIn, hostOut := io.Pipe()
 	pipe := control.New(driverIn, driverOut, h.d, control.Options{ApprovalTimeout: time.Second})
@@ -194,7 +194,7 @@ func TestLeaseAndAuditOnARealApp(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock := testkit.NewClock(time.Now())
-	d := engine.New(engine.Options{Backend: b, Clock: clock, Audit: log, ConsentTimeout: 20 * time.Second})
+	d := engine.New(engine.Options{Backend: b, Clock: clock, Audit: log, ConsentTimeout: consentWait})
 	h := harnessOn(t, b, d, "lease")
 	defer d.Shutdown()
 
@@ -244,7 +244,7 @@ func TestTypingIntoMousepad(t *testing.T) {
 	onDesktop(t)
 	ap := startApp(t, "mousepad", "mousepad")
 	pid := ap.cmd.Process.Pid
-	h := newHarness(t, 20*time.Second)
+	h := newHarness(t, consentWait)
 	grant(t, h, pid)
 	read := h.ok("get_window_state", map[string]any{"pid": pid, "max_elements": 5000})
 	// The document is the editable text view.
@@ -311,7 +311,7 @@ func appExitsMidAct(t *testing.T, tool string) {
 	pid := a.cmd.Process.Pid
 	acting := make(chan struct{}, 1)
 	sig := &actSignal{acting: acting}
-	h := newHarnessAround(t, engine.Options{ConsentTimeout: 20 * time.Second}, func(b *native.Backend) engine.Backend {
+	h := newHarnessAround(t, engine.Options{ConsentTimeout: consentWait}, func(b *native.Backend) engine.Backend {
 		sig.Backend = b
 		return sig
 	})

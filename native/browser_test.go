@@ -48,7 +48,7 @@ func grantedBrowser(t testing.TB, kind sandbox.Browser, opts engine.Options) (*b
 	t.Helper()
 	b := startBrowser(t, kind)
 	if opts.ConsentTimeout == 0 {
-		opts.ConsentTimeout = 20 * time.Second
+		opts.ConsentTimeout = consentWait
 	}
 	h := newHarnessWith(t, opts)
 	grant(t, h, b.pid)
@@ -550,7 +550,7 @@ func TestBrowserBigPageIsCutHonestly(t *testing.T) {
 	for _, kind := range browsers {
 		t.Run(kind.String(), func(t *testing.T) {
 			b := startBrowserAt(t, kind, "#rows=2500")
-			h := newHarness(t, 20*time.Second)
+			h := newHarness(t, consentWait)
 			grant(t, h, b.pid)
 			defer b.alive(t)
 			var read map[string]any

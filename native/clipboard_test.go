@@ -95,7 +95,7 @@ func clipWait(t *testing.T, want func(string, bool) bool) {
 func TestClipboardThroughTheEngine(t *testing.T) {
 	onDesktop(t)
 	a := startSynthetic(t, 3)
-	h := newHarness(t, 20*time.Second)
+	h := newHarness(t, consentWait)
 	for _, c := range h.b.Registry(context.Background()).Capabilities() {
 		if strings.HasPrefix(c.Name, "clipboard_") && c.Status != "available" {
 			t.Fatalf("the registry's %s: %+v", c.Name, c)

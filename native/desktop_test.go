@@ -82,7 +82,7 @@ func pyatspi(t testing.TB, bound time.Duration, script string, args ...string) (
 func grantedSynthetic(t testing.TB, rows int) (int, *harness) {
 	t.Helper()
 	pid := startSynthetic(t, rows).cmd.Process.Pid
-	h := newHarness(t, 20*time.Second)
+	h := newHarness(t, consentWait)
 	grant(t, h, pid)
 	return pid, h
 }
@@ -248,8 +248,15 @@ func newPerson(t testing.TB) *person {
 // dialog; what the call returns is what the tests check, so a step that
 // cannot happen (no dialog) only shows in that result.
 
+// consentWait is how long a test's consent dialog may take to show and be
+// answered on a loaded machine: the consent timeout of a harness whose
+// person answers, and the person's own wait for the dialog. One bound for
+// both, so the person never gives up on a dialog the call still waits on
+// (a denial then, with nothing to say why).
+const consentWait = 30 * time.Second
+
 func (p *person) dialog() personpkg.Dialog {
-	d, _ := p.p.WaitDialog(15 * time.Second)
+	d, _ := p.p.WaitDialog(consentWait)
 	return d
 }
 
@@ -259,7 +266,7 @@ func (p *person) click(d personpkg.Dialog, id string) { _ = p.p.Click(d, id) }
 func (p *person) answer(ids ...string) *sync.WaitGroup {
 	var wg sync.WaitGroup
 	wg.Add(1)
-	ch := p.p.Answer(15*time.Second, ids...)
+	ch := p.p.Answer(consentWait, ids...)
 	go func() {
 		defer wg.Done()
 		<-ch

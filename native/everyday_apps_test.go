@@ -221,7 +221,7 @@ type timedRead struct {
 // its window once; a read that fails fails the test.
 func grantedRead(t testing.TB, a *desktopApp) (*harness, timedRead) {
 	t.Helper()
-	h := newHarness(t, 20*time.Second)
+	h := newHarness(t, consentWait)
 	grant(t, h, a.pid)
 	r := readOnce(t, h, a.pid)
 	r.ok(t, a.what)

@@ -18,7 +18,7 @@ import (
 func TestFindAndWaitOnTheSyntheticWindow(t *testing.T) {
 	onDesktop(t)
 	startSynthetic(t, 1000)
-	h := newHarness(t, 20*time.Second)
+	h := newHarness(t, consentWait)
 	grant(t, h, "synthetic.py")
 	// The app announces itself once its window has shown, but GTK may
 	// still be registering the window's widgets on the bus: a find then
@@ -72,7 +72,7 @@ func TestFindAndWaitOnTheSyntheticWindow(t *testing.T) {
 func TestWaitForAnAddedRowOnTheSyntheticWindow(t *testing.T) {
 	onDesktop(t)
 	startSynthetic(t, 1000)
-	h := newHarness(t, 20*time.Second)
+	h := newHarness(t, consentWait)
 	grant(t, h, "synthetic.py")
 	add := awaitFound(t, h, map[string]any{"app": "Synthetic 1000", "role": "button", "label": "add row"})[0].(map[string]any)
 

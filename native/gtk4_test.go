@@ -3,7 +3,6 @@ package native_test
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/nish-driver/nish-driver/internal/testkit"
 )
@@ -17,7 +16,7 @@ import (
 func TestGTK4ButtonsActHeadless(t *testing.T) {
 	onDesktop(t)
 	ap := startApp(t, "gnome-calculator", "gnome-calculator")
-	h := newHarness(t, 20*time.Second)
+	h := newHarness(t, consentWait)
 	grant(t, h, ap.cmd.Process.Pid)
 	pid := ap.cmd.Process.Pid
 

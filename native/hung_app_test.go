@@ -44,7 +44,7 @@ func TestWaylandHealthyAppBesideAStoppedOne(t *testing.T) {
 func healthyBesideStopped(t *testing.T) {
 	form := startSynthetic(t, 6).cmd.Process.Pid
 	other := startSynthetic(t, 3).cmd.Process.Pid
-	h := newHarness(t, 20*time.Second)
+	h := newHarness(t, consentWait)
 	grant(t, h, form, other)
 	h.ok("get_window_state", map[string]any{"pid": other})
 	read := h.ok("get_window_state", map[string]any{"pid": form})

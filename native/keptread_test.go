@@ -2,7 +2,6 @@ package native_test
 
 import (
 	"testing"
-	"time"
 
 	"github.com/nish-driver/nish-driver/internal/testkit"
 )
@@ -53,7 +52,7 @@ func TestFirstReadHearsTheChangesAfterIt(t *testing.T) {
 		change bool
 	}{{"no change", false}, {"a click by another driver", true}} {
 		t.Run(c.name, func(t *testing.T) {
-			h := newHarness(t, 20*time.Second)
+			h := newHarness(t, consentWait)
 			grant(t, h, pid)
 			first := h.ok("get_window_state", args)
 			if first["snapshot_kept"] == true {

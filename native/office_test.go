@@ -127,7 +127,7 @@ func writerParagraphs(t *testing.T, a *desktopApp, h *harness, read map[string]a
 func openLongDocument(t *testing.T) (*desktopApp, *harness, map[string]any) {
 	t.Helper()
 	a := startOffice(t, sandbox.Writer, longDocument)
-	h := newHarness(t, 20*time.Second)
+	h := newHarness(t, consentWait)
 	grant(t, h, a.pid)
 	waitRead(t, h, a, "the document's paragraphs laid out", paragraphsLaidOut)
 	return a, h, settledRead(t, h, a)

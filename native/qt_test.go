@@ -98,7 +98,7 @@ func TestKeePassXCMasterPassword(t *testing.T) {
 	onDesktop(t)
 	a := startKeePassXC(t)
 	defer a.alive(t)
-	h := newHarness(t, 20*time.Second)
+	h := newHarness(t, consentWait)
 	grant(t, h, a.pid)
 	read := h.ok("get_window_state", map[string]any{"pid": a.pid, "max_elements": 5000})
 	win := windowOf(t, read)

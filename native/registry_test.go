@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/doctor"
@@ -127,7 +126,7 @@ func waylandReady(t *testing.T, compositor, captureReason string) {
 // headless input alone.
 func takeoverRefusedUpFront(t *testing.T, app int) {
 	t.Helper()
-	h := newHarness(t, 20*time.Second)
+	h := newHarness(t, consentWait)
 	p := newPerson(t)
 	wg := p.answer("allow")
 	st := h.ok("start_session", map[string]any{"apps": []any{app}, "input": "takeover"})

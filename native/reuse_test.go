@@ -29,7 +29,7 @@ func TestSettledReadsMatchWholeReads(t *testing.T) {
 	// snapshot (the app reported nothing since), so the whole read is
 	// made past the reuse bound.
 	clock := testkit.NewClock(time.Now())
-	h := newHarnessWith(t, engine.Options{ConsentTimeout: 20 * time.Second, Clock: clock, ActTrace: func(tr engine.ActTrace) {
+	h := newHarnessWith(t, engine.Options{ConsentTimeout: consentWait, Clock: clock, ActTrace: func(tr engine.ActTrace) {
 		mu.Lock()
 		traces = append(traces, tr)
 		mu.Unlock()

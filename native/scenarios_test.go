@@ -43,8 +43,8 @@ func TestConsentNeedsARealClick(t *testing.T) {
 		// the call waits out before its denial.
 		timeout time.Duration
 	}{
-		{"allowed by a click", func(p *person, h *harness) { p.answer("allow") }, "", 30 * time.Second},
-		{"denied by a click", func(p *person, h *harness) { p.answer("deny") }, engine.CodeConsentDenied, 30 * time.Second},
+		{"allowed by a click", func(p *person, h *harness) { p.answer("allow") }, "", consentWait},
+		{"denied by a click", func(p *person, h *harness) { p.answer("deny") }, engine.CodeConsentDenied, consentWait},
 		{"ignored until the timeout", func(p *person, h *harness) {}, engine.CodeConsentDenied, time.Second},
 		{"keys only", func(p *person, h *harness) { p.keys("Return", "space", "Tab", "Return") }, engine.CodeConsentDenied, 3 * time.Second},
 		{"a click right after the driver's own press", func(p *person, h *harness) {
@@ -80,7 +80,7 @@ func TestConsentNeedsARealClick(t *testing.T) {
 	}
 
 	t.Run("an unticked app and the takeover line", func(t *testing.T) {
-		h := newHarness(t, 10*time.Second)
+		h := newHarness(t, consentWait)
 		p := newPerson(t)
 		wg := p.answer("allow")
 		st := h.ok("start_session", map[string]any{"apps": []any{"synthetic.py"}, "input": "takeover"})
@@ -139,7 +139,7 @@ func listedAs(row, app any) bool {
 func TestReadsOfTheSyntheticWindow(t *testing.T) {
 	onDesktop(t)
 	startSynthetic(t, 200)
-	h := newHarness(t, 20*time.Second)
+	h := newHarness(t, consentWait)
 
 	lw := h.ok("list_windows", nil)
 	for _, w := range lw["windows"].([]any) {
@@ -220,7 +220,7 @@ func TestAmbiguousTargetsOnRealWindows(t *testing.T) {
 	onDesktop(t)
 	startSynthetic(t, 3)
 	startSynthetic(t, 4)
-	h := newHarness(t, 20*time.Second)
+	h := newHarness(t, consentWait)
 	grant(t, h, "synthetic.py")
 	e := h.fail(engine.CodeAmbiguousTarget, "get_window_state", map[string]any{"app": "Synthetic"})
 	if c := e["candidates"].([]any); len(c) != 2 {
@@ -251,7 +251,7 @@ func TestRealApps(t *testing.T) {
 		started[i] = startApp(t, a.bus, a.argv...)
 		pids[i] = started[i].cmd.Process.Pid
 	}
-	h := newHarness(t, 20*time.Second)
+	h := newHarness(t, consentWait)
 	grant(t, h, pids...)
 	for i, a := range apps {
 		ap := started[i]
@@ -295,7 +295,7 @@ func TestFaults(t *testing.T) {
 	onDesktop(t)
 	stopped := startSynthetic(t, 20)
 	other := startSynthetic(t, 10)
-	h := newHarness(t, 20*time.Second)
+	h := newHarness(t, consentWait)
 	grant(t, h, stopped.cmd.Process.Pid, other.cmd.Process.Pid)
 	h.ok("get_window_state", map[string]any{"pid": stopped.cmd.Process.Pid})
 
@@ -327,7 +327,7 @@ func TestNoGoroutineLeak(t *testing.T) {
 		}
 		// A short call bound: the stopped app's read gives up sooner,
 		// through the same path as at the default bound.
-		d := engine.New(engine.Options{Backend: b, ConsentTimeout: 10 * time.Second, CallTimeout: time.Second})
+		d := engine.New(engine.Options{Backend: b, ConsentTimeout: consentWait, CallTimeout: time.Second})
 		c := d.Connect(engine.ClientInfo{Name: "leak", Pid: os.Getpid()})
 		raw, _ := json.Marshal(map[string]any{"apps": []any{a.cmd.Process.Pid}})
 		p := newPerson(t)

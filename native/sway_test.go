@@ -2,7 +2,6 @@ package native_test
 
 import (
 	"testing"
-	"time"
 
 	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/engine/doctor"
@@ -22,7 +21,7 @@ func TestSwayDesktopReadsAndActs(t *testing.T) {
 	calc := startApp(t, "gnome-calculator", "gnome-calculator").cmd.Process.Pid
 	takeoverRefusedUpFront(t, form)
 
-	h := newHarness(t, 20*time.Second)
+	h := newHarness(t, consentWait)
 	p := newPerson(t)
 	if x := xwaylandPids(t, p); x[form] || x[calc] {
 		t.Fatalf("Xwayland holds a window of a Wayland app: pids %v", x)

@@ -141,7 +141,7 @@ func newTakeoverOn(t testing.TB, wrap func(*sendSpy) engine.Backend) *tk {
 	if wrap != nil {
 		be = wrap(spy)
 	}
-	d := engine.New(engine.Options{Backend: be, ConsentTimeout: 20 * time.Second})
+	d := engine.New(engine.Options{Backend: be, ConsentTimeout: consentWait})
 	h := harnessOn(t, b, d, "takeover")
 
 	hostIn, driverOut := io.Pipe()

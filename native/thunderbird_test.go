@@ -35,7 +35,7 @@ func grantedThunderbird(t *testing.T) (*desktopApp, *harness, map[string]any) {
 	if a.app.Name != sandbox.ThunderbirdAppName {
 		t.Fatalf("on the bus as %q, want %q", a.app.Name, sandbox.ThunderbirdAppName)
 	}
-	h := newHarness(t, 20*time.Second)
+	h := newHarness(t, consentWait)
 	grant(t, h, a.pid)
 	read := waitRead(t, h, a, "the fixture folder's messages", func(read map[string]any) bool {
 		return hasRow(read, "list_item", desktop.MailSubject(tbMessage))

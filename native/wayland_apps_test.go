@@ -3,7 +3,6 @@ package native_test
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/nish-driver/nish-driver/internal/sandbox"
 	"github.com/nish-driver/nish-driver/internal/testkit"
@@ -32,7 +31,7 @@ func TestWaylandQtApps(t *testing.T) {
 		apps[i] = c.start(t)
 		pids[i] = apps[i].pid
 	}
-	h := newHarness(t, 20*time.Second)
+	h := newHarness(t, consentWait)
 	grant(t, h, append(pids, onX.pid)...)
 
 	t.Run("FeatherPad on Xwayland", func(t *testing.T) {

@@ -105,7 +105,7 @@ func TestWaylandWithoutXwayland(t *testing.T) {
 				t.Fatalf("no probe says the consent dialog has nowhere to show: %+v", reg.Probes)
 			}
 
-			d := engine.New(engine.Options{Backend: b, ConsentTimeout: 20 * time.Second})
+			d := engine.New(engine.Options{Backend: b, ConsentTimeout: consentWait})
 			defer d.Shutdown()
 			c := d.Connect(engine.ClientInfo{Name: "itest", Pid: os.Getpid()})
 			defer c.Close()
@@ -146,7 +146,7 @@ func TestWaylandInputNeedsTakeover(t *testing.T) {
 	onWaylandDesktop(t)
 	pid := startSynthetic(t, 2).cmd.Process.Pid
 	spy := &sendSpy{}
-	h := newHarnessAround(t, engine.Options{ConsentTimeout: 20 * time.Second}, func(b *native.Backend) engine.Backend {
+	h := newHarnessAround(t, engine.Options{ConsentTimeout: consentWait}, func(b *native.Backend) engine.Backend {
 		spy.Backend = b
 		return spy
 	})
@@ -233,7 +233,7 @@ func TestWaylandWithoutTheAccessibilityBus(t *testing.T) {
 		}
 		return desk(k)
 	}
-	h := newHarnessOn(t, openBackendWith(t, opts), engine.Options{ConsentTimeout: 20 * time.Second}, nil)
+	h := newHarnessOn(t, openBackendWith(t, opts), engine.Options{ConsentTimeout: consentWait}, nil)
 	reg := h.b.Registry(t.Context())
 	a := reg.Backends[1]
 	if reg.Ready() || reg.SessionType != "wayland" || a.ID != engine.PartAtspi || a.ReasonCode != doctor.ReasonAtspiBusUnreachable || a.Action == "" {
@@ -353,7 +353,7 @@ func compositorDies(t *testing.T, stopApp bool, call func(h *harness, pid int) e
 	if stopApp {
 		reached = acting
 	}
-	drv := engine.New(engine.Options{Backend: sig, ConsentTimeout: 20 * time.Second})
+	drv := engine.New(engine.Options{Backend: sig, ConsentTimeout: consentWait})
 	h := harnessOn(t, b, drv, "itest")
 	// The window shows a moment after the app says it is ready.
 	testkit.Eventually(t, 10*time.Second, "the 1000-row window is listed", func() bool {
@@ -524,7 +524,7 @@ func TestWaylandScreenCastRefused(t *testing.T) {
 				}
 				return desk(k)
 			}
-			h := newHarnessOn(t, openBackendWith(t, opts), engine.Options{ConsentTimeout: 20 * time.Second}, nil)
+			h := newHarnessOn(t, openBackendWith(t, opts), engine.Options{ConsentTimeout: consentWait}, nil)
 			reg := h.b.Registry(t.Context())
 			if reg.SessionType != "wayland" || reg.Desktop.Compositor != tt.compositor {
 				t.Fatalf("session %q on %q, want wayland on %q", reg.SessionType, reg.Desktop.Compositor, tt.compositor)

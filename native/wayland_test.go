@@ -63,7 +63,7 @@ func TestWaylandWindowsReadsAndActs(t *testing.T) {
 	onX := startReady(t, "the synthetic fixture on Xwayland",
 		d.UseX11(d.Command("/usr/bin/python3", testkit.Fixture(t, "synthetic.py"), "3"))).Process.Pid
 
-	h := newHarness(t, 20*time.Second)
+	h := newHarness(t, consentWait)
 	p := newPerson(t)
 	// Xwayland holds the one X11 app, not the Wayland ones.
 	xPids := xwaylandPids(t, p)
@@ -299,7 +299,7 @@ func waylandXwayland(t *testing.T, h *harness, pid int) {
 func TestWaylandScreenshotOfTheFocusedWindow(t *testing.T) {
 	onWaylandDesktop(t)
 	form := startSynthetic(t, 2).cmd.Process.Pid
-	h := newHarness(t, 20*time.Second)
+	h := newHarness(t, consentWait)
 	p := newPerson(t)
 	wg := p.answer("allow")
 	h.ok("start_session", map[string]any{"apps": []any{form}})
