@@ -78,8 +78,14 @@ type act struct {
 	// has settled (set_value): an app that applies a write on its own
 	// turn (the browsers) would read back the old value at once.
 	readBackAfter func(context.Context) string
-	typed         *int
-	confirm       func(post *snapshot) bool // the intended change, when it can be told
+	// landedAfter, when set, reads whether the typed text is in the field
+	// once the app has settled (type_text); landed is its answer, or the
+	// window_keys path's own check that the field holds what was sent. A
+	// text that landed is confirmed, whatever the read shows of it.
+	landedAfter func(context.Context) bool
+	landed      bool
+	typed       *int
+	confirm     func(post *snapshot) bool // the intended change, when it can be told
 
 	mark   ChangeMark // the app's change reports before the act
 	marked bool
@@ -258,6 +264,9 @@ func (x *act) finish(ctx context.Context) Result {
 		x.readback = x.readBackAfter(ctx)
 		res.Readback = x.readback
 	}
+	if x.landedAfter != nil {
+		x.landed = x.landedAfter(ctx)
+	}
 	res.Settle = &settle
 	x.trace.Quiet, x.trace.PostRead, x.trace.PostReadKind, x.trace.PostReadEarly = tm.quiet, tm.read, tm.readKind, tm.early
 	if serr == nil {
@@ -271,7 +280,7 @@ func (x *act) finish(ctx context.Context) Result {
 		if changed {
 			res.Effect = EffectChanged
 		}
-	case x.readback == ReadbackMatch:
+	case x.readback == ReadbackMatch, x.landed:
 		res.Effect = EffectConfirmed
 	case post != nil && x.confirm != nil && x.confirm(post):
 		res.Effect = EffectConfirmed

@@ -76,9 +76,17 @@ func typeTextSpec(x *act) (func(context.Context) *Error, *Error) {
 				return x.typeWindowKeys(ctx, n, text)
 			}
 			x.path = PathText
-			return x.s.d.callElement(ctx, func(cctx context.Context) error {
-				return x.s.d.backend.InsertText(cctx, ElementRef{Window: x.win.ID, ID: n.ID}, text)
+			ref := ElementRef{Window: x.win.ID, ID: n.ID}
+			at := 0
+			err := x.s.d.callElement(ctx, func(cctx context.Context) error {
+				var e error
+				at, e = x.s.d.backend.InsertText(cctx, ref, text)
+				return e
 			})
+			if err == nil {
+				x.landedAfter = func(ctx context.Context) bool { return x.textAt(ctx, ref, at, text) }
+			}
+			return err
 		}
 		record, err := x.guardKeys(ctx, keyEdit{kind: editInsert, ins: text})
 		if err != nil {
@@ -286,6 +294,20 @@ func setValueSpec(x *act) (func(context.Context) *Error, *Error) {
 		x.readBackAfter = func(ctx context.Context) string { return x.readBack(ctx, ref, str, num, numeric) }
 		return nil
 	}, nil
+}
+
+// textAt reads, live, whether the field holds text at character at, where
+// it was inserted. A read cuts a value (valueMax, the backend's own bound),
+// so an insertion past the cut, in a long document, changes nothing a read
+// shows: this is what confirms it. A secure field is not read.
+func (x *act) textAt(ctx context.Context, ref ElementRef, at int, text string) bool {
+	var rb Readback
+	err := x.s.d.callElement(ctx, func(c context.Context) error {
+		var e error
+		rb, e = x.s.d.backend.ReadTextAt(c, ref, at, at+utf8.RuneCountInString(text))
+		return e
+	})
+	return err == nil && !rb.Secure && rb.Value == text
 }
 
 // readBack reads the value after a write (docs/contract.md#readback),

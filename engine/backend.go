@@ -90,6 +90,11 @@ type FieldReader interface {
 	// most maxBytes (Truncated when cut); Caret is where InsertText
 	// would put text, in characters, -1 for the end.
 	ReadField(ctx context.Context, ref ElementRef, maxBytes int) (Field, error)
+	// ReadTextAt reads the element's live text from character start to
+	// end, re-checking its security first (Secure true, nothing read). It
+	// tells whether an insertion landed where it was made, in a field
+	// whose text a read cuts short.
+	ReadTextAt(ctx context.Context, ref ElementRef, start, end int) (Readback, error)
 }
 
 // Field is a live read of an editable element for the credential check.
@@ -351,8 +356,9 @@ const (
 type SemanticActor interface {
 	// DoAction invokes a named accessibility action of the element.
 	DoAction(ctx context.Context, ref ElementRef, action string) error
-	// InsertText inserts text at the element's caret (EditableText).
-	InsertText(ctx context.Context, ref ElementRef, text string) error
+	// InsertText inserts text at the element's caret (EditableText) and
+	// returns the character offset where it went in.
+	InsertText(ctx context.Context, ref ElementRef, text string) (at int, err error)
 	// SetText replaces the element's whole text (EditableText).
 	SetText(ctx context.Context, ref ElementRef, text string) error
 	// SetNumber sets the element's numeric value (the Value interface).

@@ -56,3 +56,84 @@ func TestSetValueReadsBackTheWholeValue(t *testing.T) {
 		})
 	}
 }
+
+// cutsValues stands between the engine and the mock desktop as a backend
+// whose reads cut each value (as AT-SPI reads cut a text value at 4 KiB):
+// a long document's text past the cut is in no read. landedAs, when set,
+// is what a ranged read of the field answers instead of its text (an app
+// that did not apply the insertion where it said).
+type cutsValues struct {
+	*mock.Desktop
+	landedAs *string
+}
+
+const cutAt = 64
+
+func cutNodes(nodes []*engine.Node) {
+	for _, n := range nodes {
+		n.Value, _ = utf8cut.Cut(n.Value, cutAt)
+	}
+}
+
+func (c cutsValues) ReadTree(ctx context.Context, w engine.WindowID, b engine.Budget) (*engine.Tree, error) {
+	t, err := c.Desktop.ReadTree(ctx, w, b)
+	if t != nil {
+		for i := range t.Nodes {
+			cutNodes([]*engine.Node{&t.Nodes[i]})
+		}
+	}
+	return t, err
+}
+
+func (c cutsValues) ReadDetails(ctx context.Context, w engine.WindowID, nodes []*engine.Node) error {
+	err := c.Desktop.ReadDetails(ctx, w, nodes)
+	cutNodes(nodes)
+	return err
+}
+
+func (c cutsValues) Refresh(ctx context.Context, nodes []*engine.Node) error {
+	err := c.Desktop.Refresh(ctx, nodes)
+	cutNodes(nodes)
+	return err
+}
+
+func (c cutsValues) ReadTextAt(ctx context.Context, ref engine.ElementRef, start, end int) (engine.Readback, error) {
+	if c.landedAs != nil {
+		return engine.Readback{Value: *c.landedAs}, nil
+	}
+	return c.Desktop.ReadTextAt(ctx, ref, start, end)
+}
+
+// TestTypedTextPastWhatAReadShowsIsConfirmed: type_text into a field whose
+// text runs past what a read holds, with the caret at its end, changes
+// nothing a read shows; the live read where the text went in confirms it.
+// Before, such a typing said no_change, and a model told its text did not
+// land would type it again. Where the live read does not find the text,
+// the effect stays the diff's: no_change, not confirmed.
+func TestTypedTextPastWhatAReadShowsIsConfirmed(t *testing.T) {
+	long := strings.Repeat("a long line of notes, ", 20)
+	cases := []struct {
+		name     string
+		landedAs *string
+		effect   engine.Effect
+	}{
+		{"the text is where it went in", nil, engine.EffectConfirmed},
+		{"the app holds something else there", new("something else"), engine.EffectNoChange},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, nil, withBackend(func(d *mock.Desktop) engine.Backend { return cutsValues{d, c.landedAs} }))
+			name := h.demo.Form.Name
+			name.SetValue(long).SetCaret(len(long))
+			h.start(nil)
+			read := h.readForm(nil)
+			res := h.ok("type_text", map[string]any{"element_token": testkit.Token(t, read, "entry", name.Name()), "text": " typed at the end"})
+			if res["effect"] != string(c.effect) || res["path"] != string(engine.PathText) {
+				t.Fatalf("effect %v path %v, want %s: %v", res["effect"], res["path"], c.effect, res)
+			}
+			if !strings.HasSuffix(name.Value(), " typed at the end") {
+				t.Fatalf("the field holds %q", name.Value())
+			}
+		})
+	}
+}

@@ -95,7 +95,12 @@ func (x *act) typeWindowKeys(ctx context.Context, n *Node, text string) *Error {
 		typed += utf8.RuneCountInString(text[sent:end])
 		sent = end
 	}
-	return x.checkWindowKeys(ctx, k, text)
+	if err := x.checkWindowKeys(ctx, k, text); err != nil {
+		return err
+	}
+	// The check read the field holding all that was sent.
+	x.landed = true
+	return nil
 }
 
 // startWindowKeys runs the backend's preparation of keys for the act's

@@ -273,7 +273,18 @@ func TestTypingIntoMousepad(t *testing.T) {
 	if res := h.ok("set_value", map[string]any{"element_token": tokenIn(t, h, pid, doc), "value": long}); res["readback"] != "match" {
 		t.Fatalf("set_value of %d bytes: readback %v", len(long), res["readback"])
 	}
-	res := h.ok("set_value", map[string]any{"element_token": tokenIn(t, h, pid, doc), "value": "Replaced whole."})
+	// Typed at the caret, after the document's 110,000 bytes: past what a
+	// read holds of its text, so nothing a read shows changes, and the
+	// live read where the text went in confirms it.
+	const more = " Typed past the cut."
+	res := h.ok("type_text", map[string]any{"element_token": tokenIn(t, h, pid, doc), "text": more})
+	if strings.Contains(testkit.JSON(t, res["diff"]), more) {
+		t.Fatalf("the typing shows in the read's diff: the caret was not past the cut, and this checks nothing: %v", res["diff"])
+	}
+	if res["effect"] != "confirmed" {
+		t.Fatalf("type_text past what a read shows: %v", res)
+	}
+	res = h.ok("set_value", map[string]any{"element_token": tokenIn(t, h, pid, doc), "value": "Replaced whole."})
 	if res["readback"] != "match" {
 		t.Fatalf("set_value: %v", res)
 	}

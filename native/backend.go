@@ -372,6 +372,11 @@ func (b *Backend) ReadValue(ctx context.Context, ref engine.ElementRef, maxBytes
 
 var _ engine.FieldReader = (*Backend)(nil)
 
+func (b *Backend) ReadTextAt(ctx context.Context, ref engine.ElementRef, start, end int) (engine.Readback, error) {
+	v, err := b.a.ReadTextAt(ctx, atspiID(ref.ID), start, end)
+	return engine.Readback{Value: v.Value, Secure: v.Secure}, atspiErr(err)
+}
+
 func (b *Backend) ReadField(ctx context.Context, ref engine.ElementRef, maxBytes int) (engine.Field, error) {
 	f, err := b.a.ReadField(ctx, atspiID(ref.ID), maxBytes)
 	return engine.Field{Text: f.Text, Truncated: f.Truncated, Caret: f.Caret, Secure: f.Secure}, atspiErr(err)
@@ -381,8 +386,9 @@ func (b *Backend) DoAction(ctx context.Context, ref engine.ElementRef, action st
 	return atspiErr(b.a.DoAction(ctx, atspiID(ref.ID), action))
 }
 
-func (b *Backend) InsertText(ctx context.Context, ref engine.ElementRef, text string) error {
-	return atspiErr(b.a.InsertText(ctx, atspiID(ref.ID), text))
+func (b *Backend) InsertText(ctx context.Context, ref engine.ElementRef, text string) (int, error) {
+	at, err := b.a.InsertText(ctx, atspiID(ref.ID), text)
+	return at, atspiErr(err)
 }
 
 var _ engine.CaretFinder = (*Backend)(nil)

@@ -112,6 +112,9 @@ func (b *Unavailable) ReadFrames(context.Context, engine.WindowID, []*engine.Nod
 func (b *Unavailable) ReadField(context.Context, engine.ElementRef, int) (engine.Field, error) {
 	return engine.Field{}, b.err()
 }
+func (b *Unavailable) ReadTextAt(context.Context, engine.ElementRef, int, int) (engine.Readback, error) {
+	return engine.Readback{}, b.err()
+}
 func (b *Unavailable) ReadDocumentText(context.Context, engine.ElementRef, engine.ElementID, int) (string, bool, error) {
 	return "", false, b.err()
 }
@@ -140,8 +143,8 @@ func (b *Unavailable) WindowAccessibility(context.Context, engine.WindowID) (eng
 	return engine.WindowAccessibility{}, b.err()
 }
 func (b *Unavailable) DoAction(context.Context, engine.ElementRef, string) error { return b.err() }
-func (b *Unavailable) InsertText(context.Context, engine.ElementRef, string) error {
-	return b.err()
+func (b *Unavailable) InsertText(context.Context, engine.ElementRef, string) (int, error) {
+	return 0, b.err()
 }
 func (b *Unavailable) SetText(context.Context, engine.ElementRef, string) error { return b.err() }
 func (b *Unavailable) SetNumber(context.Context, engine.ElementRef, float64) error {

@@ -108,7 +108,7 @@ func TestUnavailableAnswersEveryCallWithItsCause(t *testing.T) {
 		"ReadText":            func(b *Unavailable) error { _, _, err := b.ReadText(ctx, engine.ElementRef{}, 1); return err },
 		"ReadValue":           func(b *Unavailable) error { _, err := b.ReadValue(ctx, engine.ElementRef{}, 0); return err },
 		"DoAction":            func(b *Unavailable) error { return b.DoAction(ctx, engine.ElementRef{}, "click") },
-		"InsertText":          func(b *Unavailable) error { return b.InsertText(ctx, engine.ElementRef{}, "x") },
+		"InsertText":          func(b *Unavailable) error { _, err := b.InsertText(ctx, engine.ElementRef{}, "x"); return err },
 		"SetText":             func(b *Unavailable) error { return b.SetText(ctx, engine.ElementRef{}, "x") },
 		"SetNumber":           func(b *Unavailable) error { return b.SetNumber(ctx, engine.ElementRef{}, 1) },
 		"Send":                func(b *Unavailable) error { return b.Send(ctx, engine.InputEvent{}) },
@@ -128,6 +128,7 @@ func TestUnavailableAnswersEveryCallWithItsCause(t *testing.T) {
 		"ReadActions":         func(b *Unavailable) error { return b.ReadActions(ctx, 1, nil) },
 		"ReadFrames":          func(b *Unavailable) error { return b.ReadFrames(ctx, 1, nil) },
 		"ReadField":           func(b *Unavailable) error { _, err := b.ReadField(ctx, engine.ElementRef{}, 1); return err },
+		"ReadTextAt":          func(b *Unavailable) error { _, err := b.ReadTextAt(ctx, engine.ElementRef{}, 0, 1); return err },
 		"ReadDocumentText": func(b *Unavailable) error {
 			_, _, err := b.ReadDocumentText(ctx, engine.ElementRef{}, "", 1)
 			return err

@@ -131,8 +131,10 @@ func (d *Desktop) recordText(method string, id engine.ElementID, text string) {
 // InsertText inserts text at the element's caret, which then moves past it.
 // A secure element takes the text too, as a real one would: refusing is
 // the engine's job, and Calls lets a test check that it never got here.
-func (d *Desktop) InsertText(ctx context.Context, ref engine.ElementRef, text string) error {
-	return d.editText(ctx, "InsertText", ref, text, func(e *Element) { e.insert(text) })
+func (d *Desktop) InsertText(ctx context.Context, ref engine.ElementRef, text string) (int, error) {
+	at := 0
+	err := d.editText(ctx, "InsertText", ref, text, func(e *Element) { at = e.insert(text) })
+	return at, err
 }
 
 var _ engine.CaretFinder = (*Desktop)(nil)
@@ -180,8 +182,8 @@ func (d *Desktop) editText(ctx context.Context, method string, ref engine.Elemen
 	})
 }
 
-// insert puts text at the caret. mu held.
-func (e *Element) insert(text string) {
+// insert puts text at the caret and returns where, in characters. mu held.
+func (e *Element) insert(text string) int {
 	runes := []rune(e.value)
 	at := max(0, min(e.caret, len(runes)))
 	var b strings.Builder
@@ -190,6 +192,7 @@ func (e *Element) insert(text string) {
 	b.WriteString(string(runes[at:]))
 	e.value, e.hasValue = b.String(), true
 	e.caret = at + utf8.RuneCountInString(text)
+	return at
 }
 
 // SetText replaces the element's whole text. On a Value-interface element

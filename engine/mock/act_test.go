@@ -166,14 +166,20 @@ func TestEditableText(t *testing.T) {
 	d := NewDemo()
 	f := d.Demo().Form
 	ctx := testCtx(t)
-	if err := d.InsertText(ctx, f.Name.Ref(), ", Countess"); err != nil {
+	at, err := d.InsertText(ctx, f.Name.Ref(), ", Countess")
+	if err != nil {
 		t.Fatal(err)
+	}
+	if rb, err := d.ReadTextAt(ctx, f.Name.Ref(), at, at+len(", Countess")); err != nil || rb.Value != ", Countess" {
+		t.Fatalf("ReadTextAt at the insertion (%d): %+v %v", at, rb, err)
 	}
 	if got := f.Name.Value(); got != "Ada Lovelace, Countess" {
 		t.Fatalf("after insert at the caret (end): %q", got)
 	}
 	f.Name.SetCaret(0)
-	_ = d.InsertText(ctx, f.Name.Ref(), "Lady ")
+	if at, _ := d.InsertText(ctx, f.Name.Ref(), "Lady "); at != 0 {
+		t.Fatalf("the insertion at the caret 0 says it went in at %d", at)
+	}
 	if got := f.Name.Value(); got != "Lady Ada Lovelace, Countess" {
 		t.Fatalf("after insert at 0: %q", got)
 	}
@@ -183,7 +189,8 @@ func TestEditableText(t *testing.T) {
 	if rb, _ := d.ReadValue(ctx, f.Email.Ref(), 1<<10); rb.Value != "a@b.example" {
 		t.Fatalf("readback %q", rb.Value)
 	}
-	wantCode(t, "InsertText into a button", d.InsertText(ctx, f.Save.Ref(), "x"), engine.CodeNotActionable)
+	_, err = d.InsertText(ctx, f.Save.Ref(), "x")
+	wantCode(t, "InsertText into a button", err, engine.CodeNotActionable)
 	wantCode(t, "SetText on a label", d.SetText(ctx, f.Hint.Ref(), "x"), engine.CodeNotActionable)
 
 	texts := d.Texts()
@@ -203,7 +210,7 @@ func TestSecureFieldTakesTextButIsRecorded(t *testing.T) {
 	if len(d.CallsOf("InsertText")) != 0 {
 		t.Fatal("calls before any")
 	}
-	if err := d.InsertText(testCtx(t), f.Password.Ref(), "x"); err != nil {
+	if _, err := d.InsertText(testCtx(t), f.Password.Ref(), "x"); err != nil {
 		t.Fatal(err)
 	}
 	calls := d.CallsOf("InsertText")

@@ -23,8 +23,9 @@ func TestHungAppAnswersNotRespondingWithinTheBound(t *testing.T) {
 		}},
 		{"ReadText", func(ctx context.Context) error { _, _, err := d.ReadText(ctx, f.Notes.Ref(), 100); return err }},
 		{"ReadValue", func(ctx context.Context) error { _, err := d.ReadValue(ctx, f.Name.Ref(), 1<<10); return err }},
+		{"ReadTextAt", func(ctx context.Context) error { _, err := d.ReadTextAt(ctx, f.Name.Ref(), 0, 1); return err }},
 		{"DoAction", func(ctx context.Context) error { return d.DoAction(ctx, f.Save.Ref(), "click") }},
-		{"InsertText", func(ctx context.Context) error { return d.InsertText(ctx, f.Name.Ref(), "x") }},
+		{"InsertText", func(ctx context.Context) error { _, err := d.InsertText(ctx, f.Name.Ref(), "x"); return err }},
 		{"SetText", func(ctx context.Context) error { return d.SetText(ctx, f.Name.Ref(), "x") }},
 		{"SetNumber", func(ctx context.Context) error { return d.SetNumber(ctx, f.Volume.Ref(), 1) }},
 	}
@@ -209,8 +210,9 @@ func TestUnavailableDesktopFailsEveryCall(t *testing.T) {
 	_, calls["ReadTree"] = d.ReadTree(ctx, f.Window.ID(), engine.DefaultZoomBudget())
 	_, _, calls["ReadText"] = d.ReadText(ctx, f.Notes.Ref(), 10)
 	_, calls["ReadValue"] = d.ReadValue(ctx, f.Name.Ref(), 1<<10)
+	_, calls["ReadTextAt"] = d.ReadTextAt(ctx, f.Name.Ref(), 0, 1)
 	calls["DoAction"] = d.DoAction(ctx, f.Save.Ref(), "click")
-	calls["InsertText"] = d.InsertText(ctx, f.Name.Ref(), "x")
+	_, calls["InsertText"] = d.InsertText(ctx, f.Name.Ref(), "x")
 	calls["SetText"] = d.SetText(ctx, f.Name.Ref(), "x")
 	calls["SetNumber"] = d.SetNumber(ctx, f.Volume.Ref(), 1)
 	calls["Send"] = d.Send(ctx, engine.InputEvent{Kind: engine.InputMotion})

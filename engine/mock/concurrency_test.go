@@ -37,7 +37,7 @@ func TestConcurrentUse(t *testing.T) {
 	run(func(int) { _, _ = d.ReadTree(ctx, dm.ChatMain.ID(), engine.Budget{MaxElements: 100, MaxDepth: 5}) })
 	run(func(int) { _ = d.DoAction(ctx, f.Save.Ref(), "click") })
 	run(func(int) { _ = d.DoAction(ctx, f.AddRow.Ref(), "click") })
-	run(func(int) { _ = d.InsertText(ctx, f.Email.Ref(), "x") })
+	run(func(int) { _, _ = d.InsertText(ctx, f.Email.Ref(), "x") })
 	run(func(i int) { _ = d.SetNumber(ctx, f.Volume.Ref(), float64(i)) })
 	run(func(i int) {
 		_ = d.Send(ctx, engine.InputEvent{Kind: engine.InputMotion, At: engine.Point{X: i, Y: i}})

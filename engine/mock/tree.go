@@ -200,6 +200,25 @@ func (d *Desktop) ReadField(ctx context.Context, ref engine.ElementRef, maxBytes
 	return f, err
 }
 
+// ReadTextAt reads the element's text from character start to end (cut to
+// the text), checking first whether it is secure at this moment.
+func (d *Desktop) ReadTextAt(ctx context.Context, ref engine.ElementRef, start, end int) (engine.Readback, error) {
+	var rb engine.Readback
+	err := d.elementCall(ctx, "ReadTextAt", ref, func(w *Window, e *Element) error {
+		if e.secure {
+			rb.Secure = true
+			return nil
+		}
+		runes := []rune(e.value)
+		start, end = max(0, min(start, len(runes))), max(0, min(end, len(runes)))
+		if start < end {
+			rb.Value = string(runes[start:end])
+		}
+		return nil
+	})
+	return rb, err
+}
+
 // ReadStructure is ReadTree without the per-element details (values,
 // actions, frames), as an AT-SPI cache reply gives it: the mock is an
 // engine.DetailReader, so the engine's structure-then-details path runs in

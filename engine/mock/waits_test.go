@@ -52,7 +52,8 @@ func TestWaitChangeWakesOnEveryChange(t *testing.T) {
 			wantCode(t, "DoAction", d.DoAction(testCtx(t), f.Save.Ref(), "click"), "")
 		}},
 		{"text inserted", nil, func(t *testing.T, d *Desktop, f *Form) {
-			wantCode(t, "InsertText", d.InsertText(testCtx(t), f.Email.Ref(), "x"), "")
+			_, err := d.InsertText(testCtx(t), f.Email.Ref(), "x")
+			wantCode(t, "InsertText", err, "")
 		}},
 		{"text set", nil, func(t *testing.T, d *Desktop, f *Form) {
 			wantCode(t, "SetText", d.SetText(testCtx(t), f.Email.Ref(), "grace@example.org"), "")

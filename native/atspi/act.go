@@ -195,12 +195,12 @@ func insertAt(states stateSet, caret int32) int32 {
 
 // InsertText inserts text where a person would expect it (insertAt: at the
 // caret, or at the end of a field nobody clicked into), through
-// EditableText.InsertText. A secure field is refused with KindSecure
-// before anything is sent.
-func (c *Client) InsertText(ctx context.Context, id ID, text string) error {
+// EditableText.InsertText, and returns that character offset. A secure
+// field is refused with KindSecure before anything is sent.
+func (c *Client) InsertText(ctx context.Context, id ID, text string) (int, error) {
 	l, err := c.editable(ctx, id)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	pos := int32(-1)
 	if l.ifaces&ifText != 0 {
@@ -212,7 +212,7 @@ func (c *Client) InsertText(ctx context.Context, id ID, text string) error {
 				}
 			}
 		} else if ctx.Err() != nil {
-			return err
+			return 0, err
 		}
 		if pos < 0 {
 			if r, err := l.call(ctx, targetAct, "org.freedesktop.DBus.Properties", "Get", "org.a11y.atspi.Text", "CharacterCount"); err == nil {
@@ -223,7 +223,7 @@ func (c *Client) InsertText(ctx context.Context, id ID, text string) error {
 					}
 				}
 			} else {
-				return err
+				return 0, err
 			}
 		}
 	}
@@ -231,7 +231,34 @@ func (c *Client) InsertText(ctx context.Context, id ID, text string) error {
 		pos = 0
 	}
 	// The length is in bytes (ATK and GTK take the text's byte length).
-	return l.act(ctx, "the text insertion", "org.a11y.atspi.EditableText", "InsertText", pos, text, int32(len(text)))
+	return int(pos), l.act(ctx, "the text insertion", "org.a11y.atspi.EditableText", "InsertText", pos, text, int32(len(text)))
+}
+
+// ReadTextAt reads the element's text from character start to end live
+// (Text.GetText), after re-checking its security: a secure element's text
+// is never read (Secure true). Child marks are dropped, as ReadValue drops
+// them.
+func (c *Client) ReadTextAt(ctx context.Context, id ID, start, end int) (Readback, error) {
+	l, err := c.inspect(ctx, id)
+	if err != nil {
+		return Readback{}, err
+	}
+	if l.secure {
+		return Readback{Secure: true}, nil
+	}
+	if l.ifaces&ifText == 0 || start >= end {
+		return Readback{}, nil
+	}
+	r, err := l.call(ctx, targetElement, "org.a11y.atspi.Text", "GetText", int32(start), int32(end))
+	if err != nil {
+		return Readback{}, err
+	}
+	d := r.decoder()
+	s := d.str()
+	if d.err != nil {
+		return Readback{}, mapErr(d.err, l.conn, ctx, targetElement)
+	}
+	return Readback{Value: dropEmbeds(s)}, nil
 }
 
 // SetText replaces the element's whole text (EditableText.SetTextContents).

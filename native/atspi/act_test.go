@@ -104,8 +104,13 @@ func TestTextAndNumberActs(t *testing.T) {
 			t.Fatalf("ReadValue with %d bytes: %+v %v, want %q truncated=%v", c.max, rb, err, c.value, c.truncated)
 		}
 	}
-	if err := client.InsertText(callCtx(t), ref(entry), " wörld"); err != nil {
+	at, err := client.InsertText(callCtx(t), ref(entry), " wörld")
+	if err != nil {
 		t.Fatal(err)
+	}
+	// Where the text went in is where a ranged read finds it.
+	if rb, err := client.ReadTextAt(callCtx(t), ref(entry), at, at+len([]rune(" wörld"))); err != nil || rb.Value != " wörld" {
+		t.Fatalf("ReadTextAt at the insertion (%d): %+v %v", at, rb, err)
 	}
 	rb, err := client.ReadValue(callCtx(t), ref(entry), 1<<10)
 	if err != nil {
@@ -150,7 +155,12 @@ func TestSecureFieldIsNeverRead(t *testing.T) {
 	_, _, err = client.ReadText(callCtx(t), ref(pw), 0)
 	wantKind(t, err, KindSecure)
 	wantKind(t, client.SetText(callCtx(t), ref(pw), "x"), KindSecure)
-	wantKind(t, client.InsertText(callCtx(t), ref(pw), "x"), KindSecure)
+	_, err = client.InsertText(callCtx(t), ref(pw), "x")
+	wantKind(t, err, KindSecure)
+	rb, err = client.ReadTextAt(callCtx(t), ref(pw), 0, 100)
+	if err != nil || !rb.Secure || rb.Value != "" {
+		t.Fatalf("ReadTextAt on the password field: %+v %v", rb, err)
+	}
 	noCanary(t, tree)
 	for _, n := range tree.Nodes {
 		if n.Secure && n.Role != "password_text" {
