@@ -14,16 +14,30 @@ import (
 // right before inserting (FieldReader; the caret is at the end when the
 // app reports none, as the backend inserts then) and refuses the
 // insertion when the text with it applied holds a credential-looking span
-// that the text before did not (credential.Introduced): sensitive_text, nothing sent. set_value
-// replaces the whole text, so the value itself is what the field will
-// hold and is checked alone. The field's text is never logged or returned;
+// that the text before did not (credential.Introduced): sensitive_text,
+// nothing sent. In a field longer than the read, the text read is the
+// caret's surroundings (readField). set_value replaces the whole text, so
+// the value itself is what the field will hold and is checked alone. The field's text is never logged or returned;
 // a secure field's is never read.
 
 // maxFieldText bounds the live text read for the check.
 const maxFieldText = 64 << 10
 
+// aroundCaret is how many characters on each side of the caret the check
+// reads when the caret lies past (or near the end of) what maxFieldText
+// holds: more than the longest credential-looking span (a PEM private
+// key), so a secret split between the field's text there and the
+// insertion is seen whole.
+const aroundCaret = 8 << 10
+
 // readField reads an element's live text and caret, re-checking its
 // security first (a secure field is secure_field and nothing is read).
+// Where the field holds more than maxFieldText and its caret is near or
+// past the end of what that read holds, Text is instead the text around
+// the caret (ReadTextAt), and Caret is counted from its start: the check
+// is about what stands beside the insertion. A caret the app does not
+// report in such a field (the insertion goes at its end) leaves the first
+// read: the end's place is not known.
 func (x *act) readField(ctx context.Context, n *Node) (Field, *Error) {
 	ref := ElementRef{Window: x.win.ID, ID: n.ID}
 	var f Field
@@ -38,7 +52,23 @@ func (x *act) readField(ctx context.Context, n *Node) (Field, *Error) {
 	if f.Secure {
 		return Field{}, Errf(CodeSecureField, "the element is a secure field")
 	}
-	return f, nil
+	if !f.Truncated || f.Caret < 0 || f.Caret+aroundCaret <= utf8.RuneCountInString(f.Text) {
+		return f, nil
+	}
+	start := max(0, f.Caret-aroundCaret)
+	var rb Readback
+	err = x.s.d.callElement(ctx, func(cctx context.Context) error {
+		var e error
+		rb, e = x.s.d.backend.ReadTextAt(cctx, ref, start, f.Caret+aroundCaret)
+		return e
+	})
+	if err != nil {
+		return Field{}, err
+	}
+	if rb.Secure {
+		return Field{}, Errf(CodeSecureField, "the element is a secure field")
+	}
+	return Field{Text: rb.Value, Caret: f.Caret - start}, nil
 }
 
 // insertionIntroduces reports whether inserting text into a field (at its

@@ -137,3 +137,39 @@ func TestTypedTextPastWhatAReadShowsIsConfirmed(t *testing.T) {
 		})
 	}
 }
+
+// TestACredentialSplitPastWhatTheCheckReadsIsRefused: the credential
+// check on type_text reads a field's text to 64 KiB; at the end of a
+// longer document, with the caret there, it reads the text around the
+// caret instead, so an access key id split between the document's end and
+// the typing is refused as it is in a short field. Before, the check saw
+// the document's first 64 KiB and typed the second half.
+func TestACredentialSplitPastWhatTheCheckReadsIsRefused(t *testing.T) {
+	filler := strings.Repeat("plain words of a long document. ", 3000) // 96,000 bytes
+	cases := []struct {
+		name, before string
+		code         engine.Code
+	}{
+		{"a short field", "AKIAQWERTY", engine.CodeSensitiveText},
+		{"the end of a long document", filler + "AKIAQWERTY", engine.CodeSensitiveText},
+		{"a long document without the first half", filler + "nothing here", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, nil)
+			notes := h.demo.Form.Name
+			notes.SetValue(c.before).SetCaret(len(c.before))
+			h.start(nil)
+			read := h.readForm(nil)
+			args := map[string]any{"element_token": testkit.Token(t, read, "entry", notes.Name()), "text": "UIOPASDFGH"}
+			if c.code == "" {
+				h.ok("type_text", args)
+				return
+			}
+			h.fail(c.code, "type_text", args)
+			if notes.Value() != c.before {
+				t.Fatal("the refused text reached the field")
+			}
+		})
+	}
+}

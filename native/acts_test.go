@@ -284,6 +284,11 @@ func TestTypingIntoMousepad(t *testing.T) {
 	if res["effect"] != "confirmed" {
 		t.Fatalf("type_text past what a read shows: %v", res)
 	}
+	// Half an access key id at the end of the long document and the other
+	// half typed there: the credential check reads around the caret, not
+	// the document's first 64 KiB.
+	h.ok("set_value", map[string]any{"element_token": tokenIn(t, h, pid, doc), "value": strings.TrimSuffix(long, line) + "AKIAQWERTY"})
+	h.fail(engine.CodeSensitiveText, "type_text", map[string]any{"element_token": tokenIn(t, h, pid, doc), "text": "UIOPASDFGH"})
 	res = h.ok("set_value", map[string]any{"element_token": tokenIn(t, h, pid, doc), "value": "Replaced whole."})
 	if res["readback"] != "match" {
 		t.Fatalf("set_value: %v", res)
