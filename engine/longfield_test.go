@@ -1,5 +1,9 @@
 package engine_test
 
+// Fields whose text is longer than a read holds: set_value's readback,
+// type_text's confirmation and its credential check each read what they
+// need of such a field live, not the cut read.
+
 import (
 	"context"
 	"strings"
