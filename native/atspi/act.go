@@ -249,16 +249,22 @@ func (c *Client) ReadTextAt(ctx context.Context, id ID, start, end int) (Readbac
 	if l.ifaces&ifText == 0 || start >= end {
 		return Readback{}, nil
 	}
-	r, err := l.call(ctx, targetElement, "org.a11y.atspi.Text", "GetText", int32(start), int32(end))
+	s, err := l.getText(ctx, int32(start), int32(end))
+	return Readback{Value: dropEmbeds(s)}, err
+}
+
+// getText asks for the text from character start to end (-1: its end).
+func (l *liveInfo) getText(ctx context.Context, start, end int32) (string, error) {
+	r, err := l.call(ctx, targetElement, "org.a11y.atspi.Text", "GetText", start, end)
 	if err != nil {
-		return Readback{}, err
+		return "", err
 	}
 	d := r.decoder()
 	s := d.str()
 	if d.err != nil {
-		return Readback{}, mapErr(d.err, l.conn, ctx, targetElement)
+		return "", mapErr(d.err, l.conn, ctx, targetElement)
 	}
-	return Readback{Value: dropEmbeds(s)}, nil
+	return s, nil
 }
 
 // SetText replaces the element's whole text (EditableText.SetTextContents).
@@ -336,14 +342,9 @@ func (l *liveInfo) rawText(ctx context.Context, maxBytes int) (string, bool, err
 		// hold maxBytes bytes or more.
 		end = int32(maxBytes)
 	}
-	r, err := l.call(ctx, targetElement, "org.a11y.atspi.Text", "GetText", int32(0), end)
+	s, err := l.getText(ctx, 0, end)
 	if err != nil {
 		return "", false, err
-	}
-	d := r.decoder()
-	s := d.str()
-	if d.err != nil {
-		return "", false, mapErr(d.err, l.conn, ctx, targetElement)
 	}
 	return s, end >= 0, nil
 }
