@@ -84,8 +84,11 @@ type act struct {
 	// text that landed is confirmed, whatever the read shows of it.
 	landedAfter func(context.Context) bool
 	landed      bool
-	typed       *int
-	confirm     func(post *snapshot) bool // the intended change, when it can be told
+	// keysAt is where keys typed in a takeover go in the focused field,
+	// when its app reports the caret (checkFocusedField).
+	keysAt  *textPlace
+	typed   *int
+	confirm func(post *snapshot) bool // the intended change, when it can be told
 
 	mark   ChangeMark // the app's change reports before the act
 	marked bool

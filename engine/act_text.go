@@ -65,12 +65,18 @@ func typeTextSpec(x *act) (func(context.Context) *Error, *Error) {
 			}
 			// Re-checks the field's security live, and the credential
 			// check on the text the field will hold (field.go).
-			if err := x.checkInsertion(ctx, n, text); err != nil {
+			told, err := x.checkInsertion(ctx, n, text)
+			if err != nil {
 				return err
+			}
+			// The read shows the text one more time than before.
+			before := 0
+			if p, ok := x.pre.pos[idx]; ok {
+				before = strings.Count(x.pre.tree.Nodes[p].Value, text)
 			}
 			x.confirm = func(post *snapshot) bool {
 				p, ok := post.pos[idx]
-				return ok && strings.Contains(post.tree.Nodes[p].Value, text)
+				return ok && strings.Count(post.tree.Nodes[p].Value, text) > before
 			}
 			if keys {
 				return x.typeWindowKeys(ctx, n, text)
@@ -78,12 +84,12 @@ func typeTextSpec(x *act) (func(context.Context) *Error, *Error) {
 			x.path = PathText
 			ref := ElementRef{Window: x.win.ID, ID: n.ID}
 			at := 0
-			err := x.s.d.callElement(ctx, func(cctx context.Context) error {
+			err = x.s.d.callElement(ctx, func(cctx context.Context) error {
 				var e error
 				at, e = x.s.d.backend.InsertText(cctx, ref, text)
 				return e
 			})
-			if err == nil {
+			if err == nil && told {
 				x.landedAfter = func(ctx context.Context) bool { return x.textAt(ctx, ref, at, text) }
 			}
 			return err
@@ -95,6 +101,10 @@ func typeTextSpec(x *act) (func(context.Context) *Error, *Error) {
 		err = x.typeKeys(ctx, text)
 		if x.typed != nil {
 			record(*x.typed)
+		}
+		if err == nil && x.keysAt != nil {
+			at := *x.keysAt
+			x.landedAfter = func(ctx context.Context) bool { return x.textAt(ctx, at.ref, at.at, text) }
 		}
 		return err
 	}, nil

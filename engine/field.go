@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/nish-driver/nish-driver/engine/credential"
@@ -31,14 +32,16 @@ const maxFieldText = 64 << 10
 const aroundCaret = 8 << 10
 
 // readField reads an element's live text and caret, re-checking its
-// security first (a secure field is secure_field and nothing is read).
+// security first (a secure field is secure_field and nothing is read), and
+// returns besides the caret's character offset in the whole field (-1 when
+// the app reports none).
 // Where the field holds more than maxFieldText and its caret is near or
 // past the end of what that read holds, Text is instead the text around
 // the caret (ReadTextAt), and Caret is counted from its start: the check
 // is about what stands beside the insertion. A caret the app does not
 // report in such a field (the insertion goes at its end) leaves the first
 // read: the end's place is not known.
-func (x *act) readField(ctx context.Context, n *Node) (Field, *Error) {
+func (x *act) readField(ctx context.Context, n *Node) (Field, int, *Error) {
 	ref := ElementRef{Window: x.win.ID, ID: n.ID}
 	var f Field
 	err := x.s.d.callElement(ctx, func(cctx context.Context) error {
@@ -47,13 +50,13 @@ func (x *act) readField(ctx context.Context, n *Node) (Field, *Error) {
 		return e
 	})
 	if err != nil {
-		return Field{}, err
+		return Field{}, -1, err
 	}
 	if f.Secure {
-		return Field{}, Errf(CodeSecureField, "the element is a secure field")
+		return Field{}, -1, Errf(CodeSecureField, "the element is a secure field")
 	}
 	if !f.Truncated || f.Caret < 0 || f.Caret+aroundCaret <= utf8.RuneCountInString(f.Text) {
-		return f, nil
+		return f, f.Caret, nil
 	}
 	start := max(0, f.Caret-aroundCaret)
 	var rb Readback
@@ -63,12 +66,12 @@ func (x *act) readField(ctx context.Context, n *Node) (Field, *Error) {
 		return e
 	})
 	if err != nil {
-		return Field{}, err
+		return Field{}, -1, err
 	}
 	if rb.Secure {
-		return Field{}, Errf(CodeSecureField, "the element is a secure field")
+		return Field{}, -1, Errf(CodeSecureField, "the element is a secure field")
 	}
-	return Field{Text: rb.Value, Caret: f.Caret - start}, nil
+	return Field{Text: rb.Value, Caret: f.Caret - start}, f.Caret, nil
 }
 
 // insertionIntroduces reports whether inserting text into a field (at its
@@ -88,34 +91,59 @@ func insertionIntroduces(f Field, text string) bool {
 }
 
 // checkInsertion is the headless type_text check: the field's live text
-// with the insertion applied.
-func (x *act) checkInsertion(ctx context.Context, n *Node, text string) *Error {
-	f, err := x.readField(ctx, n)
+// with the insertion applied. told says whether the text found at the
+// insertion point after it will tell that it landed (heldAtCaret).
+func (x *act) checkInsertion(ctx context.Context, n *Node, text string) (told bool, err *Error) {
+	f, _, err := x.readField(ctx, n)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if insertionIntroduces(f, text) {
-		return Errf(CodeSensitiveText, "with the field's text, the text would make it look like a credential")
+		return false, Errf(CodeSensitiveText, "with the field's text, the text would make it look like a credential")
 	}
-	return nil
+	return !heldAtCaret(f, text), nil
+}
+
+// heldAtCaret reports whether the field may hold text at its caret
+// already, before anything is typed: then finding it there afterwards
+// tells nothing (a caret before "world" and "world" typed, keys lost). A
+// read that ends before the text would counts as may. At the end (no
+// caret reported) nothing follows.
+func heldAtCaret(f Field, text string) bool {
+	if f.Caret < 0 {
+		return false
+	}
+	rs := []rune(f.Text)
+	after := string(rs[min(f.Caret, len(rs)):])
+	return strings.HasPrefix(after, text) || f.Truncated && strings.HasPrefix(text, after)
 }
 
 // checkFocusedField is the takeover's check of keys typed into the
 // focused element when the app exposes its text: as checkInsertion, but a
 // field that cannot be read leaves the check to the typing buffer
-// (typing.go) instead of failing the act.
+// (typing.go) instead of failing the act. A field read with its caret
+// notes where the keys will type (x.keysAt), for the confirmation.
 func (x *act) checkFocusedField(ctx context.Context, n *Node, text string) *Error {
 	if n.Secure || !n.Editable {
 		return nil
 	}
-	f, err := x.readField(ctx, n)
+	f, caret, err := x.readField(ctx, n)
 	if err != nil {
 		return nil
 	}
 	if insertionIntroduces(f, text) {
 		return Errf(CodeSensitiveText, "with the focused field's text, the keys would type text that looks like a credential")
 	}
+	if caret >= 0 && !heldAtCaret(f, text) {
+		x.keysAt = &textPlace{ref: ElementRef{Window: x.win.ID, ID: n.ID}, at: caret}
+	}
 	return nil
+}
+
+// textPlace is a character offset in an element's text.
+type textPlace struct {
+	ref ElementRef
+	at  int
 }
 
 // looksSensitive reports text that looks like a credential

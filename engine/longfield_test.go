@@ -177,3 +177,34 @@ func TestACredentialSplitPastWhatTheCheckReadsIsRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestKeysTypedPastWhatAReadShowsAreConfirmed: in a takeover, keys typed
+// at the end of a field whose text runs past what a read holds are
+// confirmed by the live read where the caret stood, as type_text's
+// insertion is.
+func TestKeysTypedPastWhatAReadShowsAreConfirmed(t *testing.T) {
+	long := strings.Repeat("a long line of notes, ", 20)
+	cases := []struct {
+		name     string
+		landedAs *string
+		effect   engine.Effect
+	}{
+		{"the keys typed where the caret stood", nil, engine.EffectConfirmed},
+		{"the app holds something else there", new("something else"), engine.EffectNoChange},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := takeoverHarness(t, withBackend(func(d *mock.Desktop) engine.Backend { return cutsValues{d, c.landedAs} }))
+			name := h.demo.Form.Name
+			name.SetValue(long).SetCaret(len(long)).Focus()
+			h.readForm(nil)
+			res := h.ok("type_text", map[string]any{"window_id": uint64(h.demo.Form.Window.ID()), "text": " typed", "delivery_mode": "foreground"})
+			if res["effect"] != string(c.effect) || res["path"] != string(engine.PathXTest) {
+				t.Fatalf("effect %v path %v, want %s: %v", res["effect"], res["path"], c.effect, res)
+			}
+			if !strings.HasSuffix(name.Value(), " typed") {
+				t.Fatalf("the field holds %q", name.Value())
+			}
+		})
+	}
+}

@@ -78,7 +78,7 @@ func (x *act) pressWindowKey(ctx context.Context, key string) *Error {
 	}
 	if r, types := KeyChar(key, false); types {
 		// The credential check on the text the field would hold.
-		if err := x.checkInsertion(ctx, n, string(r)); err != nil {
+		if _, err := x.checkInsertion(ctx, n, string(r)); err != nil {
 			return err
 		}
 	}

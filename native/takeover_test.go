@@ -508,6 +508,10 @@ func TestTakeoverActsOnTheDesktop(t *testing.T) {
 	if got := w.entryValue(pid, idx); got != text || res["typed_characters"] != float64(utf8.RuneCountInString(text)) {
 		t.Fatalf("typed %q (typed_characters %v), the entry holds %q", text, res["typed_characters"], got)
 	}
+	// The entry reported its caret: the text read where it stood confirms.
+	if res["effect"] != "confirmed" {
+		t.Fatalf("typing into the entry: effect %v", res["effect"])
+	}
 	w.ok("press_key", map[string]any{"window_id": win, "key": "BackSpace"})
 	if got := w.entryValue(pid, idx); got != "Hi, World! é€" {
 		t.Fatalf("after BackSpace the entry holds %q", got)
