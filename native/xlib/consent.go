@@ -324,7 +324,8 @@ func (cw *consentWindow) handle(d *Display, ev *C.nx_event) {
 		}
 	case evButtonPress:
 		hit := cw.form.hit(int(ev.x), int(ev.y))
-		cw.gate.press(int(ev.button), ev.send_event != 0, hit, eventAt(uint32(ev.time), time.Now()))
+		now := time.Now()
+		cw.gate.press(int(ev.button), ev.send_event != 0, hit, eventAt(uint32(ev.time), now), now)
 	case evButtonRelease:
 		hit := cw.form.hit(int(ev.x), int(ev.y))
 		id := cw.gate.release(int(ev.button), ev.send_event != 0, hit)

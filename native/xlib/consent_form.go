@@ -233,13 +233,17 @@ type clickGate struct {
 	pressed           string // the control a counted press landed on
 }
 
-// press sees a ButtonPress on the dialog that happened at at (eventAt).
-func (g *clickGate) press(button int, synthetic bool, hit string, at time.Time) {
+// press sees a ButtonPress on the dialog, handled now and made at at
+// (eventAt). The driver's presses are compared with when it was made: one
+// handled late is still the driver's. Arming is compared with the
+// handling: at is read from a clock a few milliseconds coarse, and a click
+// made as the dialog armed must not fall before it.
+func (g *clickGate) press(button int, synthetic bool, hit string, at, now time.Time) {
 	if button != 1 || synthetic {
 		return
 	}
 	g.pressed = ""
-	if g.armedAt.IsZero() || at.Before(g.armedAt) {
+	if g.armedAt.IsZero() || now.Before(g.armedAt) {
 		return
 	}
 	if g.driverPressRecent != nil && g.driverPressRecent(at) {

@@ -94,7 +94,10 @@ func TestConsentFormClicks(t *testing.T) {
 }
 
 func TestClickGate(t *testing.T) {
+	// Each press is handled now and was made two seconds before (a loaded
+	// machine): the driver's presses are judged at made, arming at now.
 	now := time.Now()
+	made := now.Add(-2 * time.Second)
 	armed := now.Add(-time.Second)
 	type ev struct {
 		press     bool
@@ -120,6 +123,7 @@ func TestClickGate(t *testing.T) {
 		{"synthetic release, then real", armed, false, []ev{press("allow"), {false, 1, true, "allow"}, release("allow")}, []string{"allow"}},
 		{"not armed", time.Time{}, false, []ev{press("allow"), release("allow")}, nil},
 		{"arming", now.Add(time.Second), false, []ev{press("allow"), release("allow")}, nil},
+		{"made before it armed, handled after", armed, false, []ev{press("allow"), release("allow")}, []string{"allow"}},
 		{"a press the driver could have made", armed, true, []ev{press("allow"), release("allow")}, nil},
 		{"release without press", armed, false, []ev{release("allow")}, nil},
 		{"two clicks", armed, false, []ev{press("app:1"), release("app:1"), press("allow"), release("allow")}, []string{"app:1", "allow"}},
@@ -127,15 +131,15 @@ func TestClickGate(t *testing.T) {
 	for _, c := range cases {
 		recent := c.driverRecent
 		g := clickGate{armedAt: c.armedAt, driverPressRecent: func(at time.Time) bool {
-			if !at.Equal(now) {
-				t.Errorf("asked about a press at %v, not the press's time %v", at, now)
+			if !at.Equal(made) {
+				t.Errorf("asked about a press at %v, not when it was made, %v", at, made)
 			}
 			return recent
 		}}
 		var got []string
 		for _, e := range c.events {
 			if e.press {
-				g.press(e.button, e.synthetic, e.hit, now)
+				g.press(e.button, e.synthetic, e.hit, made, now)
 			} else if id := g.release(e.button, e.synthetic, e.hit); id != "" {
 				got = append(got, id)
 			}

@@ -453,7 +453,8 @@ func (iw *indicatorWindows) handle(d *Display, ev *C.nx_event) {
 		}
 	case evButtonPress:
 		if w == iw.button {
-			iw.gate.press(int(ev.button), ev.send_event != 0, iw.hit(ev), eventAt(uint32(ev.time), time.Now()))
+			now := time.Now()
+			iw.gate.press(int(ev.button), ev.send_event != 0, iw.hit(ev), eventAt(uint32(ev.time), now), now)
 		}
 	case evButtonRelease:
 		if w == iw.button && iw.gate.release(int(ev.button), ev.send_event != 0, iw.hit(ev)) != "" {
