@@ -273,7 +273,7 @@ func (d *driver) mixed(n int) error {
 		case 4:
 			err = d.call("tools/list", `{}`)
 		case 5:
-			err = d.tool("get_window_state", `{"app":"Form Demo","max_rows":5}`)
+			err = d.tool("get_window_state", `{"app":"Form Demo","max_elements":5}`)
 		}
 		if err != nil {
 			return fmt.Errorf("call %d: %w", i, err)
