@@ -30,6 +30,9 @@ const (
 	killFailed  = "failed"
 )
 
+// DefaultKillSwitch is the kill switch's combination unless configured.
+const DefaultKillSwitch = xlib.DefaultKillSwitch
+
 // GrabKillSwitch grabs the combination spec ("ctrl+alt+shift+Escape"; ""
 // is that default) on a connection of its own; each press of it calls
 // onPress on a goroutine of its own. release lets the combination go. A

@@ -6,7 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/alecthomas/kong"
+
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/native"
 	"github.com/nish-driver/nish-driver/schema"
 )
 
@@ -198,5 +201,24 @@ func TestBadFlagsAreRefused(t *testing.T) {
 				t.Errorf("stdout %q, want nothing", out)
 			}
 		})
+	}
+}
+
+// TestFlagDefaultsAreTheirOwners: a flag whose default another package
+// owns takes it from there (kongOptions), for each command that has it.
+func TestFlagDefaultsAreTheirOwners(t *testing.T) {
+	for _, args := range [][]string{{"mcp"}, {"daemon"}} {
+		var c cli
+		k, err := kong.New(&c, kongOptions()...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := k.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{"mcp": c.MCP.KillSwitch, "daemon": c.Daemon.KillSwitch}[args[0]]
+		if got != native.DefaultKillSwitch {
+			t.Errorf("%s --kill-switch defaults to %q, not native.DefaultKillSwitch %q", args[0], got, native.DefaultKillSwitch)
+		}
 	}
 }

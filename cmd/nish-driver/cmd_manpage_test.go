@@ -22,7 +22,7 @@ func manPage(t *testing.T) string {
 // cliModel is the command line's model, as kong builds it for main.
 func cliModel(t *testing.T) *kong.Application {
 	t.Helper()
-	k, err := kong.New(&cli{}, kong.Name("nish-driver"))
+	k, err := kong.New(&cli{}, kongOptions()...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,8 @@ import (
 	"os"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/nish-driver/nish-driver/native"
 )
 
 // cli is the command line.
@@ -37,14 +39,22 @@ type exitStatus int
 
 func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
-func main() {
-	var c cli
-	ctx := kong.Parse(&c,
+// kongOptions make the command line's model: its name, description and the
+// values its flags' defaults and help name (a default's owner is the code
+// that acts on it, not this file).
+func kongOptions() []kong.Option {
+	return []kong.Option{
 		kong.Name("nish-driver"),
 		kong.Description("Drive Linux desktop apps through accessibility, as an MCP server."),
-		// No usage on a parse error: it would go to stdout, which is the
-		// protocol's in mcp. The error itself goes to stderr.
-	)
+		kong.Vars{"default_kill_switch": native.DefaultKillSwitch},
+	}
+}
+
+func main() {
+	var c cli
+	// No usage on a parse error: it would go to stdout, which is the
+	// protocol's in mcp. The error itself goes to stderr.
+	ctx := kong.Parse(&c, kongOptions()...)
 	err := ctx.Run(&streams{Stdout: os.Stdout, Stderr: os.Stderr})
 	var status exitStatus
 	switch {

@@ -14,7 +14,7 @@ import (
 type driverFlags struct {
 	backendFlags
 	AuditLog    string `name:"audit-log" placeholder:"PATH" help:"Audit log file (default $XDG_STATE_HOME/nish-driver/audit.jsonl)."`
-	KillSwitch  string `name:"kill-switch" default:"ctrl+alt+shift+Escape" placeholder:"COMBO" help:"Key combination that ends every takeover and session of this driver (modifiers shift, ctrl, alt, super, then an X key name)."`
+	KillSwitch  string `name:"kill-switch" default:"${default_kill_switch}" placeholder:"COMBO" help:"Key combination that ends every takeover and session of this driver (modifiers shift, ctrl, alt, super, then an X key name)."`
 	MockConsent string `name:"mock-consent" enum:"allow,apps-only,deny,ignore" default:"allow" help:"How the mock backend's scripted person answers the consent dialog."`
 }
 
