@@ -34,8 +34,8 @@ type Options struct {
 	// ConsentTimeout bounds the consent dialog (default 120 s).
 	ConsentTimeout time.Duration
 	// CallTimeout bounds how long one backend call may wait for an answer
-	// from the app (default 2 s); a call whose app keeps answering may run
-	// to 10 times that (callbound.go).
+	// from the app (default DefaultCallTimeout); a call whose app keeps
+	// answering may run to 10 times that (callbound.go).
 	CallTimeout time.Duration
 	// KeyInterval paces synthetic typing, one character per interval, so
 	// apps keep up and the person's input is noticed between characters
@@ -81,6 +81,11 @@ type Driver struct {
 	snapSeq atomic.Uint64
 }
 
+// DefaultCallTimeout is how long a backend call may wait for an app's
+// answer unless Options say otherwise; a backend that asks an app outside
+// a call (a listing's second ask) gives it as long.
+const DefaultCallTimeout = 2 * time.Second
+
 // New makes a Driver.
 func New(opts Options) *Driver {
 	if opts.Clock == nil {
@@ -90,7 +95,7 @@ func New(opts Options) *Driver {
 		opts.ConsentTimeout = 120 * time.Second
 	}
 	if opts.CallTimeout == 0 {
-		opts.CallTimeout = 2 * time.Second
+		opts.CallTimeout = DefaultCallTimeout
 	}
 	if opts.KeyInterval == 0 {
 		opts.KeyInterval = 5 * time.Millisecond

@@ -193,9 +193,9 @@ func TestWaylandInputNeedsTakeover(t *testing.T) {
 // driver keeps serving.
 
 // atspiCallBound is a hang guard on a call that answers that the bus is
-// not there: the call bound (2 s, engine.Options.CallTimeout's default)
-// plus 10 s. It only catches a hang, never a loaded machine.
-const atspiCallBound = 2*time.Second + 10*time.Second
+// not there: the call bound (engine.DefaultCallTimeout) plus 10 s. It
+// only catches a hang, never a loaded machine.
+const atspiCallBound = engine.DefaultCallTimeout + 10*time.Second
 
 // answersNamed runs a call and checks that it answers with something
 // other than internal, which it returns; it logs the call's time and fails
@@ -295,10 +295,10 @@ func TestWaylandAccessibilityBusRestarts(t *testing.T) {
 var compositorDeathCodes = []engine.Code{engine.CodeWindowGone, engine.CodeAppNotResponding, engine.CodeBackendUnavailable}
 
 // compositorDeathBound is a hang guard on the answer of a call in flight
-// after the compositor's death: the call bound (an app silent for 2 s)
-// plus 10 s. The time taken is logged; the guard only catches a hang,
-// never a loaded machine.
-const compositorDeathBound = 2*time.Second + 10*time.Second
+// after the compositor's death: the call bound (engine.DefaultCallTimeout
+// of an app's silence) plus 10 s. The time taken is logged; the guard
+// only catches a hang, never a loaded machine.
+const compositorDeathBound = engine.DefaultCallTimeout + 10*time.Second
 
 // A read is caught with the app stopped on it, so the compositor surely
 // dies mid-read.

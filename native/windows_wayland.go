@@ -74,8 +74,8 @@ func (s *waylandWindows) list(ctx context.Context, named bool) ([]engine.Window,
 
 // newAppBound bounds the second ask of an app that did not answer a
 // listing in time and of which no window is known yet
-// (askNewAppsAgain): about the call bound a read has.
-const newAppBound = 2 * time.Second
+// (askNewAppsAgain): the call bound a read has.
+const newAppBound = engine.DefaultCallTimeout
 
 // askAgainFor is how long after its first second ask an app that never
 // answered is still asked again, once per listing: long enough for a busy
