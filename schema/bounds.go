@@ -8,6 +8,14 @@ import (
 	"github.com/nish-driver/nish-driver/schema/input"
 )
 
+// ToolsListBudget is the most bytes tools/list's result may take, every
+// tool's name, description, input schema, annotations and the result's
+// framing together: what a host pays in its model's context for the tools
+// on every conversation. The Go tests (internal/mcpserver, this package)
+// and the outside client's (e2e/tsclient, which reads this line) hold the
+// driver to it.
+const ToolsListBudget = 24 << 10
+
 var maxLengthRe = regexp.MustCompile(`"maxLength":\s*(\d+)`)
 
 // LongestInputString is the largest maxLength of any string in any tool's

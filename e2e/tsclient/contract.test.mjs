@@ -49,6 +49,14 @@ const TABLE_TOOLS = [
   ...readFileSync(new URL("../../engine/tools.go", import.meta.url), "utf8").matchAll(/\{Name:\s*"([a-z_]+)"/g),
 ].map((m) => m[1]);
 
+// The budget of tools/list's result, as the driver's schema package owns it
+// (schema/bounds.go: ToolsListBudget = N << 10).
+const TOOLS_LIST_BUDGET = (() => {
+  const m = readFileSync(new URL("../../schema/bounds.go", import.meta.url), "utf8").match(/const ToolsListBudget = (\d+) << 10/);
+  assert.ok(m, "schema/bounds.go states ToolsListBudget");
+  return Number(m[1]) * 1024;
+})();
+
 const CLIENT_NAME = "nish-e2e-contract";
 const STEP_TIMEOUT_MS = 15_000;
 
@@ -126,7 +134,7 @@ describe("nish-driver over stdio, driven by the TypeScript MCP SDK", { timeout: 
     assert.equal(new Set(names).size, names.length, "no tool is listed twice");
     for (const name of [...CONTRACT_TOOLS, ...PROPOSED_TOOLS]) assert.ok(names.includes(name), `${name} is listed`);
     const listBytes = Buffer.byteLength(JSON.stringify(raw));
-    assert.ok(listBytes <= 24 * 1024, `tools/list is ${listBytes} bytes, at most 24 KB`);
+    assert.ok(listBytes <= TOOLS_LIST_BUDGET, `tools/list is ${listBytes} bytes, at most ${TOOLS_LIST_BUDGET}`);
     assert.ok(TABLE_TOOLS.length >= CONTRACT_TOOLS.length, "the tool table was read");
     assert.deepEqual([...names].sort(), [...TABLE_TOOLS].sort(), "tools/list serves exactly the tool table");
     for (const tool of raw.tools) {

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/schema"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/toolsnaps from the current tools/list")
@@ -158,7 +159,7 @@ func TestAnnotationsAreTruthful(t *testing.T) {
 func TestToolsListFitsItsBudget(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	_, raw := listTools(t, h)
-	const budget = 32 * 1024
+	budget := schema.ToolsListBudget
 	t.Logf("tools/list result: %d bytes for %d tools (budget %d)", len(raw), len(engine.ToolNames()), budget)
 	if len(raw) > budget {
 		t.Errorf("tools/list is %d bytes, over the %d-byte budget", len(raw), budget)
