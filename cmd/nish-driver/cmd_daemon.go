@@ -22,10 +22,6 @@ type daemonCmd struct {
 	Socket string `name:"socket" placeholder:"PATH" help:"Socket path, absolute, in a private (0700) directory (default $XDG_RUNTIME_DIR/nish-driver/sock)."`
 }
 
-// exitAlreadyRunning is the daemon's exit status when another daemon
-// already serves the socket (EX_TEMPFAIL in sysexits.h).
-const exitAlreadyRunning = 75
-
 func (c *daemonCmd) Run(s *streams) error {
 	logger := slog.New(slog.NewTextHandler(s.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	path, err := socketPath(c.Socket)
@@ -39,7 +35,7 @@ func (c *daemonCmd) Run(s *streams) error {
 		// it again and again beside the daemon that is running
 		// (packaging/nish-driver.service: RestartPreventExitStatus).
 		fmt.Fprintln(s.Stderr, "nish-driver:", err)
-		return exitStatus(exitAlreadyRunning)
+		return exitAlreadyRunning
 	}
 	if err != nil {
 		return err
@@ -73,7 +69,7 @@ func (c *daemonCmd) Run(s *streams) error {
 		"driver_version", engine.DriverVersion, "contract_version", engine.ContractVersion)
 	if err := srv.Serve(ctx, ep); err != nil {
 		logger.Error("the daemon stopped", "error", err.Error())
-		return exitStatus(1)
+		return exitFailed
 	}
 	logger.Info("daemon stopped")
 	return nil

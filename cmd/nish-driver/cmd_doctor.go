@@ -48,7 +48,7 @@ func (c *doctorCmd) Run(s *streams) error {
 		fmt.Fprint(s.Stdout, doctor.Text(report))
 	}
 	if !report.Ready {
-		return exitStatus(1)
+		return exitFailed
 	}
 	return nil
 }

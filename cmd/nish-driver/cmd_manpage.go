@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,6 +29,15 @@ func (c *manpageCmd) Run(ctx *kong.Context, s *streams) error {
 	return writeManPage(s.Stdout, ctx.Model, engine.DriverVersion, date)
 }
 
+// exitStatusItems is the EXIT STATUS section, from exitStatuses.
+func exitStatusItems() [][2]string {
+	items := make([][2]string, 0, len(exitStatuses))
+	for _, e := range exitStatuses {
+		items = append(items, [2]string{strconv.Itoa(int(e.status)), e.meaning})
+	}
+	return items
+}
+
 // manSection is a fixed section of the page: facts about the program that
 // are not part of its command line.
 type manSection struct {
@@ -38,17 +48,15 @@ type manSection struct {
 // fixedSections follow the generated ones. They hold only what no flag
 // says: exit statuses, the environment read, and the files used.
 var fixedSections = []manSection{
-	{"EXIT STATUS", [][2]string{
-		{"0", "Success; for doctor, the desktop can be driven."},
-		{"1", "doctor found the desktop not ready, or an MCP session ended with an error."},
-		{"2", "Any other failure; a message on standard error says what failed."},
-		{"80", "The command line could not be parsed."},
-	}},
+	{"EXIT STATUS", exitStatusItems()},
 	{"ENVIRONMENT", [][2]string{
 		{"DISPLAY", "The X display, unless --display names one: on X11 the desktop's; in a Wayland session Xwayland's, where the consent dialog is shown."},
 		{"WAYLAND_DISPLAY, XDG_SESSION_TYPE", "Either one saying Wayland makes the session a Wayland one: windows then come from the accessibility bus, screenshots from the compositor's screen cast (GNOME), and visible takeover is not offered."},
 		{"XDG_CURRENT_DESKTOP", "Names a Wayland session's compositor in the doctor's report (GNOME, KDE, sway)."},
 		{"DBUS_SESSION_BUS_ADDRESS", "The session bus through which the accessibility bus is found."},
+		{"AT_SPI_BUS_ADDRESS", "The accessibility bus itself, when set: then it is not asked of the session bus."},
+		{"SWAYSOCK", "Set by sway: names the compositor when XDG_CURRENT_DESKTOP does not."},
+		{"PIPEWIRE_RUNTIME_DIR, PIPEWIRE_REMOTE", "Where PipeWire's socket is, for screenshots on Wayland (default $XDG_RUNTIME_DIR/pipewire-0)."},
 		{"XDG_STATE_HOME", "Where the audit log lives (default ~/.local/state)."},
 		{"XDG_RUNTIME_DIR", "Where the daemon's socket and every driver's stop socket live (nish-driver stop), and PipeWire's socket for screenshots on Wayland."},
 	}},

@@ -2,7 +2,15 @@ package main
 
 import (
 	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -149,5 +157,119 @@ func TestRoffText(t *testing.T) {
 				t.Errorf("roffText(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestManPageSaysEveryExitStatus: the page lists every status the program
+// ends with. The commands return named exitStatus constants (a status
+// written as a number in a command is refused, so that each is named in
+// the table), and a command line kong cannot parse ends with the status
+// the table gives it.
+func TestManPageSaysEveryExitStatus(t *testing.T) {
+	listed := map[exitStatus]bool{}
+	for _, e := range exitStatuses {
+		listed[e.status] = true
+	}
+	fset := token.NewFileSet()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				if id, ok := n.Fun.(*ast.Ident); ok && id.Name == "exitStatus" && len(n.Args) == 1 {
+					if _, lit := n.Args[0].(*ast.BasicLit); lit {
+						t.Errorf("%s: an exit status written as a number; name it among the exitStatus constants", fset.Position(n.Pos()))
+					}
+				}
+			case *ast.ValueSpec:
+				if id, ok := n.Type.(*ast.Ident); ok && id.Name == "exitStatus" {
+					for i, v := range n.Values {
+						lit, ok := v.(*ast.BasicLit)
+						code, err := strconv.Atoi(lit.Value)
+						if !ok || err != nil {
+							t.Errorf("%s: %s is not a plain number", fset.Position(v.Pos()), n.Names[i].Name)
+							continue
+						}
+						if !listed[exitStatus(code)] {
+							t.Errorf("%s = %d is not in exitStatuses (the man page's EXIT STATUS)", n.Names[i].Name, code)
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	page := manPage(t)
+	for _, e := range exitStatuses {
+		if !strings.Contains(page, ".B "+strconv.Itoa(int(e.status))+"\n") {
+			t.Errorf("the page does not list exit status %d", e.status)
+		}
+	}
+	_, _, exit := run(t, noDesktopEnv(t), "--no-such-flag")
+	if exit != int(exitBadCommandLine) {
+		t.Errorf("a command line that does not parse ends with %d, not exitBadCommandLine %d", exit, exitBadCommandLine)
+	}
+}
+
+// TestManPageNamesEveryEnvironmentVariable: each variable the shipped
+// code reads (os.Getenv, or a Getenv handed down in options) is in the
+// page's ENVIRONMENT section. Test support (internal/sandbox,
+// internal/testkit, ci) is not the program.
+func TestManPageNamesEveryEnvironmentVariable(t *testing.T) {
+	page := manPage(t)
+	var env string
+	if i := strings.Index(page, ".SH ENVIRONMENT"); i >= 0 {
+		env = page[i:]
+		if j := strings.Index(env[1:], ".SH "); j >= 0 {
+			env = env[:j+1]
+		}
+	} else {
+		t.Fatal("the page has no ENVIRONMENT section")
+	}
+	read := regexp.MustCompile(`(?i)getenv\("([A-Z_][A-Z0-9_]*)"\)`)
+	root := filepath.Join("..", "..")
+	seen := 0
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		if d.IsDir() {
+			switch rel {
+			case ".git", "ci", "e2e", filepath.Join("internal", "sandbox"), filepath.Join("internal", "testkit"):
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, m := range read.FindAllSubmatch(src, -1) {
+			seen++
+			if name := string(m[1]); !strings.Contains(env, name) {
+				t.Errorf("%s reads $%s, which the man page's ENVIRONMENT does not name", rel, name)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen == 0 {
+		t.Fatal("no environment read found: the scan looks in the wrong place")
 	}
 }

@@ -80,7 +80,7 @@ func (c *mcpCmd) Run(s *streams) error {
 	err = server.Run(ctx, &wire.Transport{Reader: os.Stdin, Writer: protocolOut})
 	if err != nil && !errors.Is(err, context.Canceled) {
 		logger.Error("MCP session ended with an error")
-		return exitStatus(1)
+		return exitFailed
 	}
 	logger.Info("MCP session ended")
 	return nil

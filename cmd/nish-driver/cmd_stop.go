@@ -32,7 +32,7 @@ func (c *stopCmd) Run(s *streams) error {
 		fmt.Fprintf(s.Stderr, "nish-driver stop: the driver with pid %d %v; its sessions may still run (kill %d ends it)\n", u.Pid, u.Err, u.Pid)
 	}
 	if len(rep.Unanswered) > 0 {
-		return exitStatus(1)
+		return exitFailed
 	}
 	return nil
 }

@@ -140,7 +140,7 @@ func TestDaemonServesHostsThroughMCPConnect(t *testing.T) {
 
 	// A second daemon on the same socket refuses to start.
 	_, errOut, exit := run(t, env, "daemon", "--backend", "mock", "--socket", socket)
-	if exit != exitAlreadyRunning || !strings.Contains(errOut, "already running") {
+	if exit != int(exitAlreadyRunning) || !strings.Contains(errOut, "already running") {
 		t.Errorf("a second daemon: exit %d, stderr %q; want exit %d and a refusal saying already running", exit, errOut, exitAlreadyRunning)
 	}
 

@@ -37,6 +37,27 @@ type streams struct {
 // command already said what it had to).
 type exitStatus int
 
+// The exit statuses, each named once: the commands return them, and the
+// man page's EXIT STATUS section is exitStatuses.
+const (
+	exitFailed         exitStatus = 1  // doctor: not ready; mcp, daemon, stop: ended with an error
+	exitOther          exitStatus = 2  // any other failure, said on standard error
+	exitAlreadyRunning exitStatus = 75 // daemon: another serves the socket (EX_TEMPFAIL, sysexits.h)
+	exitBadCommandLine exitStatus = 80 // kong's status for a command line it cannot parse
+)
+
+// exitStatuses say what each status means, in the man page's words.
+var exitStatuses = []struct {
+	status  exitStatus
+	meaning string
+}{
+	{0, "Success; for doctor, the desktop can be driven."},
+	{exitFailed, "doctor found the desktop not ready, or an MCP session, the daemon or stop ended with an error."},
+	{exitOther, "Any other failure; a message on standard error says what failed."},
+	{exitAlreadyRunning, "daemon: another nish-driver daemon already serves the socket."},
+	{exitBadCommandLine, "The command line could not be parsed."},
+}
+
 func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
 // kongOptions make the command line's model: its name, description and the
@@ -63,6 +84,6 @@ func main() {
 		os.Exit(int(status))
 	default:
 		fmt.Fprintln(os.Stderr, "nish-driver:", err)
-		os.Exit(2)
+		os.Exit(int(exitOther))
 	}
 }
