@@ -150,7 +150,7 @@ func startSession(ctx context.Context, c *Conn, a *Args) Result {
 	dialog := len(newApps) > 0 || askTakeover || askClipRead
 	if dialog {
 		req := ConsentRequest{
-			Host:          CutEscape(client.Name, 64),
+			Host:          shownName(client.Name),
 			Purpose:       CutEscape(sa.purpose, 120),
 			Apps:          newApps,
 			Takeover:      askTakeover,
@@ -160,7 +160,7 @@ func startSession(ctx context.Context, c *Conn, a *Args) Result {
 			// Asking only for a capability still names the apps it covers.
 			s.mu.Lock()
 			for _, app := range s.sortedAppsLocked() {
-				req.Apps = append(req.Apps, ConsentApp{Pid: app.identity.Pid, Name: CutEscape(app.name, 64)})
+				req.Apps = append(req.Apps, ConsentApp{Pid: app.identity.Pid, Name: shownName(app.name)})
 			}
 			s.mu.Unlock()
 		}
@@ -237,7 +237,7 @@ func (s *Session) toAsk(ctx context.Context, wanted map[int]string, sa startArgs
 				continue
 			}
 		}
-		apps = append(apps, ConsentApp{Pid: pid, Name: CutEscape(name, 64)})
+		apps = append(apps, ConsentApp{Pid: pid, Name: shownName(name)})
 	}
 	sortConsentApps(apps)
 	return apps, takeover, clipRead

@@ -155,7 +155,7 @@ func EmptyTreeProbe(app string, pid int, h AccessibilityHint) Probe {
 	return Probe{
 		Label:   "empty accessibility tree",
 		Status:  "fail",
-		Message: fmt.Sprintf("app %s (pid %d) reads as its window frame only [%s]. %s", quote(CutEscape(app, 64)), pid, h.Code, h.Message),
+		Message: fmt.Sprintf("app %s (pid %d) reads as its window frame only [%s]. %s", quote(shownName(app)), pid, h.Code, h.Message),
 	}
 }
 

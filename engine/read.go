@@ -18,6 +18,7 @@ const (
 	labelMax             = 80
 	valueMax             = 200
 	titleMax             = 120
+	nameMax              = 64 // an app's or a host's name
 	rootTextMax          = 64 << 10
 )
 
@@ -151,7 +152,7 @@ func listWindows(ctx context.Context, c *Conn, a *Args) Result {
 	var b strings.Builder
 	seen := map[int]bool{}
 	for _, w := range wins {
-		app := CutEscape(w.App, 64)
+		app := shownName(w.App)
 		if s == nil || !s.isApproved(w.Pid) {
 			// Outside a grant only the app's name and pid are shown.
 			if seen[w.Pid] {
@@ -342,7 +343,7 @@ func isTextRole(role string) bool {
 }
 
 func windowInfo(w Window) WindowInfo {
-	return WindowInfo{WindowID: uint64(w.ID), Pid: w.Pid, App: CutEscape(w.App, 64), Title: shownTitle(w.Title), Frame: w.Frame}
+	return WindowInfo{WindowID: uint64(w.ID), Pid: w.Pid, App: shownName(w.App), Title: shownTitle(w.Title), Frame: w.Frame}
 }
 
 // treeHeader is tree_text's first line: the snapshot and the window, so the
@@ -353,7 +354,7 @@ func treeHeader(snap string, w Window, shown, total int, truncated bool) string 
 		t = " truncated"
 	}
 	return fmt.Sprintf("%s window=%d %s %s pid=%d rows=%d/%d%s token=%s:N\n",
-		snap, w.ID, quote(CutEscape(w.App, 64)), quote(shownTitle(w.Title)), w.Pid, shown, total, t, snap)
+		snap, w.ID, quote(shownName(w.App)), quote(shownTitle(w.Title)), w.Pid, shown, total, t, snap)
 }
 
 func boolp(b bool) *bool { return &b }

@@ -179,7 +179,7 @@ func (s *Session) state() SessionResult {
 		Capabilities: s.caps,
 	}
 	for _, a := range s.sortedAppsLocked() {
-		res.Apps = append(res.Apps, AppState{Pid: a.identity.Pid, App: CutEscape(a.name, 64)})
+		res.Apps = append(res.Apps, AppState{Pid: a.identity.Pid, App: shownName(a.name)})
 	}
 	if !s.leaseEnd.IsZero() {
 		rem := s.leaseEnd.Sub(now)

@@ -40,6 +40,10 @@ func shownValue(n *Node) (string, bool) {
 // shownTitle is a window's title as reads and list_windows show it.
 func shownTitle(title string) string { return CutEscape(redact(title), titleMax) }
 
+// shownName is an app's name (or a host's, as the consent dialog shows
+// it) wherever a result, a message or the dialog shows it.
+func shownName(name string) string { return CutEscape(name, nameMax) }
+
 // redact replaces credential-looking spans of app text before it reaches
 // the model.
 func redact(s string) string {

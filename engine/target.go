@@ -302,7 +302,7 @@ func candidates(wins []Window) ([]Candidate, bool) {
 		if i == maxCandidates {
 			return out, true
 		}
-		out = append(out, Candidate{WindowID: uint64(w.ID), Pid: w.Pid, App: CutEscape(w.App, 64)})
+		out = append(out, Candidate{WindowID: uint64(w.ID), Pid: w.Pid, App: shownName(w.App)})
 	}
 	return out, false
 }

@@ -27,3 +27,21 @@ func TestQuoteCannotBeClosedByALabel(t *testing.T) {
 		t.Fatalf("quote: %s", got)
 	}
 }
+
+// TestShownNameIsCutAt64Characters: an app's name is cut to 64 of its
+// characters (docs/contract.md, candidates), counted in characters, not
+// bytes, each escaped whole: an escape is never split by the cut.
+func TestShownNameIsCutAt64Characters(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"short", "Mousepad", "Mousepad"},
+		{"64 two-byte characters", strings.Repeat("é", 64), strings.Repeat("é", 64)},
+		{"65 two-byte characters", strings.Repeat("é", 65), strings.Repeat("é", 64)},
+		{"a line break escaped", "Evil\nApp", `Evil\nApp`},
+		{"an escape as the 64th character", strings.Repeat("a", 63) + "\nb", strings.Repeat("a", 63) + `\n`},
+	}
+	for _, c := range cases {
+		if got := shownName(c.in); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
