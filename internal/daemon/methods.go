@@ -65,7 +65,7 @@ func (c *control) handle(ctx context.Context, req request) (any, *RPCError) {
 	}
 	switch req.method {
 	case "metadata":
-		if err := noParams(req); err != nil {
+		if err := NoParams(req.params); err != nil {
 			return nil, err
 		}
 		// The capabilities in it come from the backend's probes.
@@ -77,14 +77,14 @@ func (c *control) handle(ctx context.Context, req request) (any, *RPCError) {
 		}
 		return m, nil
 	case "doctor":
-		if err := noParams(req); err != nil {
+		if err := NoParams(req.params); err != nil {
 			return nil, err
 		}
 		rctx, cancel := context.WithTimeout(ctx, c.s.opts.RegistryTimeout)
 		defer cancel()
 		return doctor.Build(c.s.opts.Backend.Registry(rctx)), nil
 	case "sessions.list":
-		if err := noParams(req); err != nil {
+		if err := NoParams(req.params); err != nil {
 			return nil, err
 		}
 		res := SessionsResult{Sessions: []SessionEntry{}}
@@ -93,7 +93,7 @@ func (c *control) handle(ctx context.Context, req request) (any, *RPCError) {
 		}
 		return res, nil
 	case "kill":
-		if err := noParams(req); err != nil {
+		if err := NoParams(req.params); err != nil {
 			return nil, err
 		}
 		return KillResult{Ended: c.s.opts.Driver.KillSwitch()}, nil
@@ -110,28 +110,40 @@ func (c *control) handle(ctx context.Context, req request) (any, *RPCError) {
 // hello checks the protocol and fixes the connection as ready. A later
 // hello answers again; the peer stays the one read at accept.
 func (c *control) hello(req request) (any, *RPCError) {
+	res, err := Hello(req.params, Methods, c.peer)
+	if err != nil {
+		return nil, err
+	}
+	c.helloed = true
+	return res, nil
+}
+
+// Hello answers a hello whose params are params (absent: nil) on a socket
+// that serves methods, from peer: the daemon socket's handshake and the
+// stop socket's (internal/stopsock) alike, so both answer the same bad
+// hello the same way.
+func Hello(params json.RawMessage, methods []string, peer Peer) (HelloResult, *RPCError) {
 	var p struct {
 		Protocol json.RawMessage `json:"protocol"`
 	}
-	if err := strictParams(req, &p, "protocol"); err != nil {
-		return nil, err
+	if err := strictParams(params, &p, "protocol"); err != nil {
+		return HelloResult{}, err
 	}
 	if len(p.Protocol) == 0 {
-		return nil, invalidParams("hello needs protocol")
+		return HelloResult{}, invalidParams("hello needs protocol")
 	}
 	if !isInteger(p.Protocol) {
-		return nil, invalidParams("protocol must be an integer")
+		return HelloResult{}, invalidParams("protocol must be an integer")
 	}
 	if string(p.Protocol) != strconv.Itoa(Protocol) {
-		return nil, &RPCError{Code: CodeHandshake, Message: UnsupportedProtocol}
+		return HelloResult{}, &RPCError{Code: CodeHandshake, Message: UnsupportedProtocol}
 	}
-	c.helloed = true
 	return HelloResult{
 		Protocol:        Protocol,
 		DriverVersion:   engine.DriverVersion,
 		ContractVersion: engine.ContractVersion,
-		Methods:         append([]string(nil), Methods...),
-		Peer:            c.peer.String(),
+		Methods:         append([]string(nil), methods...),
+		Peer:            peer.String(),
 	}, nil
 }
 
@@ -153,24 +165,25 @@ func isInteger(v json.RawMessage) bool {
 	return true
 }
 
-// noParams accepts a method without parameters: params absent or {}.
-func noParams(req request) *RPCError {
+// NoParams accepts the params of a method that takes none: absent (nil)
+// or {}. The stop socket's kill uses it too.
+func NoParams(params json.RawMessage) *RPCError {
 	var none struct{}
-	return strictParams(req, &none)
+	return strictParams(params, &none)
 }
 
 // strictParams decodes named parameters: an object whose members are all
 // among names, each of the right JSON type. Null, positional (array) or
 // unknown parameters are refused.
-func strictParams(req request, into any, names ...string) *RPCError {
-	if req.params == nil {
+func strictParams(params json.RawMessage, into any, names ...string) *RPCError {
+	if params == nil {
 		if len(names) > 0 {
 			return invalidParams("params must be an object")
 		}
 		return nil
 	}
 	var members map[string]json.RawMessage
-	if err := json.Unmarshal(req.params, &members); err != nil || members == nil {
+	if err := json.Unmarshal(params, &members); err != nil || members == nil {
 		return invalidParams("params must be an object")
 	}
 	for k := range members {
@@ -182,7 +195,7 @@ func strictParams(req request, into any, names ...string) *RPCError {
 			return invalidParams("unknown parameter")
 		}
 	}
-	if err := json.Unmarshal(req.params, into); err != nil {
+	if err := json.Unmarshal(params, into); err != nil {
 		return invalidParams("a parameter has the wrong type")
 	}
 	return nil

@@ -15,7 +15,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/nish-driver/nish-driver/engine"
 	"github.com/nish-driver/nish-driver/internal/daemon"
 )
 
@@ -193,27 +192,18 @@ func (l *Listener) answer(peer daemon.Peer, helloed *bool, line []byte) (reply, 
 func (l *Listener) handle(peer daemon.Peer, helloed *bool, req request) reply {
 	switch req.Method {
 	case "hello":
-		var p helloParams
-		if err := json.Unmarshal(req.Params, &p); err != nil || p.Protocol == nil {
-			return errorReply(req.ID, daemon.CodeInvalidParams, "invalid params: hello needs protocol")
-		}
-		if *p.Protocol != daemon.Protocol {
-			return errorReply(req.ID, daemon.CodeHandshake, daemon.UnsupportedProtocol)
+		res, err := daemon.Hello(req.Params, Methods, peer)
+		if err != nil {
+			return rpcErrorReply(req.ID, err)
 		}
 		*helloed = true
-		return resultReply(req.ID, daemon.HelloResult{
-			Protocol:        daemon.Protocol,
-			DriverVersion:   engine.DriverVersion,
-			ContractVersion: engine.ContractVersion,
-			Methods:         append([]string(nil), Methods...),
-			Peer:            peer.String(),
-		})
+		return resultReply(req.ID, res)
 	case "kill":
 		if !*helloed {
 			return errorReply(req.ID, daemon.CodeHandshake, daemon.HelloFirst)
 		}
-		if !noParams(req.Params) {
-			return errorReply(req.ID, daemon.CodeInvalidParams, "invalid params: kill takes none")
+		if err := daemon.NoParams(req.Params); err != nil {
+			return rpcErrorReply(req.ID, err)
 		}
 		ended := l.kill()
 		if ended == nil {

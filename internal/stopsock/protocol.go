@@ -1,7 +1,6 @@
 package stopsock
 
 import (
-	"bytes"
 	"encoding/json"
 	"time"
 
@@ -41,21 +40,6 @@ type request struct {
 // response, with its codes.
 type reply = daemon.Response
 
-// helloParams are hello's only parameters.
-type helloParams struct {
-	Protocol *int `json:"protocol"`
-}
-
-// noParams says whether a request has no parameters (absent or {}).
-func noParams(p json.RawMessage) bool {
-	p = bytes.TrimSpace(p)
-	if len(p) == 0 {
-		return true
-	}
-	var m map[string]json.RawMessage
-	return json.Unmarshal(p, &m) == nil && m != nil && len(m) == 0
-}
-
 // encodeLine writes v as one line.
 func encodeLine(v any) []byte {
 	b, err := json.Marshal(v)
@@ -68,10 +52,15 @@ func encodeLine(v any) []byte {
 
 // errorReply is the reply to id for an error.
 func errorReply(id json.RawMessage, code int, message string) reply {
+	return rpcErrorReply(id, &daemon.RPCError{Code: code, Message: message})
+}
+
+// rpcErrorReply is the reply to id for an error the daemon's rules gave.
+func rpcErrorReply(id json.RawMessage, err *daemon.RPCError) reply {
 	if len(id) == 0 {
 		id = json.RawMessage("null")
 	}
-	return reply{JSONRPC: "2.0", ID: id, Error: &daemon.RPCError{Code: code, Message: message}}
+	return reply{JSONRPC: "2.0", ID: id, Error: err}
 }
 
 // resultReply is the reply to id for a result.

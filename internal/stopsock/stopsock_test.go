@@ -281,6 +281,12 @@ func TestTheStopSocketsProtocol(t *testing.T) {
 		{"kill before hello", []string{`{"jsonrpc":"2.0","id":2,"method":"kill"}`}, []int{daemon.CodeHandshake}, 0},
 		{"another protocol", []string{`{"jsonrpc":"2.0","id":1,"method":"hello","params":{"protocol":2}}`}, []int{daemon.CodeHandshake}, 0},
 		{"hello without protocol", []string{`{"jsonrpc":"2.0","id":1,"method":"hello"}`}, []int{daemon.CodeInvalidParams}, 0},
+		// The daemon's rules (daemon.Hello), which the stop socket did not
+		// follow: an unknown member is refused, and a protocol too large
+		// for an int is another protocol, not a malformed hello.
+		{"hello with an unknown member", []string{`{"jsonrpc":"2.0","id":1,"method":"hello","params":{"protocol":1,"all":true}}`}, []int{daemon.CodeInvalidParams}, 0},
+		{"a protocol too large for an int", []string{`{"jsonrpc":"2.0","id":1,"method":"hello","params":{"protocol":99999999999999999999}}`}, []int{daemon.CodeHandshake}, 0},
+		{"hello with null params", []string{`{"jsonrpc":"2.0","id":1,"method":"hello","params":null}`}, []int{daemon.CodeInvalidParams}, 0},
 		{"kill with params", []string{hello, `{"jsonrpc":"2.0","id":2,"method":"kill","params":{"all":true}}`}, []int{0, daemon.CodeInvalidParams}, 0},
 		{"an unknown method", []string{hello, `{"jsonrpc":"2.0","id":2,"method":"initialize"}`}, []int{0, daemon.CodeMethodNotFound}, 0},
 		{"not JSON", []string{`{kill`}, []int{daemon.CodeParseError}, 0},
