@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/nish-driver/nish-driver/engine"
+	"github.com/nish-driver/nish-driver/native/atspi"
 )
 
 // Which toolkit an app is built on, for the engine's accessibility hints.
@@ -17,26 +18,18 @@ import (
 // each toolkit maps a library or data file of its own. The app's own words
 // are only matched here, never passed on.
 
-// toolkitFamily maps an app's toolkit name onto an engine.Toolkit family,
-// "" for a name it does not know.
-func toolkitFamily(name string) string {
-	n := strings.ToLower(strings.TrimSpace(name))
-	switch {
-	case n == "":
-		return ""
-	case strings.Contains(n, "chrom"), strings.Contains(n, "electron"):
-		return engine.ToolkitChromium
-	case strings.Contains(n, "gecko"), strings.Contains(n, "mozilla"), strings.Contains(n, "firefox"):
-		return engine.ToolkitGecko
-	case strings.HasPrefix(n, "qt"):
-		return engine.ToolkitQt
-	case n == "vcl", strings.Contains(n, "libreoffice"), strings.Contains(n, "openoffice"):
-		return engine.ToolkitLibreOffice
-	case strings.HasPrefix(n, "gtk"), n == "gail":
-		return engine.ToolkitGTK
-	}
-	return ""
+// engineToolkits maps atspi's toolkit families onto the engine's.
+var engineToolkits = map[atspi.Family]string{
+	atspi.FamilyChromium:    engine.ToolkitChromium,
+	atspi.FamilyGecko:       engine.ToolkitGecko,
+	atspi.FamilyQt:          engine.ToolkitQt,
+	atspi.FamilyLibreOffice: engine.ToolkitLibreOffice,
+	atspi.FamilyGTK:         engine.ToolkitGTK,
 }
+
+// toolkitFamily maps an app's toolkit name (atspi.FamilyOf reads it) onto
+// an engine.Toolkit family, "" for a name it does not know.
+func toolkitFamily(name string) string { return engineToolkits[atspi.FamilyOf(name)] }
 
 // mappedMarks lists, in the order they are trusted, the files whose
 // mapping marks a toolkit. LibreOffice, Firefox and Chromium load GTK too,

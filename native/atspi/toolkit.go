@@ -14,15 +14,51 @@ import (
 // such an app the backend first waits for the app's first change after the
 // act, within a bound, then for quiet (native/changes.go).
 
+// Family is the toolkit family an app's ToolkitName falls into: the one
+// reading of the names apps give, for this package's toolkit facts and the
+// backend's accessibility hints. The app's own words are only matched,
+// never passed on.
+type Family string
+
+const (
+	FamilyNone        Family = ""
+	FamilyChromium    Family = "chromium"    // Chromium, Chrome, Electron
+	FamilyGecko       Family = "gecko"       // Firefox, Thunderbird
+	FamilyQt          Family = "qt"          // Qt 5 and 6
+	FamilyLibreOffice Family = "libreoffice" // LibreOffice's VCL
+	FamilyGTK         Family = "gtk"         // GTK 3 and 4 (GAIL: GTK 2)
+)
+
+// FamilyOf names the family of a ToolkitName, FamilyNone for a name it
+// does not know.
+func FamilyOf(name string) Family {
+	n := strings.ToLower(strings.TrimSpace(name))
+	switch {
+	case n == "":
+		return FamilyNone
+	case strings.Contains(n, "chrom"), strings.Contains(n, "electron"):
+		return FamilyChromium
+	case strings.Contains(n, "gecko"), strings.Contains(n, "mozilla"), strings.Contains(n, "firefox"):
+		return FamilyGecko
+	case strings.HasPrefix(n, "qt"):
+		return FamilyQt
+	case n == "vcl", strings.Contains(n, "libreoffice"), strings.Contains(n, "openoffice"):
+		return FamilyLibreOffice
+	case strings.HasPrefix(n, "gtk"), n == "gail":
+		return FamilyGTK
+	}
+	return FamilyNone
+}
+
 // actsLate reports whether apps of a toolkit act after the call returns:
 // GTK 4 (above), and the browsers, whose accessible actions queue the
 // page's work (a click runs the page's script on its own turn; Chromium
 // relays it to the renderer process), so the page changes after the call.
 func actsLate(toolkit, version string) bool {
-	switch {
-	case strings.EqualFold(toolkit, "GTK"):
+	switch FamilyOf(toolkit) {
+	case FamilyGTK:
 		return strings.HasPrefix(version, "4.")
-	case strings.EqualFold(toolkit, "Chromium"), strings.EqualFold(toolkit, "Gecko"):
+	case FamilyChromium, FamilyGecko:
 		return true
 	}
 	return false
@@ -36,7 +72,7 @@ func actsLate(toolkit, version string) bool {
 // and the parent's copy does not pass the edit on. Chromium offers no
 // EditableText at all. Both need a takeover to type.
 func writesText(toolkit string) bool {
-	return !strings.EqualFold(toolkit, "Gecko")
+	return FamilyOf(toolkit) != FamilyGecko
 }
 
 // keysToWindow reports whether apps of a toolkit take what is typed into
@@ -48,7 +84,8 @@ func writesText(toolkit string) bool {
 // while another window holds the focus. Chromium 148 does the same only
 // while it believes its window holds the focus (keysNeedActiveWindow).
 func keysToWindow(toolkit string) bool {
-	return strings.EqualFold(toolkit, "Gecko") || strings.EqualFold(toolkit, "Chromium")
+	f := FamilyOf(toolkit)
+	return f == FamilyGecko || f == FamilyChromium
 }
 
 // keysNeedActiveWindow reports whether apps of a toolkit take keys sent to
@@ -61,7 +98,7 @@ func keysToWindow(toolkit string) bool {
 // where it was), GrabFocus moved neither the focus nor the stacking, the
 // keys typed, and after a synthetic FocusOut it dropped keys again.
 func keysNeedActiveWindow(toolkit string) bool {
-	return strings.EqualFold(toolkit, "Chromium")
+	return FamilyOf(toolkit) == FamilyChromium
 }
 
 // WritesText reports whether an app, named by its bus name, applies text

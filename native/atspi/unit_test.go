@@ -264,6 +264,29 @@ func TestAddressParsing(t *testing.T) {
 	}
 }
 
+// TestFamilyOf: the ToolkitName values apps give, read as their family.
+// Every toolkit fact of this package reads names through it: keysToWindow
+// took only "Gecko" and "Chromium" to the letter while the backend's hints
+// took "Chrome", "Electron" and "Mozilla" too.
+func TestFamilyOf(t *testing.T) {
+	cases := []struct {
+		name string
+		want Family
+	}{
+		{"Chromium", FamilyChromium}, {"Chrome", FamilyChromium}, {"Electron", FamilyChromium},
+		{"Gecko", FamilyGecko}, {"gecko", FamilyGecko}, {"Mozilla", FamilyGecko},
+		{"Qt", FamilyQt}, {"qt6", FamilyQt},
+		{"VCL", FamilyLibreOffice}, {"LibreOffice", FamilyLibreOffice},
+		{"GTK", FamilyGTK}, {"gtk", FamilyGTK}, {"GAIL", FamilyGTK},
+		{"", FamilyNone}, {"  ", FamilyNone}, {"Something else", FamilyNone},
+	}
+	for _, c := range cases {
+		if got := FamilyOf(c.name); got != c.want {
+			t.Errorf("FamilyOf(%q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
 func TestActsLate(t *testing.T) {
 	cases := []struct {
 		toolkit, version string
@@ -304,6 +327,7 @@ func TestKeysToWindow(t *testing.T) {
 		{"gecko", true, false},
 		{"Chromium", true, true},
 		{"chromium", true, true},
+		{"Chrome", true, true},
 		{"GTK", false, false},
 		{"Qt", false, false},
 		{"", false, false},
