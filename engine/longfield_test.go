@@ -108,15 +108,25 @@ func (c cutsValues) ReadTextAt(ctx context.Context, ref engine.ElementRef, start
 	return c.Desktop.ReadTextAt(ctx, ref, start, end)
 }
 
-// TestTypedTextPastWhatAReadShowsIsConfirmed: type_text into a field whose
+// TestTypedTextPastWhatAReadShowsIsConfirmed: typing into a field whose
 // text runs past what a read holds, with the caret at its end, changes
-// nothing a read shows; the live read where the text went in confirms it.
-// Before, such a typing said no_change, and a model told its text did not
-// land would type it again. Where the live read does not find the text,
-// the effect stays the diff's: no_change, not confirmed.
+// nothing a read shows; the live read where the text went in confirms it,
+// headless (type_text's insertion) and in a takeover (keys typed where the
+// focused field's caret stood). Before, such a typing said no_change, and
+// a model told its text did not land would type it again. Where the live
+// read does not find the text, the effect stays the diff's: no_change.
 func TestTypedTextPastWhatAReadShowsIsConfirmed(t *testing.T) {
 	long := strings.Repeat("a long line of notes, ", 20)
-	cases := []struct {
+	const typed = " typed at the end"
+	ways := []struct {
+		name     string
+		takeover bool
+		path     engine.Path
+	}{
+		{"headless", false, engine.PathText},
+		{"in a takeover", true, engine.PathXTest},
+	}
+	landings := []struct {
 		name     string
 		landedAs *string
 		effect   engine.Effect
@@ -124,21 +134,34 @@ func TestTypedTextPastWhatAReadShowsIsConfirmed(t *testing.T) {
 		{"the text is where it went in", nil, engine.EffectConfirmed},
 		{"the app holds something else there", new("something else"), engine.EffectNoChange},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			h := newHarness(t, nil, withBackend(func(d *mock.Desktop) engine.Backend { return cutsValues{d, c.landedAs} }))
-			name := h.demo.Form.Name
-			name.SetValue(long).SetCaret(len(long))
-			h.start(nil)
-			read := h.readForm(nil)
-			res := h.ok("type_text", map[string]any{"element_token": testkit.Token(t, read, "entry", name.Name()), "text": " typed at the end"})
-			if res["effect"] != string(c.effect) || res["path"] != string(engine.PathText) {
-				t.Fatalf("effect %v path %v, want %s: %v", res["effect"], res["path"], c.effect, res)
-			}
-			if !strings.HasSuffix(name.Value(), " typed at the end") {
-				t.Fatalf("the field holds %q", name.Value())
-			}
-		})
+	for _, w := range ways {
+		for _, l := range landings {
+			t.Run(w.name+", "+l.name, func(t *testing.T) {
+				backend := withBackend(func(d *mock.Desktop) engine.Backend { return cutsValues{d, l.landedAs} })
+				var h *harness
+				args := map[string]any{"text": typed}
+				if w.takeover {
+					h = takeoverHarness(t, backend)
+					args["window_id"], args["delivery_mode"] = uint64(h.demo.Form.Window.ID()), "foreground"
+				} else {
+					h = newHarness(t, nil, backend)
+					h.start(nil)
+				}
+				name := h.demo.Form.Name
+				name.SetValue(long).SetCaret(len(long)).Focus()
+				read := h.readForm(nil)
+				if !w.takeover {
+					args["element_token"] = testkit.Token(t, read, "entry", name.Name())
+				}
+				res := h.ok("type_text", args)
+				if res["effect"] != string(l.effect) || res["path"] != string(w.path) {
+					t.Fatalf("effect %v path %v, want %s %s: %v", res["effect"], res["path"], l.effect, w.path, res)
+				}
+				if !strings.HasSuffix(name.Value(), typed) {
+					t.Fatalf("the field holds %q", name.Value())
+				}
+			})
+		}
 	}
 }
 
@@ -173,37 +196,6 @@ func TestACredentialSplitPastWhatTheCheckReadsIsRefused(t *testing.T) {
 			h.fail(c.code, "type_text", args)
 			if notes.Value() != c.before {
 				t.Fatal("the refused text reached the field")
-			}
-		})
-	}
-}
-
-// TestKeysTypedPastWhatAReadShowsAreConfirmed: in a takeover, keys typed
-// at the end of a field whose text runs past what a read holds are
-// confirmed by the live read where the caret stood, as type_text's
-// insertion is.
-func TestKeysTypedPastWhatAReadShowsAreConfirmed(t *testing.T) {
-	long := strings.Repeat("a long line of notes, ", 20)
-	cases := []struct {
-		name     string
-		landedAs *string
-		effect   engine.Effect
-	}{
-		{"the keys typed where the caret stood", nil, engine.EffectConfirmed},
-		{"the app holds something else there", new("something else"), engine.EffectNoChange},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			h := takeoverHarness(t, withBackend(func(d *mock.Desktop) engine.Backend { return cutsValues{d, c.landedAs} }))
-			name := h.demo.Form.Name
-			name.SetValue(long).SetCaret(len(long)).Focus()
-			h.readForm(nil)
-			res := h.ok("type_text", map[string]any{"window_id": uint64(h.demo.Form.Window.ID()), "text": " typed", "delivery_mode": "foreground"})
-			if res["effect"] != string(c.effect) || res["path"] != string(engine.PathXTest) {
-				t.Fatalf("effect %v path %v, want %s: %v", res["effect"], res["path"], c.effect, res)
-			}
-			if !strings.HasSuffix(name.Value(), " typed") {
-				t.Fatalf("the field holds %q", name.Value())
 			}
 		})
 	}

@@ -1,60 +1,25 @@
 package schema
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/nish-driver/nish-driver/engine/doctor"
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // engineConsts reads the string constants of the engine package's source
-// (engine/*.go, tests left out) whose type is typ, or, untyped, whose name
-// starts with prefix: the values a wire enum may hold. Reading the source
-// rather than a list means a constant added there is checked here at once.
+// whose type is typ, or, untyped, whose name starts with prefix: the values
+// a wire enum may hold. Reading the source rather than a list means a
+// constant added there is checked here at once.
 func engineConsts(t *testing.T, typ, prefix string) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "engine", "*.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
+	_, files := testkit.GoSources(t, "engine")
 	var out []string
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range f.Decls {
-			g, ok := d.(*ast.GenDecl)
-			if !ok || g.Tok != token.CONST {
-				continue
-			}
-			for _, s := range g.Specs {
-				v := s.(*ast.ValueSpec)
-				id, typed := v.Type.(*ast.Ident)
-				for i, n := range v.Names {
-					if i >= len(v.Values) {
-						continue
-					}
-					lit, ok := v.Values[i].(*ast.BasicLit)
-					if !ok || lit.Kind != token.STRING {
-						continue
-					}
-					if typed && typ != "" && id.Name == typ || !typed && prefix != "" && strings.HasPrefix(n.Name, prefix) {
-						s, _ := strconv.Unquote(lit.Value)
-						out = append(out, s)
-					}
-				}
-			}
+	for _, c := range testkit.StringConsts(files) {
+		if typ != "" && c.Type == typ || c.Type == "" && prefix != "" && strings.HasPrefix(c.Name, prefix) {
+			out = append(out, c.Value)
 		}
 	}
 	if len(out) == 0 {

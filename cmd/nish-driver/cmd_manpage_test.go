@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"go/ast"
-	"go/parser"
-	"go/token"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -15,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/nish-driver/nish-driver/internal/testkit"
 )
 
 // manPage runs the binary's hidden manpage command with a fixed date.
@@ -170,19 +170,8 @@ func TestManPageSaysEveryExitStatus(t *testing.T) {
 	for _, e := range exitStatuses {
 		listed[e.status] = true
 	}
-	fset := token.NewFileSet()
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	fset, files := testkit.GoSources(t, "cmd/nish-driver")
+	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.CallExpr:

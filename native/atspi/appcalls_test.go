@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"net"
 	"os"
@@ -103,20 +102,10 @@ var sendPoints = map[string]int{
 // fails here before it is ever sent. Interface and member must be string
 // constants or literals there, so that this check can see them.
 func TestEverySentCallIsListed(t *testing.T) {
-	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, ".", func(fi os.FileInfo) bool {
-		return !strings.HasSuffix(fi.Name(), "_test.go")
-	}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fset, files := testkit.GoSources(t, "native/atspi")
 	consts := map[string]string{}
-	var files []*ast.File
-	for _, p := range pkgs {
-		for _, f := range p.Files {
-			files = append(files, f)
-			collectStringConsts(f, consts)
-		}
+	for _, c := range testkit.StringConsts(files) {
+		consts[c.Name] = c.Value
 	}
 	str := func(e ast.Expr) (string, bool) {
 		switch v := e.(type) {
@@ -196,29 +185,6 @@ func TestEverySentCallIsListed(t *testing.T) {
 func isParam(e ast.Expr) bool {
 	id, ok := e.(*ast.Ident)
 	return ok && (id.Name == "iface" || id.Name == "member")
-}
-
-// collectStringConsts records the file's string constants.
-func collectStringConsts(f *ast.File, into map[string]string) {
-	for _, d := range f.Decls {
-		gd, ok := d.(*ast.GenDecl)
-		if !ok || gd.Tok != token.CONST {
-			continue
-		}
-		for _, s := range gd.Specs {
-			vs := s.(*ast.ValueSpec)
-			for i, name := range vs.Names {
-				if i >= len(vs.Values) {
-					continue
-				}
-				if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-					if v, err := strconv.Unquote(lit.Value); err == nil {
-						into[name.Name] = v
-					}
-				}
-			}
-		}
-	}
 }
 
 // TestDocsListTheAppCalls keeps docs/native.md's table of calls to apps in
