@@ -116,6 +116,25 @@ func decodeEntry(raw json.RawMessage) entry {
 	return entry{req: req}
 }
 
+// Request is one request object as DecodeRequest reads it.
+type Request struct {
+	Method string
+	ID     json.RawMessage // nil for a notification
+	Params json.RawMessage // nil when absent, "null" when sent as null
+}
+
+// DecodeRequest reads one request object (not a batch) by this socket's
+// rules: what a request is, which ids are allowed, and the error response
+// for what is not one. The stop socket (internal/stopsock) reads its lines
+// with it, so both sockets answer a malformed request alike.
+func DecodeRequest(raw []byte) (Request, *Response) {
+	e := decodeEntry(bytes.TrimSpace(raw))
+	if e.err != nil {
+		return Request{}, e.err
+	}
+	return Request{Method: e.req.method, ID: e.req.id, Params: e.req.params}, nil
+}
+
 // validID accepts the id types JSON-RPC allows.
 func validID(id json.RawMessage) bool {
 	if len(id) == 0 {

@@ -177,19 +177,22 @@ func (l *Listener) serveConn(c *net.UnixConn) {
 
 // answer handles one request line; ok is false for a notification.
 func (l *Listener) answer(peer daemon.Peer, helloed *bool, line []byte) (reply, bool) {
-	var req request
 	if !json.Valid(line) {
 		return errorReply(nil, daemon.CodeParseError, "the line is not one JSON value"), true
 	}
-	if line[0] != '{' || json.Unmarshal(line, &req) != nil || req.JSONRPC != "2.0" || req.Method == "" {
-		return errorReply(nil, daemon.CodeInvalidRequest, "not a JSON-RPC 2.0 request (batches are not taken here)"), true
+	if line[0] == '[' {
+		return errorReply(nil, daemon.CodeInvalidRequest, "batches are not taken here"), true
 	}
-	notification := len(req.ID) == 0
+	req, bad := daemon.DecodeRequest(line)
+	if bad != nil {
+		return *bad, true
+	}
+	notification := req.ID == nil
 	out := l.handle(peer, helloed, req)
 	return out, !notification
 }
 
-func (l *Listener) handle(peer daemon.Peer, helloed *bool, req request) reply {
+func (l *Listener) handle(peer daemon.Peer, helloed *bool, req daemon.Request) reply {
 	switch req.Method {
 	case "hello":
 		res, err := daemon.Hello(req.Params, Methods, peer)

@@ -28,14 +28,6 @@ const MaxFrame = 4 << 10
 // last reply: a client that stalls never holds the socket longer.
 const ConnBound = 10 * time.Second
 
-// request is one line a client sent; ID stays the raw JSON it wrote.
-type request struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  string          `json:"method"`
-	Params  json.RawMessage `json:"params"`
-}
-
 // reply is one line a stop socket writes: the daemon socket's JSON-RPC
 // response, with its codes.
 type reply = daemon.Response

@@ -287,6 +287,7 @@ func TestTheStopSocketsProtocol(t *testing.T) {
 		{"hello with an unknown member", []string{`{"jsonrpc":"2.0","id":1,"method":"hello","params":{"protocol":1,"all":true}}`}, []int{daemon.CodeInvalidParams}, 0},
 		{"a protocol too large for an int", []string{`{"jsonrpc":"2.0","id":1,"method":"hello","params":{"protocol":99999999999999999999}}`}, []int{daemon.CodeHandshake}, 0},
 		{"hello with null params", []string{`{"jsonrpc":"2.0","id":1,"method":"hello","params":null}`}, []int{daemon.CodeInvalidParams}, 0},
+		{"an id that is an object", []string{`{"jsonrpc":"2.0","id":{"a":1},"method":"hello","params":{"protocol":1}}`}, []int{daemon.CodeInvalidRequest}, 0},
 		{"kill with params", []string{hello, `{"jsonrpc":"2.0","id":2,"method":"kill","params":{"all":true}}`}, []int{0, daemon.CodeInvalidParams}, 0},
 		{"an unknown method", []string{hello, `{"jsonrpc":"2.0","id":2,"method":"initialize"}`}, []int{0, daemon.CodeMethodNotFound}, 0},
 		{"not JSON", []string{`{kill`}, []int{daemon.CodeParseError}, 0},
